@@ -1,0 +1,45 @@
+# Small helpers shared by the module and test CMakeLists.
+
+# Adds each listed module folder that has a CMakeLists.txt.
+macro(asg_add_modules)
+  foreach(module ${ARGN})
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${module}/CMakeLists.txt)
+      add_subdirectory(${module})
+    endif()
+  endforeach()
+endmacro()
+
+# asg_add_library(NAME SOURCES a.cpp b.cpp DEPS asg::protocol ...)
+# Creates the library target asg_<NAME> with the alias asg::<NAME>; the repository root is its
+# public include directory, so headers are included as "terrain/landscape.h".
+function(asg_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(asg_${name} STATIC ${ARG_SOURCES})
+  add_library(asg::${name} ALIAS asg_${name})
+  target_include_directories(asg_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(asg_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+endfunction()
+
+# asg_add_test(NAME SOURCES a_test.cpp ... DEPS asg::terrain ... [LABELS slow])
+# A GoogleTest executable whose tests are registered with CTest one by one.
+function(asg_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+    ASG_SOURCE_DIR="${PROJECT_SOURCE_DIR}" ASG_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 120)
+  endif()
+  gtest_discover_tests(${name}
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+endfunction()
+
+# asg_add_benchmark(NAME SOURCES a_bench.cpp ... DEPS ...)
+function(asg_add_benchmark name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+  target_compile_definitions(${name} PRIVATE ASG_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endfunction()

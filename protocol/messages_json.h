@@ -1,0 +1,86 @@
+// JSON encoding and strict decoding of every message in messages.h, geometry.h and extensions.h.
+//
+// Encoding lists fields in declaration order. Decoding is strict: a missing required field, a
+// wrong type, an out-of-range or unknown enum value, or inconsistent arrays throw DecodeError
+// whose message names the JSON path and the value, e.g.
+//   scene_description.ssa_array[1].yaw: 3 values, num_instances is 4
+// Extension fields and fields the specification marks optional have defaults when missing.
+// Unknown keys are rejected (they are almost always a typo).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "protocol/messages.h"
+
+namespace asg::protocol {
+
+using Json = nlohmann::json;
+
+/// A JSON value that does not decode into the message asked for.
+class DecodeError : public std::runtime_error {
+ public:
+  DecodeError(std::string path, const std::string& what)
+      : std::runtime_error(path.empty() ? what : path + ": " + what), path_(std::move(path)) {}
+  /// The JSON path of the offending value, e.g. "scene_description.ssa_array[1].yaw".
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Declares, for each message type T:
+//   void to_json(Json&, const T&);                        // nlohmann ADL hook
+//   void from_json(const Json&, T&);                      // strict, path relative to the value
+//   void Decode(const Json&, const std::string& path, T*); // strict, path prefixed to errors
+#define ASG_DECLARE_JSON(T)             \
+  void to_json(Json& j, const T& value); \
+  void from_json(const Json& j, T& value); \
+  void Decode(const Json& j, const std::string& path, T* value)
+
+ASG_DECLARE_JSON(Time);
+ASG_DECLARE_JSON(Header);
+ASG_DECLARE_JSON(ColorRGBA);
+ASG_DECLARE_JSON(Point);
+ASG_DECLARE_JSON(Vector3);
+ASG_DECLARE_JSON(Quaternion);
+ASG_DECLARE_JSON(Pose);
+ASG_DECLARE_JSON(Twist);
+ASG_DECLARE_JSON(ReliefFeature);
+ASG_DECLARE_JSON(ScriptedCommand);
+ASG_DECLARE_JSON(DriverSpec);
+ASG_DECLARE_JSON(VehicleParams);
+ASG_DECLARE_JSON(SimulationSettings);
+ASG_DECLARE_JSON(RunCounters);
+ASG_DECLARE_JSON(LandscapeDescription);
+ASG_DECLARE_JSON(OdometryWithoutCovariance);
+ASG_DECLARE_JSON(PhysXControl);
+ASG_DECLARE_JSON(SceneCaptureSettings);
+ASG_DECLARE_JSON(StructuralSceneActorLayout);
+ASG_DECLARE_JSON(SceneDescription);
+ASG_DECLARE_JSON(StatusCode);
+ASG_DECLARE_JSON(VehicleNodeOperatingInfo);
+ASG_DECLARE_JSON(VehicleStatus);
+ASG_DECLARE_JSON(AnalyzeScenarioRequest);
+ASG_DECLARE_JSON(AnalyzeScenarioResponse);
+ASG_DECLARE_JSON(NotifyReadyRequest);
+ASG_DECLARE_JSON(NotifyReadyResponse);
+ASG_DECLARE_JSON(RegisterVehicleNodeRequest);
+ASG_DECLARE_JSON(RegisterVehicleNodeResponse);
+ASG_DECLARE_JSON(RunScenarioRequest);
+ASG_DECLARE_JSON(RunScenarioResponse);
+ASG_DECLARE_JSON(WorkerIssueNotificationRequest);
+ASG_DECLARE_JSON(WorkerIssueNotificationResponse);
+
+#undef ASG_DECLARE_JSON
+
+/// Decodes a whole message; errors carry paths relative to the message root.
+template <class T>
+T DecodeMessage(const Json& j) {
+  T value;
+  Decode(j, "", &value);
+  return value;
+}
+
+}  // namespace asg::protocol

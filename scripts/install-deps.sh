@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ASG Farm needs to build, test and run. Idempotent: packages
+# already present are left alone and apt is not touched at all when nothing is missing.
+# Run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config git ca-certificates
+  libboost1.81-dev libboost-program-options1.81-dev libboost-filesystem1.81-dev
+  nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libembree-dev libbullet-dev
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+  python3 clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
