@@ -6,6 +6,11 @@
 // Each cell (i, j)-(i+1, j+1) is two triangles split along the diagonal from (i, j) to
 // (i+1, j+1). Heights are the sum of the relief features evaluated at each vertex; between
 // vertices the ground is the plane of the triangle under the point.
+//
+// The relief features' formulas are in terrain/relief.h. A ramp is a wedge: 0 at and before its
+// foot, rising linearly to its height at the top edge, and 0 again past the top edge (a cliff).
+// nb is computed with a relative tolerance of 1e-9, so a border that is a whole number of
+// spacings (up to floating-point rounding) gets exactly that many border vertices.
 #pragma once
 
 #include <Eigen/Core>
@@ -29,19 +34,24 @@ struct LandscapeMesh {
 /// An immutable landscape grid. Thread-safe for concurrent reads once built.
 class Landscape {
  public:
+  /// Largest number of vertices per side (border included): bounds memory to 64 MiB of heights.
+  static constexpr int kMaxVerticesPerSide = 4097;
+
   /// Builds the grid and evaluates the relief. Throws std::invalid_argument naming the field and
   /// value when the description is out of range (nominal_size <= 0, subdivisions outside 0..10,
-  /// border < 0, a relief feature with a non-positive radius, width or wavelength).
+  /// border < 0, a relief feature with a non-positive radius, width or wavelength; see
+  /// ValidateReliefFeature in terrain/relief.h), or when the border would make the grid wider
+  /// than kMaxVerticesPerSide vertices.
   explicit Landscape(const protocol::LandscapeDescription& description);
 
   const protocol::LandscapeDescription& description() const { return description_; }
-  double spacing() const { return spacing_; }              ///< [m] vertex spacing l
-  int border_vertices() const { return border_vertices_; }  ///< nb
-  int vertices_per_side() const { return n_; }              ///< n
-  double min_xy() const { return -border_vertices_ * spacing_; }                 ///< [m]
-  double max_xy() const { return min_xy() + (n_ - 1) * spacing_; }              ///< [m]
-  double min_height() const { return min_height_; }  ///< [m] lowest vertex
-  double max_height() const { return max_height_; }  ///< [m] highest vertex
+  double spacing() const { return spacing_; }                       ///< [m] vertex spacing l
+  int border_vertices() const { return border_vertices_; }          ///< nb
+  int vertices_per_side() const { return n_; }                      ///< n
+  double min_xy() const { return -border_vertices_ * spacing_; }    ///< [m]
+  double max_xy() const { return min_xy() + (n_ - 1) * spacing_; }  ///< [m]
+  double min_height() const { return min_height_; }                 ///< [m] lowest vertex
+  double max_height() const { return max_height_; }                 ///< [m] highest vertex
 
   /// [m] height of vertex (i, j), 0 <= i, j < n.
   double VertexHeight(int i, int j) const { return heights_[static_cast<size_t>(j) * n_ + i]; }
@@ -51,6 +61,7 @@ class Landscape {
   /// True when (x, y) [m] lies on the grid (border included).
   bool Contains(double x, double y) const;
   /// [m] ground height on the triangle under (x, y); points off the grid are clamped to it.
+  /// Throws std::invalid_argument for a non-finite x or y (also NormalAt and SlopeAt).
   double HeightAt(double x, double y) const;
   /// Unit upward normal of the triangle under (x, y) (clamped like HeightAt).
   Eigen::Vector3d NormalAt(double x, double y) const;
@@ -61,6 +72,18 @@ class Landscape {
   LandscapeMesh BuildMesh() const;
 
  private:
+  /// The cell under a clamped point and the point's position inside it, in [0, 1] spacings.
+  struct CellPoint {
+    int i = 0;
+    int j = 0;
+    double u = 0.0;  ///< along x from vertex (i, j)
+    double v = 0.0;  ///< along y from vertex (i, j)
+  };
+  /// Finds the cell under (x, y) [m], clamped to the grid.
+  CellPoint Locate(double x, double y) const;
+  /// Slopes (dz/dx, dz/dy) of the triangle under (x, y).
+  Eigen::Vector2d Gradient(double x, double y) const;
+
   protocol::LandscapeDescription description_;
   double spacing_ = 1.0;
   int border_vertices_ = 0;
