@@ -5,12 +5,23 @@
 // whose message names the JSON path and the value, e.g.
 //   scene_description.ssa_array[1].yaw: 3 values, num_instances is 4
 // Extension fields and fields the specification marks optional have defaults when missing.
-// Unknown keys are rejected (they are almost always a typo).
+// Unknown keys are rejected (they are almost always a typo), with the nearest known field
+// suggested. ReliefFeature and DriverSpec write and accept only the fields of their "type".
+// Numbers must be finite (NaN and infinities encode as null, which no field accepts); an integer
+// field takes any integral number within its C++ type's range.
+//
+// Decoding also enforces the ranges messages.h and extensions.h document for a field (e.g.
+// subdivisions 0..10, scale > 0, octaves 1..12, control_rate dividing physics_rate), so a bad
+// request fails at the boundary with its path rather than deep inside a run.
+//
+// nlohmann::json keeps object keys sorted, so dumped text lists keys alphabetically whatever
+// the encoding order.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "protocol/messages.h"
 
@@ -34,8 +45,8 @@ class DecodeError : public std::runtime_error {
 //   void to_json(Json&, const T&);                        // nlohmann ADL hook
 //   void from_json(const Json&, T&);                      // strict, path relative to the value
 //   void Decode(const Json&, const std::string& path, T*); // strict, path prefixed to errors
-#define ASG_DECLARE_JSON(T)             \
-  void to_json(Json& j, const T& value); \
+#define ASG_DECLARE_JSON(T)                \
+  void to_json(Json& j, const T& value);   \
   void from_json(const Json& j, T& value); \
   void Decode(const Json& j, const std::string& path, T* value)
 
@@ -81,6 +92,18 @@ T DecodeMessage(const Json& j) {
   T value;
   Decode(j, "", &value);
   return value;
+}
+
+/// Parses JSON text strictly: a syntax error throws DecodeError with an empty path and a message
+/// giving the line and column; a key repeated within one object (which a plain parse would
+/// silently resolve to the last value) throws DecodeError with the key's path, and so does
+/// nesting deeper than 64 objects and arrays.
+Json ParseJson(std::string_view text);
+
+/// ParseJson then DecodeMessage<T>: text in, message out, every failure a DecodeError.
+template <class T>
+T ParseMessage(std::string_view text) {
+  return DecodeMessage<T>(ParseJson(text));
 }
 
 }  // namespace asg::protocol

@@ -1,0 +1,310 @@
+// Connection: the write queue, the read loop with dispatch, and the close sequence. Requests and
+// heartbeats are in connection_request.cpp.
+//
+// Every piece of state below the handlers is touched only on strand_. Public entry points that
+// may run on any thread hand their work to the strand with dispatch(), which runs it at once
+// when already on the strand, so a handler's Reply() and Close() keep their order.
+#include "protocol/connection.h"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <utility>
+
+namespace asg::protocol {
+
+namespace asio = boost::asio;
+
+namespace {
+
+/// Bytes asked of each read [bytes].
+constexpr size_t kReadChunkBytes = 64 * 1024;
+
+std::string EndpointText(const asio::ip::tcp::socket& socket) {
+  boost::system::error_code error;
+  const auto endpoint = socket.remote_endpoint(error);
+  if (error) return "unconnected";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+}  // namespace
+
+std::shared_ptr<Connection> Connection::Create(asio::ip::tcp::socket socket,
+                                               const ConnectionSettings& settings) {
+  return std::shared_ptr<Connection>(new Connection(std::move(socket), settings));
+}
+
+Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& settings)
+    : socket_(std::move(socket)),
+      strand_(asio::make_strand(socket_.get_executor())),
+      settings_(settings),
+      peer_(EndpointText(socket_)),
+      decoder_(settings.limits),
+      read_buffer_(kReadChunkBytes),
+      heartbeat_timer_(strand_),
+      close_timer_(strand_) {
+  if (settings_.heartbeat_interval.count() <= 0 || settings_.peer_timeout.count() <= 0 ||
+      settings_.close_timeout.count() <= 0) {
+    throw std::invalid_argument(
+        "ConnectionSettings: heartbeat_interval " +
+        std::to_string(settings_.heartbeat_interval.count()) + " ms, peer_timeout " +
+        std::to_string(settings_.peer_timeout.count()) + " ms and close_timeout " +
+        std::to_string(settings_.close_timeout.count()) + " ms must all be > 0");
+  }
+  // Request/reply latency matters more than packet count.
+  boost::system::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+}
+
+Connection::~Connection() = default;
+
+void Connection::RequireNotStarted(const char* what) const {
+  if (started_.load()) {
+    throw std::logic_error(std::string("Connection::") + what + " called after Start() on " +
+                           peer_);
+  }
+}
+
+void Connection::SetHandler(const std::string& type, Handler handler) {
+  RequireNotStarted("SetHandler");
+  if (type == kHeartbeatType || IsReplyType(type)) {
+    throw std::invalid_argument("Connection::SetHandler: type \"" + type +
+                                "\" is reserved for heartbeats or replies");
+  }
+  handlers_[type] = std::move(handler);
+}
+
+void Connection::SetRequestHandler(const std::string& type, RequestHandler handler) {
+  // The connection is captured weakly: the handler is owned by the connection itself.
+  std::weak_ptr<Connection> weak = weak_from_this();
+  SetHandler(type, [weak, handler = std::move(handler)](const Message& request) {
+    Json reply = handler(request);
+    if (auto self = weak.lock()) self->Reply(request, reply);
+  });
+}
+
+void Connection::SetFallbackHandler(Handler handler) {
+  RequireNotStarted("SetFallbackHandler");
+  fallback_handler_ = std::move(handler);
+}
+
+void Connection::SetCloseHandler(CloseHandler handler) {
+  RequireNotStarted("SetCloseHandler");
+  close_handler_ = std::move(handler);
+}
+
+void Connection::Start() {
+  RequireNotStarted("Start");
+  started_.store(true);
+  asio::dispatch(strand_, [self = shared_from_this()] {
+    self->last_received_ = std::chrono::steady_clock::now();
+    self->last_heartbeat_sent_ = self->last_received_;
+    self->StartRead();
+    self->ScheduleHeartbeat();
+  });
+}
+
+int64_t Connection::Send(const std::string& type, const Json& message, std::string attachment) {
+  const int64_t reference = next_reference_.fetch_add(1);
+  Enqueue({EncodeFrameHead(type, reference, message, attachment.size(), settings_.limits),
+           std::move(attachment)});
+  return reference;
+}
+
+void Connection::Reply(const Message& request, const Json& message, std::string attachment) {
+  Enqueue({EncodeFrameHead(ResponseType(request.type), request.reference, message,
+                           attachment.size(), settings_.limits),
+           std::move(attachment)});
+}
+
+void Connection::ReplyError(int64_t reference, const std::string& description) {
+  Enqueue(
+      {EncodeFrameHead(kErrorType, reference, ErrorBody(description), 0, settings_.limits), {}});
+}
+
+void Connection::Enqueue(OutgoingFrame frame) {
+  asio::dispatch(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    if (self->close_begun_) return;
+    self->write_queue_.push_back(std::move(frame));
+    self->StartWrite();
+  });
+}
+
+void Connection::StartWrite() {
+  if (writing_ || write_queue_.empty() || finished_) return;
+  // Everything queued goes out in one gathered write.
+  writing_ = true;
+  frames_in_flight_ = write_queue_.size();
+  write_buffers_.clear();
+  for (const auto& frame : write_queue_) {
+    write_buffers_.push_back(asio::buffer(frame.head));
+    if (!frame.attachment.empty()) write_buffers_.push_back(asio::buffer(frame.attachment));
+  }
+  asio::async_write(socket_, write_buffers_,
+                    asio::bind_executor(
+                        strand_, [self = shared_from_this()](const boost::system::error_code& error,
+                                                             size_t) { self->OnWrite(error); }));
+}
+
+void Connection::OnWrite(const boost::system::error_code& error) {
+  writing_ = false;
+  if (finished_) return;
+  if (error) {
+    Abort("write to " + peer_ + " failed: " + error.message());
+    return;
+  }
+  write_queue_.erase(write_queue_.begin(),
+                     write_queue_.begin() + static_cast<std::ptrdiff_t>(frames_in_flight_));
+  frames_in_flight_ = 0;
+  StartWrite();
+  ContinueClose();
+}
+
+void Connection::StartRead() {
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      asio::bind_executor(
+          strand_, [self = shared_from_this()](const boost::system::error_code& error,
+                                               size_t bytes) { self->OnRead(error, bytes); }));
+}
+
+void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
+  if (finished_) return;
+  if (error == asio::error::eof) {
+    peer_finished_ = true;
+    if (close_begun_) {
+      ContinueClose();
+    } else if (decoder_.buffered_bytes() > 0) {
+      const size_t expected = decoder_.pending_frame_bytes();
+      BeginClose("peer " + peer_ + " closed mid-frame after " +
+                 std::to_string(decoder_.buffered_bytes()) + " of " +
+                 (expected > 0 ? std::to_string(expected) : std::string("at least 12")) + " bytes");
+    } else {
+      BeginClose("peer " + peer_ + " closed the connection");
+    }
+    return;
+  }
+  if (error) {
+    Abort("read from " + peer_ + " failed: " + error.message());
+    return;
+  }
+  last_received_ = std::chrono::steady_clock::now();
+  // While closing, bytes are read only to see the peer's end of stream, and dropped.
+  if (!close_begun_) {
+    decoder_.Feed(std::string_view(read_buffer_.data(), bytes));
+    Message message;
+    FrameError frame_error;
+    while (!close_begun_) {
+      const auto status = decoder_.Next(&message, &frame_error);
+      if (status == FrameDecoder::Status::kNeedMore) break;
+      if (status == FrameDecoder::Status::kError) {
+        ReplyError(frame_error.reference, frame_error.description);
+        BeginClose("bad frame from " + peer_ + ": " + frame_error.description);
+        break;
+      }
+      Dispatch(std::move(message));
+    }
+  }
+  StartRead();
+}
+
+void Connection::Dispatch(Message message) {
+  if (message.type == kHeartbeatType) return;
+  if (IsReplyType(message.type)) {
+    // A reply completes its pending request; an unmatched one is dropped, never answered.
+    const auto it = pending_.find(message.reference);
+    if (it == pending_.end()) return;
+    if (message.type != kErrorType && message.type != it->second.reply_type) return;
+    RequestResult result;
+    result.success = message.type != kErrorType;
+    if (!result.success) result.description = ErrorDescription(message.message);
+    result.reply = std::move(message);
+    CompleteRequest(result.reply.reference, std::move(result));
+    return;
+  }
+  const auto it = handlers_.find(message.type);
+  const Handler* handler = it != handlers_.end() ? &it->second
+                           : fallback_handler_   ? &fallback_handler_
+                                                 : nullptr;
+  if (handler == nullptr) {
+    ReplyError(message.reference, "unknown message type \"" + message.type + "\"");
+    return;
+  }
+  // The connection boundary: a handler's exception becomes an Error reply.
+  try {
+    (*handler)(message);
+  } catch (const std::exception& exception) {
+    ReplyError(message.reference, exception.what());
+  } catch (...) {
+    ReplyError(message.reference,
+               "handler of \"" + message.type + "\" threw a non-standard exception");
+  }
+}
+
+void Connection::Close(const std::string& reason) {
+  closing_.store(true);
+  asio::dispatch(strand_, [self = shared_from_this(), reason] { self->BeginClose(reason); });
+}
+
+void Connection::BeginClose(const std::string& reason) {
+  if (close_begun_) return;
+  close_begun_ = true;
+  closing_.store(true);
+  close_reason_ = reason;
+  heartbeat_timer_.cancel();
+  FailPendingRequests();
+  close_timer_.expires_after(settings_.close_timeout);
+  close_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->FinishClose();
+  });
+  ContinueClose();
+}
+
+void Connection::ContinueClose() {
+  // Once the queue is flushed, the sending side is shut down; the socket is closed when the
+  // peer has ended its side too (or at close_timeout), so the peer reads every reply.
+  if (!close_begun_ || finished_ || writing_ || !write_queue_.empty()) return;
+  if (!shutdown_sent_) {
+    boost::system::error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    shutdown_sent_ = true;
+  }
+  if (peer_finished_) FinishClose();
+}
+
+void Connection::Abort(const std::string& reason) {
+  if (!close_begun_) {
+    close_begun_ = true;
+    closing_.store(true);
+    close_reason_ = reason;
+  }
+  FinishClose();
+}
+
+void Connection::FinishClose() {
+  if (finished_) return;
+  finished_ = true;
+  closing_.store(true);
+  heartbeat_timer_.cancel();
+  close_timer_.cancel();
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  FailPendingRequests();
+  write_queue_.clear();
+  if (close_handler_) {
+    try {
+      close_handler_(close_reason_);
+    } catch (...) {
+      // The close handler is user code at the connection boundary; its failure changes nothing.
+    }
+  }
+  // Handlers may hold this connection; they are released later, never while one is running.
+  asio::post(strand_, [self = shared_from_this()] {
+    self->handlers_.clear();
+    self->fallback_handler_ = nullptr;
+    self->close_handler_ = nullptr;
+  });
+}
+
+}  // namespace asg::protocol

@@ -1,0 +1,181 @@
+// One framed TCP connection (see frame.h) over Boost.Asio: handlers per message type,
+// request/reply by reference with timeouts, heartbeats, and an orderly close.
+//
+// Threading: every handler, reply callback and the close handler runs on the connection's
+// strand, on a thread of the io_context that owns the socket. Send, Reply, AsyncRequest and
+// Close may be called from any thread. The blocking Request must not be called from a thread
+// running the io_context (it would wait for a reply that thread has to deliver).
+//
+// Hostile input: a frame whose header is wrong (magic, lengths over the cap) or whose payload
+// does not decode (UTF-8, JSON, envelope) gets an Error reply and the connection is closed. A
+// frame of unknown type gets an Error reply from the default fallback handler and the
+// connection stays up. A handler that throws gets its exception's message sent back as an
+// Error reply and the connection stays up. Replies (type "Error" or ending in "Response") that
+// match no pending request are dropped, never answered, so two peers cannot trade Errors forever.
+#pragma once
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "protocol/frame.h"
+
+namespace asg::protocol {
+
+/// Timing and size settings of a connection.
+struct ConnectionSettings {
+  std::chrono::milliseconds heartbeat_interval{500};  ///< [ms] between Heartbeat frames sent
+  std::chrono::milliseconds peer_timeout{3000};       ///< [ms] silence after which the peer is dead
+  std::chrono::milliseconds close_timeout{2000};      ///< [ms] cap on flushing at an orderly close
+  FrameLimits limits;                                 ///< cap on incoming and outgoing frames
+};
+
+/// The outcome of a request: success with the reply, or failure with a description (an Error
+/// reply's description, a timeout, or the connection closing).
+struct RequestResult {
+  bool success = false;
+  std::string description;  ///< why it failed; empty on success
+  Message reply;            ///< the reply (or the Error reply); empty when none arrived
+};
+
+/// Thrown by the blocking Connection::Request when the request fails.
+class RequestError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A framed connection. Held by shared_ptr because its pending asynchronous operations keep it
+/// alive; the owner keeps one reference for as long as it wants to use it.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  /// Handles one incoming message; runs on the connection's strand.
+  using Handler = std::function<void(const Message& message)>;
+  /// Handles one incoming request and returns its reply body (sent as type + "Response").
+  using RequestHandler = std::function<Json(const Message& request)>;
+  /// Receives the outcome of an AsyncRequest; runs on the connection's strand. An exception it
+  /// throws is dropped so that it cannot stop the connection.
+  using ReplyCallback = std::function<void(RequestResult result)>;
+  /// Receives the reason the connection closed, once, on the strand; an exception it throws is
+  /// dropped.
+  using CloseHandler = std::function<void(const std::string& reason)>;
+
+  /// Wraps a connected socket. Register handlers, then call Start().
+  static std::shared_ptr<Connection> Create(boost::asio::ip::tcp::socket socket,
+                                            const ConnectionSettings& settings = {});
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  /// Sets the handler of one message type; only before Start(). Throws std::logic_error after,
+  /// std::invalid_argument for "Heartbeat" and reply types (they never reach handlers).
+  void SetHandler(const std::string& type, Handler handler);
+  /// Sets a handler whose return value is sent back as the reply; only before Start().
+  void SetRequestHandler(const std::string& type, RequestHandler handler);
+  /// Sets the handler of types without a handler; the default replies Error. Only before Start().
+  void SetFallbackHandler(Handler handler);
+  /// Sets the handler told why the connection closed; only before Start().
+  void SetCloseHandler(CloseHandler handler);
+
+  /// Starts reading and heartbeats. From then on the connection keeps itself alive until it has
+  /// closed; its handlers are released then.
+  void Start();
+
+  /// Queues a new frame with a fresh reference and returns that reference; thread-safe. Throws
+  /// std::invalid_argument when the frame exceeds the cap. Frames queued after close are dropped.
+  int64_t Send(const std::string& type, const Json& message, std::string attachment = {});
+  /// Queues the reply to request (type request.type + "Response", same reference); thread-safe.
+  void Reply(const Message& request, const Json& message, std::string attachment = {});
+  /// Queues an Error reply with the given reference; thread-safe.
+  void ReplyError(int64_t reference, const std::string& description);
+
+  /// Sends a request and calls callback once with its reply, an Error reply, a timeout or the
+  /// connection's close; thread-safe.
+  void AsyncRequest(const std::string& type, const Json& message, std::string attachment,
+                    std::chrono::milliseconds timeout, ReplyCallback callback);
+  /// Sends a request and waits for its reply. Throws RequestError on an Error reply, a timeout
+  /// or a close, std::logic_error when called from a thread running the io_context.
+  Message Request(const std::string& type, const Json& message, std::string attachment = {},
+                  std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+  /// Orderly close: frames already queued are flushed, pending requests fail, the sending side
+  /// is shut down, and the socket is closed once the peer has ended its side too (so it reads
+  /// every reply), after close_timeout at the latest. Thread-safe; later calls are ignored.
+  void Close(const std::string& reason);
+
+  /// True until the connection starts closing; thread-safe.
+  bool IsOpen() const { return !closing_.load(); }
+  /// "address:port" of the peer, as seen when the connection was created.
+  const std::string& peer() const { return peer_; }
+
+ private:
+  struct OutgoingFrame {
+    std::string head;        // header + JSON
+    std::string attachment;  // sent right after head
+  };
+  struct PendingRequest {
+    std::string reply_type;
+    ReplyCallback callback;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+  };
+
+  Connection(boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings);
+
+  bool OnIoThread() const;
+  void RequireNotStarted(const char* what) const;
+  void Enqueue(OutgoingFrame frame);
+  void StartWrite();
+  void OnWrite(const boost::system::error_code& error);
+  void StartRead();
+  void OnRead(const boost::system::error_code& error, size_t bytes);
+  void Dispatch(Message message);
+  void CompleteRequest(int64_t reference, RequestResult result);
+  void FailPendingRequests();
+  void ScheduleHeartbeat();
+  void OnHeartbeatTick();
+  void BeginClose(const std::string& reason);
+  void ContinueClose();
+  void FinishClose();
+  void Abort(const std::string& reason);
+
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  ConnectionSettings settings_;
+  std::string peer_;
+  std::atomic<int64_t> next_reference_{1};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> closing_{false};
+
+  // Handlers: written before Start(), read on the strand, released after close.
+  std::unordered_map<std::string, Handler> handlers_;
+  Handler fallback_handler_;
+  CloseHandler close_handler_;
+
+  // Strand-only state.
+  FrameDecoder decoder_;
+  std::vector<char> read_buffer_;
+  std::deque<OutgoingFrame> write_queue_;
+  std::vector<boost::asio::const_buffer> write_buffers_;  // the write in progress
+  size_t frames_in_flight_ = 0;  // frames at the front of write_queue_ being written
+  bool writing_ = false;
+  bool close_begun_ = false;
+  bool shutdown_sent_ = false;  // our sending side is shut down
+  bool peer_finished_ = false;  // the peer shut down its sending side
+  bool finished_ = false;       // the socket is closed
+  std::string close_reason_;
+  std::unordered_map<int64_t, PendingRequest> pending_;
+  std::chrono::steady_clock::time_point last_received_;
+  std::chrono::steady_clock::time_point last_heartbeat_sent_;
+  boost::asio::steady_timer heartbeat_timer_;
+  boost::asio::steady_timer close_timer_;
+};
+
+}  // namespace asg::protocol

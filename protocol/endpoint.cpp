@@ -1,0 +1,84 @@
+// HOST:PORT parsing and connecting with a timeout.
+#include "protocol/endpoint.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <charconv>
+#include <optional>
+#include <stdexcept>
+
+namespace asg::protocol {
+
+namespace asio = boost::asio;
+
+HostPort ParseHostPort(std::string_view text) {
+  const auto fail = [&](const std::string& why) {
+    return std::invalid_argument("address \"" + std::string(text) + "\": " + why +
+                                 ", expected HOST:PORT or [IPV6]:PORT");
+  };
+  HostPort result;
+  std::string_view port_text;
+  if (text.starts_with('[')) {
+    const size_t close = text.find(']');
+    if (close == std::string_view::npos) throw fail("no closing ']'");
+    if (close + 1 >= text.size() || text[close + 1] != ':') throw fail("no ':' after ']'");
+    result.host = text.substr(1, close - 1);
+    port_text = text.substr(close + 2);
+  } else {
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) throw fail("no ':'");
+    result.host = text.substr(0, colon);
+    port_text = text.substr(colon + 1);
+    if (result.host.find(':') != std::string::npos) throw fail("IPv6 host without brackets");
+  }
+  if (result.host.empty()) throw fail("empty host");
+  unsigned port = 0;
+  const auto [end, error] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (port_text.empty() || error != std::errc() || end != port_text.data() + port_text.size() ||
+      port == 0 || port > 65535) {
+    throw fail("port \"" + std::string(port_text) + "\" is not in 1..65535");
+  }
+  result.port = static_cast<uint16_t>(port);
+  return result;
+}
+
+asio::ip::tcp::socket ConnectSocket(const asio::any_io_executor& executor,
+                                    std::string_view host_port, std::chrono::milliseconds timeout) {
+  const HostPort target = ParseHostPort(host_port);
+  // A private io_context bounds the whole resolve + connect by timeout without depending on
+  // the caller's threads; the connected descriptor then moves to executor.
+  asio::io_context context;
+  asio::ip::tcp::resolver resolver(context);
+  asio::ip::tcp::socket socket(context);
+  std::optional<boost::system::error_code> outcome;
+  resolver.async_resolve(
+      target.host, std::to_string(target.port),
+      [&](const boost::system::error_code& error, asio::ip::tcp::resolver::results_type results) {
+        if (error) {
+          outcome = error;
+          return;
+        }
+        asio::async_connect(socket, results,
+                            [&](const boost::system::error_code& connect_error,
+                                const asio::ip::tcp::endpoint&) { outcome = connect_error; });
+      });
+  context.run_for(timeout);
+  if (!outcome) {
+    throw std::runtime_error("connecting to " + std::string(host_port) + ": no connection within " +
+                             std::to_string(timeout.count()) + " ms");
+  }
+  if (*outcome) {
+    throw std::runtime_error("connecting to " + std::string(host_port) + ": " + outcome->message());
+  }
+  const auto protocol = socket.local_endpoint().protocol();
+  return asio::ip::tcp::socket(executor, protocol, socket.release());
+}
+
+std::shared_ptr<Connection> Connect(const asio::any_io_executor& executor,
+                                    std::string_view host_port, std::chrono::milliseconds timeout,
+                                    const ConnectionSettings& settings) {
+  return Connection::Create(ConnectSocket(executor, host_port, timeout), settings);
+}
+
+}  // namespace asg::protocol

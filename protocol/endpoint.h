@@ -1,0 +1,38 @@
+// Client-side helpers: parse "HOST:PORT" and connect a socket within a timeout.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "protocol/connection.h"
+
+namespace asg::protocol {
+
+/// A host name or address and a TCP port.
+struct HostPort {
+  std::string host;   ///< name or address; IPv6 addresses without brackets
+  uint16_t port = 0;  ///< TCP port
+};
+
+/// Parses "HOST:PORT" or "[IPV6]:PORT". Throws std::invalid_argument naming the text.
+HostPort ParseHostPort(std::string_view text);
+
+/// Resolves host_port and connects to the first address that accepts, all within timeout.
+/// Blocking; safe from any thread (it runs its own private io_context). The returned socket
+/// belongs to executor. Throws std::runtime_error naming the address and the cause.
+boost::asio::ip::tcp::socket ConnectSocket(const boost::asio::any_io_executor& executor,
+                                           std::string_view host_port,
+                                           std::chrono::milliseconds timeout);
+
+/// ConnectSocket, then Connection::Create. The connection is not started: register its
+/// handlers, then call Start().
+std::shared_ptr<Connection> Connect(const boost::asio::any_io_executor& executor,
+                                    std::string_view host_port, std::chrono::milliseconds timeout,
+                                    const ConnectionSettings& settings = {});
+
+}  // namespace asg::protocol

@@ -1,0 +1,182 @@
+// The JSON schemas of extensions.h. Every field of an extension object is optional, except the
+// shape of a relief feature; ReliefFeature and DriverSpec list only the fields of their type.
+#include <array>
+#include <cmath>
+
+#include "protocol/json_fields.h"
+#include "protocol/messages_json.h"
+
+namespace asg::protocol {
+namespace json_detail {
+namespace {
+
+constexpr std::array<NamedValue<ReliefFeature::Type>, 3> kReliefTypeTable{{
+    {ReliefFeature::Type::kHill, "hill"},
+    {ReliefFeature::Type::kRamp, "ramp"},
+    {ReliefFeature::Type::kNoise, "noise"},
+}};
+constexpr Names<ReliefFeature::Type> kReliefTypes{"relief feature", kReliefTypeTable};
+
+constexpr std::array<NamedValue<DriverSpec::Type>, 4> kDriverTypeTable{{
+    {DriverSpec::Type::kPlanner, "planner"},
+    {DriverSpec::Type::kStraight, "straight"},
+    {DriverSpec::Type::kIdle, "idle"},
+    {DriverSpec::Type::kScripted, "scripted"},
+}};
+constexpr Names<DriverSpec::Type> kDriverTypes{"driver", kDriverTypeTable};
+
+}  // namespace
+
+// ---------------------------------------------------------------- extensions.h
+
+// Only the fields of the feature's type are written and accepted.
+template <>
+struct Schema<ReliefFeature> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.RequiredTag("type", m.type, kReliefTypes);
+    switch (m.type) {
+      case ReliefFeature::Type::kHill:
+        v.Required("x", m.x);
+        v.Required("y", m.y);
+        v.Required("radius", m.radius, kPositive);
+        v.Required("height", m.height);
+        break;
+      case ReliefFeature::Type::kRamp:
+        v.Required("height", m.height);
+        v.Required("x0", m.x0);
+        v.Required("y0", m.y0);
+        v.Required("x1", m.x1);
+        v.Required("y1", m.y1);
+        v.Required("width", m.width, kPositive);
+        break;
+      case ReliefFeature::Type::kNoise:
+        v.Required("amplitude", m.amplitude);
+        v.Required("wavelength", m.wavelength, kPositive);
+        v.Optional("octaves", m.octaves, Between(1, 12));
+        v.Optional("seed", m.seed);
+        break;
+    }
+  }
+};
+
+template <>
+struct Schema<ScriptedCommand> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("t", m.t, kNonNegative);
+    v.Optional("longitudinal_velocity", m.longitudinal_velocity);
+    v.Optional("steering_angle", m.steering_angle);
+    v.Optional("handbrake", m.handbrake);
+  }
+};
+
+// Only the fields of the driver's type are written and accepted; a missing type is "planner".
+template <>
+struct Schema<DriverSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.OptionalTag("type", m.type, kDriverTypes);
+    switch (m.type) {
+      case DriverSpec::Type::kPlanner:
+        v.Optional("speed", m.speed);
+        v.Optional("sensor_range", m.sensor_range);
+        v.Optional("sensor_fov", m.sensor_fov);
+        v.Optional("grid_resolution", m.grid_resolution);
+        v.Optional("inflation_radius", m.inflation_radius);
+        v.Optional("lookahead", m.lookahead);
+        v.Optional("replan_period", m.replan_period);
+        break;
+      case DriverSpec::Type::kStraight:
+        v.Optional("speed", m.speed);
+        break;
+      case DriverSpec::Type::kIdle:
+        break;
+      case DriverSpec::Type::kScripted:
+        v.Optional("commands", m.commands);
+        break;
+    }
+  }
+  static void Check(const DriverSpec& m, const FieldReader& reader) {
+    for (size_t i = 1; i < m.commands.size(); ++i) {
+      if (m.commands[i].t < m.commands[i - 1].t) {
+        throw DecodeError(IndexPath(reader.Child("commands"), i) + ".t",
+                          FormatNumber(m.commands[i].t) + " is before the previous command's t " +
+                              FormatNumber(m.commands[i - 1].t) +
+                              " (commands must be in ascending t)");
+      }
+    }
+  }
+};
+
+// Every field is optional: a request overrides any subset.
+template <>
+struct Schema<VehicleParams> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("mass", m.mass);
+    v.Optional("length", m.length);
+    v.Optional("width", m.width);
+    v.Optional("body_height", m.body_height);
+    v.Optional("wheelbase", m.wheelbase);
+    v.Optional("track_width", m.track_width);
+    v.Optional("wheel_radius", m.wheel_radius);
+    v.Optional("wheel_width", m.wheel_width);
+    v.Optional("suspension_rest_length", m.suspension_rest_length);
+    v.Optional("suspension_stiffness", m.suspension_stiffness);
+    v.Optional("suspension_damping", m.suspension_damping);
+    v.Optional("suspension_compression", m.suspension_compression);
+    v.Optional("friction_slip", m.friction_slip);
+    v.Optional("roll_influence", m.roll_influence, Between(0, 1));
+    v.Optional("center_of_mass_height", m.center_of_mass_height);
+    v.Optional("max_steering_angle", m.max_steering_angle);
+    v.Optional("max_speed", m.max_speed);
+    v.Optional("max_engine_force", m.max_engine_force);
+    v.Optional("max_brake_force", m.max_brake_force);
+    v.Optional("speed_kp", m.speed_kp);
+    v.Optional("speed_kd", m.speed_kd);
+    v.Optional("steering_rate", m.steering_rate);
+  }
+};
+
+template <>
+struct Schema<SimulationSettings> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("physics_rate", m.physics_rate, kPositive);
+    v.Optional("control_rate", m.control_rate, kPositive);
+  }
+  static void Check(const SimulationSettings& m, const FieldReader& reader) {
+    const double steps_per_tick = m.physics_rate / m.control_rate;
+    if (std::abs(steps_per_tick - std::round(steps_per_tick)) > 1e-9 * steps_per_tick) {
+      throw DecodeError(reader.Child("control_rate"), FormatNumber(m.control_rate) +
+                                                          " Hz does not divide physics_rate " +
+                                                          FormatNumber(m.physics_rate) + " Hz");
+    }
+  }
+};
+
+template <>
+struct Schema<RunCounters> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("control_messages", m.control_messages);
+    v.Optional("collisions_touched", m.collisions_touched);
+    v.Optional("max_abs_roll", m.max_abs_roll);
+    v.Optional("max_abs_pitch", m.max_abs_pitch);
+    v.Optional("distance_travelled", m.distance_travelled);
+    v.Optional("settle_time", m.settle_time);
+    v.Optional("physics_steps", m.physics_steps);
+  }
+};
+
+}  // namespace json_detail
+
+ASG_DEFINE_JSON(ReliefFeature)
+ASG_DEFINE_JSON(ScriptedCommand)
+ASG_DEFINE_JSON(DriverSpec)
+ASG_DEFINE_JSON(VehicleParams)
+ASG_DEFINE_JSON(SimulationSettings)
+ASG_DEFINE_JSON(RunCounters)
+
+}  // namespace asg::protocol

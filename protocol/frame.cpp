@@ -1,0 +1,287 @@
+// Frame encoding and the incremental, validating decoder.
+#include "protocol/frame.h"
+
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace asg::protocol {
+namespace {
+
+void PutUint32BigEndian(uint32_t value, char* out) {
+  out[0] = static_cast<char>((value >> 24) & 0xFF);
+  out[1] = static_cast<char>((value >> 16) & 0xFF);
+  out[2] = static_cast<char>((value >> 8) & 0xFF);
+  out[3] = static_cast<char>(value & 0xFF);
+}
+
+uint32_t GetUint32BigEndian(const char* in) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in);
+  return (uint32_t{bytes[0]} << 24) | (uint32_t{bytes[1]} << 16) | (uint32_t{bytes[2]} << 8) |
+         uint32_t{bytes[3]};
+}
+
+std::string HexBytes(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string text;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(bytes[i]);
+    if (i > 0) text += ' ';
+    text += "0x";
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 0xF];
+  }
+  return text;
+}
+
+// Returns the offset of the first byte of the first ill-formed UTF-8 sequence, or npos when the
+// whole text is well-formed (no overlong forms, no surrogates, nothing above U+10FFFF).
+size_t FindInvalidUtf8(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t size = text.size();
+  size_t i = 0;
+  while (i < size) {
+    // ASCII fast path, 8 bytes at a time.
+    if (i + 8 <= size) {
+      uint64_t word;
+      std::memcpy(&word, bytes + i, 8);
+      if ((word & 0x8080808080808080ULL) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const unsigned char lead = bytes[i];
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    unsigned char low = 0x80;  // allowed range of the second byte
+    unsigned char high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // overlong
+      if (lead == 0xED) high = 0x9F;  // surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // overlong
+      if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > size || bytes[i + 1] < low || bytes[i + 1] > high) return i;
+    for (size_t k = 2; k < length; ++k) {
+      if ((bytes[i + k] & 0xC0) != 0x80) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::string ResponseType(std::string_view service) {
+  std::string type(service);
+  type += kResponseSuffix;
+  return type;
+}
+
+bool IsReplyType(std::string_view type) {
+  return type == kErrorType ||
+         (type.size() > kResponseSuffix.size() && type.ends_with(kResponseSuffix));
+}
+
+Json ErrorBody(std::string_view description) {
+  return Json{{"success", false}, {"description", description}};
+}
+
+std::string ErrorDescription(const Json& body) {
+  const auto it = body.find("description");
+  if (it != body.end() && it->is_string()) return it->get<std::string>();
+  return "Error reply without a description: " + body.dump();
+}
+
+std::string EncodeFrameHead(std::string_view type, int64_t reference, const Json& message,
+                            size_t attachment_bytes, const FrameLimits& limits) {
+  if (!message.is_object()) {
+    throw std::invalid_argument("frame \"" + std::string(type) +
+                                "\": message must be a JSON object, got " +
+                                std::string(message.type_name()));
+  }
+  // The envelope is written by hand so that the message body is serialised without a copy.
+  std::string frame(kFrameHeaderBytes, '\0');
+  frame += R"({"type":)";
+  frame += Json(type).dump();
+  frame += R"(,"reference":)";
+  frame += std::to_string(reference);
+  frame += R"(,"message":)";
+  frame += message.dump();
+  frame += '}';
+  const size_t json_bytes = frame.size() - kFrameHeaderBytes;
+  if (json_bytes > limits.max_frame_bytes ||
+      attachment_bytes > limits.max_frame_bytes - json_bytes) {
+    throw std::invalid_argument("frame \"" + std::string(type) + "\": JSON " +
+                                std::to_string(json_bytes) + " bytes + attachment " +
+                                std::to_string(attachment_bytes) + " bytes exceed the cap of " +
+                                std::to_string(limits.max_frame_bytes) + " bytes");
+  }
+  std::memcpy(frame.data(), kFrameMagic.data(), kFrameMagic.size());
+  PutUint32BigEndian(static_cast<uint32_t>(json_bytes), frame.data() + 4);
+  PutUint32BigEndian(static_cast<uint32_t>(attachment_bytes), frame.data() + 8);
+  return frame;
+}
+
+std::string EncodeFrame(const Message& message, const FrameLimits& limits) {
+  std::string frame = EncodeFrameHead(message.type, message.reference, message.message,
+                                      message.attachment.size(), limits);
+  frame += message.attachment;
+  return frame;
+}
+
+FrameDecoder::FrameDecoder(const FrameLimits& limits) : limits_(limits) {
+  // Lengths travel as 32-bit values, so a larger cap could never be reached.
+  limits_.max_frame_bytes =
+      std::min<size_t>(limits_.max_frame_bytes, std::numeric_limits<uint32_t>::max());
+}
+
+void FrameDecoder::Feed(std::string_view bytes) {
+  // Drop decoded bytes before growing, so the buffer holds at most one frame plus one chunk.
+  if (read_offset_ > 0 && read_offset_ >= buffer_.size() / 2) {
+    buffer_.erase(0, read_offset_);
+    read_offset_ = 0;
+  }
+  buffer_.append(bytes);
+}
+
+size_t FrameDecoder::pending_frame_bytes() const {
+  if (stream_lost_ || buffered_bytes() < kFrameHeaderBytes) return 0;
+  const char* header = buffer_.data() + read_offset_;
+  return kFrameHeaderBytes + size_t{GetUint32BigEndian(header + 4)} +
+         size_t{GetUint32BigEndian(header + 8)};
+}
+
+FrameDecoder::Status FrameDecoder::Fail(FrameError* error, FrameErrorKind kind,
+                                        std::string description, bool stream_lost,
+                                        int64_t reference) {
+  *error = FrameError{kind, std::move(description), reference, stream_lost};
+  if (stream_lost) {
+    stream_lost_ = true;
+    lost_error_ = *error;
+  }
+  return Status::kError;
+}
+
+FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
+  if (stream_lost_) {
+    *error = lost_error_;
+    return Status::kError;
+  }
+  const size_t available = buffered_bytes();
+  const char* header = buffer_.data() + read_offset_;
+
+  // The magic is checked on the bytes present, so garbage is refused before a full header.
+  const size_t magic_bytes = std::min(available, kFrameMagic.size());
+  if (std::string_view(header, magic_bytes) != kFrameMagic.substr(0, magic_bytes)) {
+    const std::string_view seen(header, magic_bytes);
+    return Fail(error, FrameErrorKind::kBadMagic,
+                "frame header: magic is " + HexBytes(seen) + ", expected \"ASG1\"", true);
+  }
+  if (available < kFrameHeaderBytes) return Status::kNeedMore;
+
+  const size_t json_bytes = GetUint32BigEndian(header + 4);
+  const size_t attachment_bytes = GetUint32BigEndian(header + 8);
+  if (json_bytes > limits_.max_frame_bytes) {
+    return Fail(error, FrameErrorKind::kJsonTooLong,
+                "frame header: JSON length " + std::to_string(json_bytes) +
+                    " bytes is over the cap of " + std::to_string(limits_.max_frame_bytes) +
+                    " bytes",
+                true);
+  }
+  if (attachment_bytes > limits_.max_frame_bytes - json_bytes) {
+    return Fail(error, FrameErrorKind::kAttachmentTooLong,
+                "frame header: attachment length " + std::to_string(attachment_bytes) +
+                    " bytes with JSON length " + std::to_string(json_bytes) +
+                    " bytes is over the cap of " + std::to_string(limits_.max_frame_bytes) +
+                    " bytes",
+                true);
+  }
+  if (available < kFrameHeaderBytes + json_bytes + attachment_bytes) return Status::kNeedMore;
+
+  // The whole frame is here: consume it, then validate its payload.
+  const std::string_view json_text(header + kFrameHeaderBytes, json_bytes);
+  const std::string_view attachment(header + kFrameHeaderBytes + json_bytes, attachment_bytes);
+  read_offset_ += kFrameHeaderBytes + json_bytes + attachment_bytes;
+
+  if (const size_t bad = FindInvalidUtf8(json_text); bad != std::string_view::npos) {
+    return Fail(error, FrameErrorKind::kInvalidUtf8,
+                "frame JSON: invalid UTF-8 at byte " + std::to_string(bad) + " (" +
+                    HexBytes(json_text.substr(bad, 1)) + ")",
+                false);
+  }
+  Json envelope;
+  try {
+    envelope = Json::parse(json_text);
+  } catch (const Json::parse_error& parse_error) {
+    return Fail(error, FrameErrorKind::kInvalidJson,
+                std::string("frame JSON: ") + parse_error.what(), false);
+  }
+  if (!envelope.is_object()) {
+    return Fail(error, FrameErrorKind::kNotAnObject,
+                std::string("frame JSON: the envelope is of type ") + envelope.type_name() +
+                    ", expected an object",
+                false);
+  }
+  int64_t reference = 0;
+  const auto reference_it = envelope.find("reference");
+  if (reference_it == envelope.end()) {
+    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"reference\" is missing", false);
+  }
+  if (reference_it->is_number_integer() &&
+      (reference_it->is_number_unsigned()
+           ? reference_it->get<uint64_t>() <= uint64_t{std::numeric_limits<int64_t>::max()}
+           : true)) {
+    reference = reference_it->get<int64_t>();
+  } else {
+    return Fail(
+        error, FrameErrorKind::kBadEnvelope,
+        "envelope: \"reference\" is " + reference_it->dump() + ", expected a 64-bit integer",
+        false);
+  }
+  const auto type_it = envelope.find("type");
+  if (type_it == envelope.end()) {
+    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"type\" is missing", false,
+                reference);
+  }
+  if (!type_it->is_string() || type_it->get_ref<const std::string&>().empty()) {
+    return Fail(error, FrameErrorKind::kBadEnvelope,
+                "envelope: \"type\" is " + type_it->dump() + ", expected a non-empty string", false,
+                reference);
+  }
+  const auto message_it = envelope.find("message");
+  if (message_it == envelope.end()) {
+    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"message\" is missing", false,
+                reference);
+  }
+  if (!message_it->is_object()) {
+    return Fail(error, FrameErrorKind::kBadEnvelope,
+                std::string("envelope: \"message\" is of type ") + message_it->type_name() +
+                    ", expected an object",
+                false, reference);
+  }
+  for (const auto& [key, value] : envelope.items()) {
+    if (key != "type" && key != "reference" && key != "message") {
+      return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: unknown key \"" + key + "\"",
+                  false, reference);
+    }
+  }
+  message->type = std::move(type_it->get_ref<std::string&>());
+  message->reference = reference;
+  message->message = std::move(*message_it);
+  message->attachment.assign(attachment);
+  return Status::kFrame;
+}
+
+}  // namespace asg::protocol

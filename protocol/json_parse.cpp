@@ -1,0 +1,81 @@
+// ParseJson: nlohmann's parser with a callback that tracks where it is in the document, so that a
+// key repeated within one object is reported with its path instead of silently overwriting.
+#include <set>
+#include <vector>
+
+#include "protocol/json_fields.h"
+#include "protocol/messages_json.h"
+
+namespace asg::protocol {
+namespace {
+
+// One open object or array while parsing.
+struct Container {
+  explicit Container(bool is_object) : object(is_object) {}
+  bool object = false;
+  std::set<std::string, std::less<>> keys;  ///< keys seen so far (objects)
+  std::string key;                          ///< key of the value being parsed (objects)
+  size_t index = 0;                         ///< index of the element being parsed (arrays)
+};
+
+std::string PathOf(const std::vector<Container>& open) {
+  std::string path;
+  for (const Container& container : open) {
+    path = container.object ? json_detail::ChildPath(path, container.key)
+                            : json_detail::IndexPath(path, container.index);
+  }
+  return path;
+}
+
+// Deeper than any message (RunScenarioRequest reaches 5) with room for wrappers such as a batch
+// file; it bounds the parser's memory on hostile input like a megabyte of '['.
+constexpr size_t kMaxDepth = 64;
+
+}  // namespace
+
+Json ParseJson(std::string_view text) {
+  std::vector<Container> open;
+  auto track = [&open](int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (open.size() == kMaxDepth) {
+          throw DecodeError(PathOf(open), "nested deeper than " + std::to_string(kMaxDepth) +
+                                              " objects and arrays");
+        }
+        open.emplace_back(event == Json::parse_event_t::object_start);
+        break;
+      case Json::parse_event_t::key: {
+        const auto& key = parsed.get_ref<const std::string&>();
+        Container& object = open.back();
+        object.key = key;
+        if (!object.keys.insert(key).second) {
+          throw DecodeError(PathOf(open), "duplicate key in one object");
+        }
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        open.pop_back();
+        if (!open.empty() && !open.back().object) ++open.back().index;
+        break;
+      case Json::parse_event_t::value:
+        if (!open.empty() && !open.back().object) ++open.back().index;
+        break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, track);
+  } catch (const Json::parse_error& error) {
+    // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 2, column 5:
+    // ..."; the bracketed id means nothing to whoever wrote the JSON.
+    std::string message = error.what();
+    if (const size_t end = message.find("] "); message.starts_with("[") && end != message.npos) {
+      message.erase(0, end + 2);
+    }
+    throw DecodeError("", "invalid JSON: " + message);
+  }
+}
+
+}  // namespace asg::protocol

@@ -1,0 +1,322 @@
+// The JSON schemas of messages.h: the fields of each message and service in declaration order,
+// which are required, the ranges decoding enforces and the checks between fields. Those of
+// geometry.h and extensions.h are in geometry_json.cpp and extensions_json.cpp; the visitors that
+// run the lists are in json_fields.h.
+#include "protocol/messages_json.h"
+
+#include <array>
+
+#include "protocol/json_fields.h"
+
+namespace asg::protocol {
+namespace json_detail {
+namespace {
+
+constexpr std::array<NamedValue<uint8_t>, 3> kStatusTable{{
+    {StatusCode::OFFLINE, "OFFLINE"},
+    {StatusCode::ONLINE_AND_READY, "ONLINE_AND_READY"},
+    {StatusCode::ONLINE_AND_RUNNING, "ONLINE_AND_RUNNING"},
+}};
+constexpr Codes kStatusCodes{"StatusCode", kStatusTable};
+
+constexpr std::array<NamedValue<uint8_t>, 2> kIssueTable{{
+    {WorkerIssueNotificationRequest::ISSUE_ROSBRIDGE_INTERRUPTED, "ISSUE_ROSBRIDGE_INTERRUPTED"},
+    {WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE, "ISSUE_PROBLEM_CREATING_SCENE"},
+}};
+constexpr Codes kIssueCodes{"issue_id", kIssueTable};
+
+// Every TerminationReason with a name, so the table follows the enum in messages.cpp.
+const Codes& TerminationReasonCodes() {
+  static const std::vector<NamedValue<uint8_t>> table = [] {
+    std::vector<NamedValue<uint8_t>> known;
+    for (int value = 0; value <= 255; ++value) {
+      const auto code = static_cast<uint8_t>(value);
+      const std::string_view name = TerminationReasonName(static_cast<TerminationReason>(code));
+      if (name != "REASON_UNKNOWN") known.push_back({code, name});
+    }
+    return known;
+  }();
+  static const Codes codes{"termination reason", table};
+  return codes;
+}
+
+// Throws unless every array in `arrays` has `expected` elements; `what` says where that count
+// comes from, e.g. "num_instances is 4".
+void CheckLengths(const FieldReader& reader, size_t expected, const std::string& what,
+                  std::initializer_list<std::pair<std::string_view, size_t>> arrays) {
+  for (const auto& [key, size] : arrays) {
+    if (size != expected) {
+      throw DecodeError(reader.Child(key), std::to_string(size) + " values, " + what);
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- messages (.msg)
+
+template <>
+struct Schema<LandscapeDescription> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("nominal_size", m.nominal_size, kPositive);
+    v.Required("subdivisions", m.subdivisions, Between(0, 10));
+    v.Optional("border", m.border, kNonNegative);  // optional in the specification
+    v.Optional("relief", m.relief);
+  }
+};
+
+template <>
+struct Schema<OdometryWithoutCovariance> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("header", m.header);
+    v.Required("child_frame_id", m.child_frame_id);
+    v.Required("pose", m.pose);
+    v.Required("twist", m.twist);
+  }
+};
+
+template <>
+struct Schema<PhysXControl> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("header", m.header);
+    v.Required("longitudinal_velocity", m.longitudinal_velocity);
+    v.Required("steering_angle", m.steering_angle);
+    v.Required("handbrake", m.handbrake);
+  }
+};
+
+template <>
+struct Schema<SceneCaptureSettings> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("image_size", m.image_size, kPositive);
+    v.Required("draw_annotations", m.draw_annotations);
+    v.Required("goal_sphere_thickness", m.goal_sphere_thickness);
+    v.Required("goal_shere_color", m.goal_shere_color);  // sic, as in the specification
+    v.Required("ortho_aerial", m.ortho_aerial);
+    v.Required("perspective_aerial", m.perspective_aerial);
+    v.Required("aerial_padding", m.aerial_padding);
+    v.Required("front_aerial", m.front_aerial);
+    v.Required("left_front_aerial", m.left_front_aerial);
+    v.Required("left_aerial", m.left_aerial);
+    v.Required("left_rear_aerial", m.left_rear_aerial);
+    v.Required("rear_aerial", m.rear_aerial);
+    v.Required("right_rear_aerial", m.right_rear_aerial);
+    v.Required("right_aerial", m.right_aerial);
+    v.Required("right_front_aerial", m.right_front_aerial);
+    v.Required("vehicle_start_pov", m.vehicle_start_pov);
+    v.Required("vehicle_start_rear_aerial", m.vehicle_start_rear_aerial);
+  }
+};
+
+template <>
+struct Schema<StructuralSceneActorLayout> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("path_name", m.path_name);
+    v.Required("num_instances", m.num_instances);
+    v.Required("visible", m.visible);
+    v.Required("cast_shadow", m.cast_shadow);
+    v.Required("x", m.x);
+    v.Required("y", m.y);
+    v.Required("yaw", m.yaw);
+    v.Required("scale", m.scale, kPositive);
+  }
+  static void Check(const StructuralSceneActorLayout& m, const FieldReader& reader) {
+    CheckLengths(reader, m.num_instances, "num_instances is " + std::to_string(m.num_instances),
+                 {{"visible", m.visible.size()},
+                  {"cast_shadow", m.cast_shadow.size()},
+                  {"x", m.x.size()},
+                  {"y", m.y.size()},
+                  {"yaw", m.yaw.size()},
+                  {"scale", m.scale.size()}});
+  }
+};
+
+template <>
+struct Schema<SceneDescription> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("landscape", m.landscape);
+    v.Required("sunlight_inclination", m.sunlight_inclination);
+    v.Required("sunlight_yaw_angle", m.sunlight_yaw_angle);
+    v.Required("ssa_array", m.ssa_array);
+  }
+};
+
+template <>
+struct Schema<StatusCode> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("status", m.status, kStatusCodes);
+  }
+};
+
+template <>
+struct Schema<VehicleNodeOperatingInfo> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_ids", m.worker_ids);
+    v.Required("scenario_numbers", m.scenario_numbers);
+    v.Required("ok_to_run", m.ok_to_run);
+    v.Required("save_dirs", m.save_dirs);
+    v.Required("save_minimal", m.save_minimal);
+  }
+  static void Check(const VehicleNodeOperatingInfo& m, const FieldReader& reader) {
+    CheckLengths(reader, m.worker_ids.size(),
+                 "worker_ids has " + std::to_string(m.worker_ids.size()),
+                 {{"scenario_numbers", m.scenario_numbers.size()},
+                  {"ok_to_run", m.ok_to_run.size()},
+                  {"save_dirs", m.save_dirs.size()},
+                  {"save_minimal", m.save_minimal.size()}});
+  }
+};
+
+template <>
+struct Schema<VehicleStatus> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("enabled", m.enabled);
+    v.Required("preempted", m.preempted);
+  }
+};
+
+// ---------------------------------------------------------------- services (.srv)
+
+template <>
+struct Schema<AnalyzeScenarioRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("termination_reason", m.termination_reason, TerminationReasonCodes());
+    v.Required("vehicle_trajectory", m.vehicle_trajectory);
+    v.Required("vehicle_sim_time", m.vehicle_sim_time);
+    v.Optional("counters", m.counters);
+  }
+};
+
+template <>
+struct Schema<AnalyzeScenarioResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+template <>
+struct Schema<NotifyReadyRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("node_name", m.node_name);
+    v.Required("last_scenario_number", m.last_scenario_number);
+    v.Required("request_rerun", m.request_rerun);
+    v.Required("reason_for_rerun", m.reason_for_rerun);
+  }
+};
+
+template <>
+struct Schema<NotifyReadyResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+    v.Required("accepted", m.accepted);
+  }
+};
+
+template <>
+struct Schema<RegisterVehicleNodeRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("node_name", m.node_name);
+  }
+};
+
+template <>
+struct Schema<RegisterVehicleNodeResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+template <>
+struct Schema<RunScenarioRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("sim_timeout_period", m.sim_timeout_period);
+    v.Required("vehicle_idling_timeout_period", m.vehicle_idling_timeout_period);
+    v.Required("vehicle_stuck_timeout_period", m.vehicle_stuck_timeout_period);
+    v.Required("max_vehicle_roll", m.max_vehicle_roll);
+    v.Required("max_vehicle_pitch", m.max_vehicle_pitch);
+    v.Required("allow_collisions", m.allow_collisions);
+    v.Required("vehicle_start_location", m.vehicle_start_location);
+    v.Required("vehicle_start_yaw", m.vehicle_start_yaw);
+    v.Required("vehicle_goal_location", m.vehicle_goal_location);
+    v.Required("goal_radius", m.goal_radius);
+    v.Required("scene_description", m.scene_description);
+    v.Required("take_scene_capture", m.take_scene_capture);
+    v.Required("scene_capture_only", m.scene_capture_only);
+    v.Required("scene_capture_settings", m.scene_capture_settings);
+    v.Optional("driver", m.driver);
+    v.Optional("vehicle", m.vehicle);
+    v.Optional("simulation", m.simulation);
+    v.Optional("seed", m.seed);
+  }
+};
+
+template <>
+struct Schema<RunScenarioResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+template <>
+struct Schema<WorkerIssueNotificationRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("issue_id", m.issue_id, kIssueCodes);
+    v.Required("message", m.message);
+  }
+};
+
+template <>
+struct Schema<WorkerIssueNotificationResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+}  // namespace json_detail
+
+ASG_DEFINE_JSON(LandscapeDescription)
+ASG_DEFINE_JSON(OdometryWithoutCovariance)
+ASG_DEFINE_JSON(PhysXControl)
+ASG_DEFINE_JSON(SceneCaptureSettings)
+ASG_DEFINE_JSON(StructuralSceneActorLayout)
+ASG_DEFINE_JSON(SceneDescription)
+ASG_DEFINE_JSON(StatusCode)
+ASG_DEFINE_JSON(VehicleNodeOperatingInfo)
+ASG_DEFINE_JSON(VehicleStatus)
+ASG_DEFINE_JSON(AnalyzeScenarioRequest)
+ASG_DEFINE_JSON(AnalyzeScenarioResponse)
+ASG_DEFINE_JSON(NotifyReadyRequest)
+ASG_DEFINE_JSON(NotifyReadyResponse)
+ASG_DEFINE_JSON(RegisterVehicleNodeRequest)
+ASG_DEFINE_JSON(RegisterVehicleNodeResponse)
+ASG_DEFINE_JSON(RunScenarioRequest)
+ASG_DEFINE_JSON(RunScenarioResponse)
+ASG_DEFINE_JSON(WorkerIssueNotificationRequest)
+ASG_DEFINE_JSON(WorkerIssueNotificationResponse)
+
+}  // namespace asg::protocol

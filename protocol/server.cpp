@@ -1,0 +1,98 @@
+// The accept loop. Its state is shared with the pending accept so that destroying the Server
+// while an accept is outstanding is safe; a mutex orders Stop() against the loop, so that once
+// Stop() returns the port no longer accepts.
+#include "protocol/server.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <mutex>
+#include <stdexcept>
+
+namespace asg::protocol {
+
+namespace asio = boost::asio;
+
+namespace {
+
+/// Pause after a failed accept (e.g. descriptors exhausted) before the next one [ms].
+constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
+
+}  // namespace
+
+struct Server::State : std::enable_shared_from_this<Server::State> {
+  State(const asio::any_io_executor& io_executor, const ConnectionSettings& connection_settings,
+        AcceptHandler handler)
+      : executor(io_executor),
+        acceptor(io_executor),
+        retry_timer(io_executor),
+        settings(connection_settings),
+        on_accept(std::move(handler)) {}
+
+  void Accept() {
+    std::lock_guard lock(mutex);
+    if (!acceptor.is_open()) return;
+    acceptor.async_accept(executor,
+                          [self = shared_from_this()](const boost::system::error_code& error,
+                                                      asio::ip::tcp::socket socket) {
+                            self->OnAccept(error, std::move(socket));
+                          });
+  }
+
+  void OnAccept(const boost::system::error_code& error, asio::ip::tcp::socket socket) {
+    {
+      std::lock_guard lock(mutex);
+      if (!acceptor.is_open()) return;
+    }
+    if (!error) {
+      on_accept(Connection::Create(std::move(socket), settings));
+      Accept();
+      return;
+    }
+    // A failed accept (a peer resetting first, descriptors running out) does not stop the
+    // server; the next one waits a little so that a persistent failure does not spin.
+    std::lock_guard lock(mutex);
+    retry_timer.expires_after(kAcceptRetryDelay);
+    retry_timer.async_wait(
+        [self = shared_from_this()](const boost::system::error_code& wait_error) {
+          if (!wait_error) self->Accept();
+        });
+  }
+
+  void Stop() {
+    std::lock_guard lock(mutex);
+    boost::system::error_code ignored;
+    acceptor.close(ignored);
+    retry_timer.cancel();
+  }
+
+  asio::any_io_executor executor;
+  std::mutex mutex;  // guards acceptor and retry_timer
+  asio::ip::tcp::acceptor acceptor;
+  asio::steady_timer retry_timer;
+  ConnectionSettings settings;
+  AcceptHandler on_accept;
+};
+
+Server::Server(const asio::any_io_executor& executor, const std::string& host, uint16_t port,
+               const ConnectionSettings& settings, AcceptHandler on_accept)
+    : state_(std::make_shared<State>(executor, settings, std::move(on_accept))) {
+  const std::string where = host + ":" + std::to_string(port);
+  boost::system::error_code error;
+  const auto address = asio::ip::make_address(host, error);
+  if (error) throw std::runtime_error("server address \"" + where + "\": " + error.message());
+  const asio::ip::tcp::endpoint endpoint(address, port);
+  auto& acceptor = state_->acceptor;
+  acceptor.open(endpoint.protocol(), error);
+  if (!error) acceptor.set_option(asio::socket_base::reuse_address(true), error);
+  if (!error) acceptor.bind(endpoint, error);
+  if (!error) acceptor.listen(asio::socket_base::max_listen_connections, error);
+  if (error) throw std::runtime_error("server cannot listen on " + where + ": " + error.message());
+  port_ = acceptor.local_endpoint().port();
+  state_->Accept();
+}
+
+Server::~Server() { Stop(); }
+
+void Server::Stop() { state_->Stop(); }
+
+}  // namespace asg::protocol

@@ -1,0 +1,263 @@
+// Tests for the hostile-input behaviour of protocol/connection.h and protocol/server.h: bad
+// bytes from a raw socket get an Error reply where possible and close only that connection.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "protocol/connection.h"
+#include "tests/protocol/loopback_fixture.h"
+
+namespace asg::protocol {
+namespace {
+
+using namespace std::string_literals;
+using testing::RawClient;
+using testing::TestServer;
+
+constexpr size_t kCap = size_t{1} << 20;  // frame cap of the test server [bytes]
+
+ConnectionSettings CappedSettings() {
+  ConnectionSettings settings;
+  settings.limits.max_frame_bytes = kCap;
+  return settings;
+}
+
+std::string Header(uint32_t json_bytes, uint32_t attachment_bytes) {
+  std::string header = "ASG1";
+  for (const uint32_t value : {json_bytes, attachment_bytes}) {
+    for (int shift = 24; shift >= 0; shift -= 8) header += static_cast<char>(value >> shift);
+  }
+  return header;
+}
+
+std::string RawFrame(const std::string& json) {
+  return Header(static_cast<uint32_t>(json.size()), 0) + json;
+}
+
+// A client connected before the hostile one, and still served after it.
+class HostileInputTest : public ::testing::Test {
+ protected:
+  HostileInputTest() : server_(CappedSettings()), bystander_(server_.ConnectClient()) {}
+
+  // Writes bytes from a raw socket, expects one Error reply whose description contains
+  // description_part and carries reference, then the end of the stream; the server must name
+  // the same problem as the close reason and keep serving the bystander.
+  void ExpectErrorThenClose(const std::string& bytes, const std::string& description_part,
+                            int64_t reference = 0) {
+    {
+      RawClient raw(server_.port());
+      raw.Write(bytes);
+      const testing::RawReadResult result = raw.ReadUntilClosed();
+      EXPECT_TRUE(result.closed);
+      EXPECT_EQ(result.decode_error, "");
+      ASSERT_EQ(result.frames.size(), 1u);
+      const Message& reply = result.frames[0];
+      EXPECT_EQ(reply.type, kErrorType);
+      EXPECT_EQ(reply.reference, reference);
+      EXPECT_EQ(reply.message["success"], false);
+      EXPECT_NE(ErrorDescription(reply.message).find(description_part), std::string::npos)
+          << ErrorDescription(reply.message);
+    }
+    const auto reasons = server_.WaitForCloses(1);
+    ASSERT_EQ(reasons.size(), 1u);
+    EXPECT_NE(reasons[0].find("bad frame from"), std::string::npos) << reasons[0];
+    EXPECT_NE(reasons[0].find(description_part), std::string::npos) << reasons[0];
+    ExpectStillServing();
+  }
+
+  void ExpectStillServing() {
+    EXPECT_EQ(bystander_->Request("Echo", Json{{"still", "here"}}).message["still"], "here");
+    auto late = server_.ConnectClient();
+    EXPECT_EQ(late->Request("Echo", Json{{"late", 1}}).message["late"], 1);
+    late->Close("test done");
+  }
+
+  TestServer server_;
+  std::shared_ptr<Connection> bystander_;
+};
+
+TEST_F(HostileInputTest, WrongMagic) {
+  ExpectErrorThenClose("GET / HTTP/1.1\r\nHost: farm\r\n\r\n",
+                       "magic is 0x47 0x45 0x54 0x20, expected \"ASG1\"");
+}
+
+TEST_F(HostileInputTest, JsonLengthOverTheCap) {
+  ExpectErrorThenClose(Header(2 << 20, 0) + "{}",
+                       "JSON length 2097152 bytes is over the cap of 1048576 bytes");
+}
+
+TEST_F(HostileInputTest, AttachmentLengthOverTheCap) {
+  ExpectErrorThenClose(Header(100, 0xFFFFFF00) + "{}",
+                       "attachment length 4294967040 bytes with JSON length 100 bytes is over "
+                       "the cap of 1048576 bytes");
+}
+
+TEST_F(HostileInputTest, InvalidJson) {
+  ExpectErrorThenClose(RawFrame(R"({"type": oops, "reference": 3})"),
+                       "frame JSON: [json.exception.parse_error.101]");
+}
+
+TEST_F(HostileInputTest, InvalidUtf8) {
+  ExpectErrorThenClose(
+      RawFrame("{\"type\":\"Echo\",\"reference\":3,\"message\":{\"s\":\"\xC0\xAF\"}}"),
+      "invalid UTF-8 at byte 45 (0xC0)");
+}
+
+TEST_F(HostileInputTest, JsonThatIsNotAnObject) {
+  ExpectErrorThenClose(RawFrame("\"just a string\""), "the envelope is of type string");
+}
+
+TEST_F(HostileInputTest, BadEnvelopeRepliesWithTheReferenceItCarries) {
+  ExpectErrorThenClose(RawFrame(R"({"reference":77,"message":{}})"), "\"type\" is missing", 77);
+}
+
+TEST_F(HostileInputTest, UnknownTypeGetsAnErrorAndTheConnectionStaysUp) {
+  RawClient raw(server_.port());
+  raw.Write(testing::RequestBytes("FormatDisk", 5, Json::object()));
+  const Message error = raw.ReadReply();
+  EXPECT_EQ(error.type, kErrorType);
+  EXPECT_EQ(error.reference, 5);
+  EXPECT_EQ(ErrorDescription(error.message), "unknown message type \"FormatDisk\"");
+  raw.Write(testing::RequestBytes("Echo", 6, Json{{"same", "socket"}}));
+  const Message reply = raw.ReadReply();
+  EXPECT_EQ(reply.type, "EchoResponse");
+  EXPECT_EQ(reply.reference, 6);
+  EXPECT_EQ(server_.WaitForCloses(0).size(), 0u);
+}
+
+TEST_F(HostileInputTest, ThrowingHandlerGetsAnErrorAndTheConnectionStaysUp) {
+  RawClient raw(server_.port());
+  raw.Write(testing::RequestBytes("Throw", 8, Json::object()));
+  const Message error = raw.ReadReply();
+  EXPECT_EQ(error.type, kErrorType);
+  EXPECT_EQ(error.reference, 8);
+  EXPECT_EQ(ErrorDescription(error.message), "thrown by handler: value 7");
+  raw.Write(testing::RequestBytes("Echo", 9, Json::object()));
+  EXPECT_EQ(raw.ReadReply().reference, 9);
+}
+
+TEST_F(HostileInputTest, PeerClosingMidFrame) {
+  {
+    RawClient raw(server_.port());
+    raw.Write(Header(100, 0) + R"({"type":)");
+    raw.ShutdownSend();
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    EXPECT_TRUE(result.closed);
+    EXPECT_TRUE(result.frames.empty());
+  }
+  const auto reasons = server_.WaitForCloses(1);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("closed mid-frame after 20 of 112 bytes"), std::string::npos)
+      << reasons[0];
+  ExpectStillServing();
+}
+
+TEST_F(HostileInputTest, PeerClosingMidHeader) {
+  {
+    RawClient raw(server_.port());
+    raw.Write("ASG1\x00\x00"s);
+  }
+  const auto reasons = server_.WaitForCloses(1);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("closed mid-frame after 6 of at least 12 bytes"), std::string::npos)
+      << reasons[0];
+  ExpectStillServing();
+}
+
+// 3000 frames of every kind of garbage. Each connection carries frames up to the first one that
+// may break the stream, so every frame is read by the server. The server must answer every
+// well-formed request sent before the break, send only well-formed frames, close every such
+// connection, and keep serving.
+TEST_F(HostileInputTest, RandomizedGarbageNeverStopsTheServer) {
+  constexpr int kFrames = 3000;
+  std::mt19937 rng(20240611);
+  const auto uniform = [&](uint32_t low, uint32_t high) {
+    return std::uniform_int_distribution<uint32_t>(low, high)(rng);
+  };
+  const auto random_bytes = [&](size_t count) {
+    std::string bytes(count, '\0');
+    for (char& byte : bytes) byte = static_cast<char>(uniform(0, 255));
+    return bytes;
+  };
+
+  struct Batch {
+    std::string bytes;
+    std::set<int64_t> echo_references;  // well-formed Echo requests
+    size_t unknown_types = 0;           // well-formed requests of unknown type
+    int64_t last_reference = 0;         // reference of the possibly stream-breaking frame
+  };
+  size_t connections = 0;
+  size_t error_replies = 0;
+  const auto send_batch = [&](const Batch& batch) {
+    ++connections;
+    RawClient raw(server_.port());
+    raw.Write(batch.bytes);
+    raw.ShutdownSend();
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    ASSERT_TRUE(result.closed) << "connection " << connections;
+    ASSERT_EQ(result.decode_error, "") << "connection " << connections;
+    std::set<int64_t> answered;
+    size_t errors = 0;
+    for (const Message& reply : result.frames) {
+      if (reply.type == kErrorType) {
+        ++errors;
+        EXPECT_FALSE(ErrorDescription(reply.message).empty());
+      } else {
+        ASSERT_EQ(reply.type, "EchoResponse");
+        answered.insert(reply.reference);
+      }
+    }
+    answered.erase(batch.last_reference);  // a corrupted frame may still be a valid request
+    EXPECT_EQ(answered, batch.echo_references) << "connection " << connections;
+    EXPECT_GE(errors, batch.unknown_types) << "connection " << connections;
+    error_replies += errors;
+  };
+
+  Batch batch;
+  for (int frame = 0; frame < kFrames; ++frame) {
+    const int64_t reference = frame + 1;
+    const uint32_t kind = uniform(0, 4);
+    switch (kind) {
+      case 0:  // random bytes
+        batch.bytes += random_bytes(uniform(1, 64));
+        break;
+      case 1: {  // valid magic, random lengths, random payload
+        const bool small = uniform(0, 1) == 0;
+        batch.bytes += Header(small ? uniform(0, 200) : uniform(0, 0xFFFFFFFF),
+                              small ? uniform(0, 50) : uniform(0, 0xFFFFFFFF));
+        batch.bytes += random_bytes(uniform(0, 100));
+        break;
+      }
+      case 2: {  // valid frame, one JSON byte replaced
+        std::string json =
+            testing::RequestBytes("Echo", reference, Json{{"k", frame}}).substr(kFrameHeaderBytes);
+        json[uniform(0, static_cast<uint32_t>(json.size() - 1))] =
+            static_cast<char>(uniform(0, 255));
+        batch.bytes += RawFrame(json);
+        break;
+      }
+      case 3:  // valid frame of an unknown type
+        batch.bytes +=
+            testing::RequestBytes("Garbage" + std::to_string(frame), reference, Json::object());
+        ++batch.unknown_types;
+        break;
+      default:  // valid request
+        batch.bytes += testing::RequestBytes("Echo", reference, Json{{"k", frame}});
+        batch.echo_references.insert(reference);
+        break;
+    }
+    if (kind <= 2 || frame == kFrames - 1) {
+      batch.last_reference = reference;
+      send_batch(batch);
+      if (::testing::Test::HasFatalFailure()) return;
+      batch = Batch{};
+    }
+  }
+  EXPECT_GE(error_replies, connections / 2);
+  EXPECT_EQ(server_.WaitForCloses(connections).size(), connections);
+  ExpectStillServing();
+}
+
+}  // namespace
+}  // namespace asg::protocol
