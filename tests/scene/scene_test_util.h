@@ -1,0 +1,73 @@
+// Request builders and the shipped catalog, shared by the scene tests and benchmarks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "scene/actor_catalog.h"
+
+namespace asg::scene::testing {
+
+inline const char* const kTree =
+    "/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop";
+inline const char* const kBush = "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop";
+
+/// configs/actors.json of this source tree, loaded once.
+inline const ActorCatalog& ShippedCatalog() {
+  static const ActorCatalog catalog =
+      ActorCatalog::FromFile(std::string(ASG_SOURCE_DIR) + "/configs/actors.json");
+  return catalog;
+}
+
+/// A flat landscape of `size` m with 2^subdivisions cells, start (10, 10) yaw 45, goal (50, 50)
+/// radius 5, timeouts 17 / 5 / 5 s, roll/pitch limits 70 deg, collisions allowed, straight driver
+/// at 5 m/s: the reference workload without actors.
+inline protocol::RunScenarioRequest ReferenceRequest(double size = 60.0, int subdivisions = 6) {
+  protocol::RunScenarioRequest request;
+  request.scenario_number = 1;
+  request.sim_timeout_period = 17.0;
+  request.vehicle_idling_timeout_period = 5.0;
+  request.vehicle_stuck_timeout_period = 5.0;
+  request.max_vehicle_roll = 70.0;
+  request.max_vehicle_pitch = 70.0;
+  request.allow_collisions = true;
+  request.vehicle_start_location = {10.0, 10.0, 0.0};
+  request.vehicle_start_yaw = 45.0;
+  request.vehicle_goal_location = {50.0, 50.0, 0.0};
+  request.goal_radius = 5.0;
+  request.scene_description.landscape.nominal_size = size;
+  request.scene_description.landscape.subdivisions = subdivisions;
+  request.driver.type = protocol::DriverSpec::Type::kStraight;
+  request.driver.speed = 5.0;
+  return request;
+}
+
+/// Appends one layout of `path_name` with instances at (x[i], y[i]), yaw 0, the given scale.
+inline void AddActors(protocol::RunScenarioRequest* request, const std::string& path_name,
+                      const std::vector<double>& x, const std::vector<double>& y,
+                      double scale = 1.0, bool visible = true) {
+  protocol::StructuralSceneActorLayout layout;
+  layout.path_name = path_name;
+  layout.num_instances = static_cast<uint16_t>(x.size());
+  layout.visible.assign(x.size(), visible);
+  layout.cast_shadow.assign(x.size(), true);
+  layout.x = x;
+  layout.y = y;
+  layout.yaw.assign(x.size(), 0.0);
+  layout.scale.assign(x.size(), scale);
+  request->scene_description.ssa_array.push_back(layout);
+}
+
+/// A hill relief feature.
+inline protocol::ReliefFeature Hill(double x, double y, double radius, double height) {
+  protocol::ReliefFeature hill;
+  hill.type = protocol::ReliefFeature::Type::kHill;
+  hill.x = x;
+  hill.y = y;
+  hill.radius = radius;
+  hill.height = height;
+  return hill;
+}
+
+}  // namespace asg::scene::testing

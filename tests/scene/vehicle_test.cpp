@@ -1,0 +1,140 @@
+// Tests for scene/vehicle.h.
+#include "scene/vehicle.h"
+
+#include <gtest/gtest.h>
+
+#include <numbers>
+
+#include "scene/physics_world.h"
+#include "scene/scene_error.h"
+#include "scene/vehicle_settle.h"
+#include "scene/world.h"
+#include "tests/scene/scene_test_util.h"
+
+namespace asg::scene {
+namespace {
+
+using testing::ReferenceRequest;
+using testing::ShippedCatalog;
+
+constexpr double kDt = 0.01;
+
+struct Rig {
+  explicit Rig(const protocol::RunScenarioRequest& request)
+      : world(BuildWorld(request, ShippedCatalog())),
+        terrain(world.landscape),
+        physics(world, terrain),
+        vehicle(Vehicle::Create(request.vehicle, &physics)) {}
+  void Run(double seconds) {
+    for (int i = 0; i < static_cast<int>(std::lround(seconds / kDt)); ++i) {
+      vehicle->ApplyControl(kDt);
+      physics.Step(kDt);
+    }
+  }
+  World world;
+  TerrainCollision terrain;
+  PhysicsWorld physics;
+  std::unique_ptr<Vehicle> vehicle;
+};
+
+protocol::PhysXControl Command(double speed, double steering) {
+  protocol::PhysXControl control;
+  control.longitudinal_velocity = speed;
+  control.steering_angle = steering;
+  return control;
+}
+
+TEST(VehicleTest, SpeedLoopReachesTheTargetOnFlatGround) {
+  auto request = ReferenceRequest();
+  request.vehicle_start_yaw = 0.0;
+  Rig rig(request);
+  SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
+  const Eigen::Vector3d start = rig.vehicle->State().position;
+  rig.vehicle->SetCommand(Command(5.0, 0.0));
+  rig.Run(6.0);
+  const VehicleState state = rig.vehicle->State();
+  EXPECT_NEAR(state.forward_speed, 5.0, 0.1);
+  EXPECT_GT(state.position.x() - start.x(), 20.0);  // drove forward along +x
+  EXPECT_NEAR(state.position.y(), start.y(), 0.05);
+  EXPECT_NEAR(state.yaw, 0.0, 0.5);
+}
+
+TEST(VehicleTest, PositiveSteeringTurnsRightSoYawDecreases) {
+  auto request = ReferenceRequest();
+  request.vehicle_start_yaw = 90.0;
+  Rig rig(request);
+  SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
+  rig.vehicle->SetCommand(Command(3.0, 20.0));
+  rig.Run(2.0);
+  const VehicleState state = rig.vehicle->State();
+  EXPECT_LT(state.yaw, 90.0 - 10.0);
+  EXPECT_GT(state.forward_speed, 2.0);
+  EXPECT_NEAR(rig.vehicle->steering(), 20.0, 1e-9);
+}
+
+TEST(VehicleTest, SteeringIsRateLimitedAndClamped) {
+  Rig rig(ReferenceRequest());
+  rig.vehicle->SetCommand(Command(0.0, -90.0));
+  rig.Run(0.1);
+  EXPECT_NEAR(rig.vehicle->steering(), -12.0, 1e-9);  // 120 deg/s for 0.1 s
+  rig.Run(1.0);
+  EXPECT_NEAR(rig.vehicle->steering(), -30.0, 1e-9);  // clamped to max_steering_angle
+}
+
+TEST(VehicleTest, SettlesAtRestOnTheSlopeOfAHill) {
+  auto request = ReferenceRequest();
+  request.scene_description.landscape.relief.push_back(testing::Hill(20.0, 20.0, 15.0, 4.0));
+  request.vehicle_start_location = {20.0, 12.0, 0.0};  // on the flank, slope ~ 20 deg
+  request.vehicle_start_yaw = 0.0;
+  Rig rig(request);
+  const double slope = rig.world.landscape->SlopeAt(20.0, 12.0);
+  ASSERT_GT(slope, 15.0);
+  const double settle =
+      SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
+  EXPECT_GE(settle, 0.5);
+  EXPECT_LT(settle, 5.0);
+  const VehicleState before = rig.vehicle->State();
+  EXPECT_NEAR(std::abs(before.roll), slope, 4.0);  // side-on to the slope
+  rig.Run(2.0);                                    // brakes held: stays put
+  const VehicleState after = rig.vehicle->State();
+  EXPECT_LT((after.position - before.position).norm(), 0.02);
+  EXPECT_LT(after.linear_velocity.norm(), 0.05);
+}
+
+TEST(VehicleTest, SettleFailsWithAClearErrorOnAVerySteepSlope) {
+  auto request = ReferenceRequest();
+  request.scene_description.landscape.relief.push_back(testing::Hill(20.0, 20.0, 6.0, 12.0));
+  request.vehicle_start_location = {20.0, 17.0, 0.0};
+  Rig rig(request);
+  try {
+    SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
+    FAIL() << "expected SceneError";
+  } catch (const SceneError& error) {
+    EXPECT_NE(std::string(error.what()).find("vehicle_start_location (20, 17)"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(VehicleTest, BadParameterNamesTheField) {
+  protocol::VehicleParams params;
+  params.mass = -1.0;
+  try {
+    ValidateVehicleParams(params);
+    FAIL() << "expected SceneError";
+  } catch (const SceneError& error) {
+    EXPECT_STREQ(error.what(), "vehicle.mass = -1 must be finite and > 0");
+  }
+}
+
+TEST(VehicleTest, RollPitchYawOfKnownRotations) {
+  const Eigen::Quaterniond yaw(Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ()));
+  const Eigen::Quaterniond pitch(Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitY()));
+  const Eigen::Quaterniond roll(Eigen::AngleAxisd(-0.3, Eigen::Vector3d::UnitX()));
+  const Eigen::Vector3d angles = RollPitchYaw(yaw * pitch * roll);
+  EXPECT_NEAR(angles.x(), -0.3 * 180 / std::numbers::pi, 1e-9);
+  EXPECT_NEAR(angles.y(), 0.2 * 180 / std::numbers::pi, 1e-9);
+  EXPECT_NEAR(angles.z(), 0.5 * 180 / std::numbers::pi, 1e-9);
+}
+
+}  // namespace
+}  // namespace asg::scene
