@@ -1,0 +1,14 @@
+// PNG encoding of rendered images.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace asg::capture {
+
+/// Encodes width x height RGB8 pixels (row 0 = top row, rows tightly packed, 3 bytes per pixel)
+/// as PNG bytes with stb_image_write (a private copy configured once for speed). Thread-safe.
+/// Throws CaptureError when the sizes do not match.
+std::vector<uint8_t> EncodePng(int width, int height, const std::vector<uint8_t>& rgb);
+
+}  // namespace asg::capture

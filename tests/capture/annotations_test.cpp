@@ -1,0 +1,86 @@
+// Tests for capture/annotations.h.
+#include "capture/annotations.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace asg::capture {
+namespace {
+
+scene::World FlatWorld() {
+  protocol::LandscapeDescription description;
+  description.nominal_size = 60.0;
+  description.subdivisions = 4;
+  scene::World world;
+  world.landscape = std::make_shared<terrain::Landscape>(description);
+  world.start = {10.0, 10.0, 0.0};
+  world.goal = {40.0, 30.0, 0.0};
+  world.goal_radius = 4.0;
+  return world;
+}
+
+TEST(GoalRing, LiesBetweenInnerAndOuterRadiusInTheRingColour) {
+  protocol::SceneCaptureSettings settings;
+  settings.goal_sphere_thickness = 0.5;
+  settings.goal_shere_color = {0.0, 0.0, 1.0, 1.0};
+  const OverlayMesh ring = GoalRing(FlatWorld(), settings);
+  ASSERT_FALSE(ring.positions.empty());
+  double smallest = 1e9, largest = 0.0;
+  for (size_t i = 0; i < ring.positions.size(); ++i) {
+    const double r = (ring.positions[i].head<2>().cast<double>() - Eigen::Vector2d(40, 30)).norm();
+    smallest = std::min(smallest, r);
+    largest = std::max(largest, r);
+    EXPECT_NEAR(ring.positions[i].z(), kOverlayLift, 1e-5);
+    EXPECT_EQ(ring.colors[i], Eigen::Vector4f(0, 0, 1, 1));
+  }
+  EXPECT_NEAR(smallest, 3.5, 1e-4);
+  EXPECT_NEAR(largest, 4.0, 1e-4);
+}
+
+TEST(RunMarks, TrajectoryAndEndMarkerOnlyAfterARun) {
+  const scene::World world = FlatWorld();
+  const OverlayMesh before = RunMarks(world, nullptr, 0.1);
+  EXPECT_EQ(before.positions.size(), 12u);  // the start arrow: two layers of two triangles
+  protocol::AnalyzeScenarioRequest run;
+  run.termination_reason = 0;
+  for (int i = 0; i <= 10; ++i) {
+    protocol::OdometryWithoutCovariance sample;
+    sample.pose.position.x = 10.0 + 3.0 * i;
+    sample.pose.position.y = 10.0;
+    sample.twist.linear.x = i;
+    run.vehicle_trajectory.push_back(sample);
+  }
+  const OverlayMesh after = RunMarks(world, &run, 0.1);
+  EXPECT_GT(after.positions.size(), before.positions.size() + 100);
+  // The fastest sample is drawn red, the stopped one blue.
+  const std::set<std::vector<float>> colors = [&] {
+    std::set<std::vector<float>> out;
+    for (const Eigen::Vector4f& c : after.colors) out.insert({c[0], c[1], c[2]});
+    return out;
+  }();
+  const Eigen::Vector4f red = SpeedColor(10.0, 10.0);
+  const Eigen::Vector4f blue = SpeedColor(0.0, 10.0);
+  EXPECT_TRUE(colors.count({red[0], red[1], red[2]}));
+  EXPECT_TRUE(colors.count({blue[0], blue[1], blue[2]}));
+}
+
+TEST(SpeedColor, RunsFromBlueToRed) {
+  EXPECT_GT(SpeedColor(0.0, 5.0).z(), 0.9f);
+  EXPECT_LT(SpeedColor(0.0, 5.0).x(), 0.3f);
+  EXPECT_GT(SpeedColor(5.0, 5.0).x(), 0.9f);
+  EXPECT_LT(SpeedColor(5.0, 5.0).z(), 0.1f);
+  EXPECT_EQ(SpeedColor(50.0, 5.0), SpeedColor(5.0, 5.0));  // clamped
+}
+
+TEST(TerminationColor, EveryReasonHasItsOwnColour) {
+  std::set<std::vector<float>> colors;
+  for (int reason = 0; reason <= 6; ++reason) {
+    const Eigen::Vector4f c = TerminationColor(static_cast<protocol::TerminationReason>(reason));
+    colors.insert({c[0], c[1], c[2]});
+  }
+  EXPECT_EQ(colors.size(), 7u);
+}
+
+}  // namespace
+}  // namespace asg::capture
