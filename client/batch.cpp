@@ -1,0 +1,236 @@
+// Planning a batch: top-level checks, numbering, seeding, merging and strict decoding.
+#include "client/batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "client/batch_seed.h"
+#include "client/generate.h"
+#include "protocol/messages_json.h"
+
+namespace asg::client {
+
+namespace {
+
+constexpr uint32_t kMaxScenarioNumber = std::numeric_limits<uint16_t>::max();
+
+[[noreturn]] void Fail(const std::string& origin, const std::string& path,
+                       const std::string& problem) {
+  throw BatchError(origin + ": " + path + ": " + problem);
+}
+
+BatchSettings ParseSettings(const Json& root, const std::string& origin,
+                            const std::string& default_name) {
+  BatchSettings settings;
+  settings.name = default_name;
+  if (root.contains("name")) {
+    if (!root["name"].is_string()) {
+      Fail(origin, "name", "expected a string, got " + ShortDump(root["name"]));
+    }
+    settings.name = root["name"].get<std::string>();
+  }
+  if (root.contains("seed")) {
+    if (!root["seed"].is_number_unsigned()) {
+      Fail(origin, "seed", "expected a non-negative integer, got " + ShortDump(root["seed"]));
+    }
+    settings.seed = root["seed"].get<uint64_t>();
+  }
+  settings.vehicle_nodes = {{"count", 0}, {"sync", true}, {"sensors", Json::array()}};
+  if (root.contains("vehicle_nodes")) {
+    if (!root["vehicle_nodes"].is_object()) {
+      Fail(origin, "vehicle_nodes", "expected an object, got " + ShortDump(root["vehicle_nodes"]));
+    }
+    settings.vehicle_nodes = DeepMerge(settings.vehicle_nodes, root["vehicle_nodes"]);
+  }
+  if (root.contains("max_attempts")) {
+    const Json& value = root["max_attempts"];
+    if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 || value.get<uint64_t>() > 1000) {
+      Fail(origin, "max_attempts", "expected an integer in 1..1000, got " + ShortDump(value));
+    }
+    settings.max_attempts = value.get<uint32_t>();
+  }
+  if (root.contains("scenario_timeout_s")) {
+    const Json& value = root["scenario_timeout_s"];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0) {
+      Fail(origin, "scenario_timeout_s", "expected a number > 0, got " + ShortDump(value));
+    }
+    settings.scenario_timeout_s = value.get<double>();
+  }
+  return settings;
+}
+
+// A listed scenario's requested number, or 0 when it has none; throws for a bad value.
+uint32_t GivenNumber(const Json& overrides, const std::string& origin, const std::string& path) {
+  const auto found = overrides.find("scenario_number");
+  if (found == overrides.end()) return 0;
+  if (!found->is_number_unsigned() || found->get<uint64_t>() < 1 ||
+      found->get<uint64_t>() > kMaxScenarioNumber) {
+    Fail(origin, path + ".scenario_number",
+         "expected an integer in 1..65535 (0 is reserved), got " + ShortDump(*found));
+  }
+  return found->get<uint32_t>();
+}
+
+// The seed of a scenario: its override's "seed" when it is a valid one, else derived.
+uint64_t SeedFor(const Json& overrides, uint64_t batch_seed, uint32_t number) {
+  const auto found = overrides.find("seed");
+  if (found != overrides.end() && found->is_number_unsigned()) return found->get<uint64_t>();
+  return ScenarioSeed(batch_seed, number);
+}
+
+// Records `number` as used by `source`; throws when another scenario has it already.
+void Claim(std::map<uint32_t, std::string>* used, uint32_t number, const std::string& source,
+           const std::string& origin, const std::string& path) {
+  const auto [it, inserted] = used->emplace(number, source);
+  if (!inserted) {
+    Fail(origin, path,
+         "scenario number " + std::to_string(number) + " is already used by " + it->second);
+  }
+}
+
+}  // namespace
+
+size_t Batch::CountInvalid() const {
+  return static_cast<size_t>(
+      std::count_if(scenarios.begin(), scenarios.end(),
+                    [](const PlannedScenario& s) { return s.status == PlanStatus::kInvalid; }));
+}
+
+const PlannedScenario* Batch::Find(uint32_t scenario_number) const {
+  const auto it = std::lower_bound(
+      scenarios.begin(), scenarios.end(), scenario_number,
+      [](const PlannedScenario& s, uint32_t number) { return s.scenario_number < number; });
+  return it != scenarios.end() && it->scenario_number == scenario_number ? &*it : nullptr;
+}
+
+void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned) {
+  try {
+    protocol::Decode(merged, "", &planned->request);
+    planned->status = PlanStatus::kValid;
+    planned->error.clear();
+    planned->request_json = planned->request;
+  } catch (const protocol::DecodeError& error) {
+    planned->status = PlanStatus::kInvalid;
+    planned->error = source + (error.path().empty() ? ": " : ".") + error.what();
+    planned->request_json = merged;
+  }
+}
+
+Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name) {
+  if (!root.is_object()) {
+    throw BatchError(origin + ": expected a JSON object at the top level, got " + ShortDump(root));
+  }
+  static const std::set<std::string> kKnownKeys = {
+      "name",     "seed",          "defaults",     "scenarios",
+      "generate", "vehicle_nodes", "max_attempts", "scenario_timeout_s"};
+  for (const auto& [key, value] : root.items()) {
+    if (!kKnownKeys.contains(key)) {
+      Fail(origin, key,
+           "unknown top-level field (expected name, seed, defaults, scenarios, generate, "
+           "vehicle_nodes, max_attempts, scenario_timeout_s)");
+    }
+  }
+  Batch batch;
+  batch.origin = origin;
+  batch.settings = ParseSettings(root, origin, default_name);
+  if (root.contains("defaults")) {
+    batch.defaults = root["defaults"];
+    if (!batch.defaults.is_object()) {
+      Fail(origin, "defaults", "expected an object, got " + ShortDump(batch.defaults));
+    }
+    for (const char* per_scenario : {"scenario_number", "seed"}) {
+      if (batch.defaults.contains(per_scenario)) {
+        Fail(origin, std::string("defaults.") + per_scenario,
+             "is set per scenario (derived, or given in a scenario's overrides)");
+      }
+    }
+  }
+  const Json listed = root.contains("scenarios") ? root["scenarios"] : Json::array();
+  if (!listed.is_array()) {
+    Fail(origin, "scenarios", "expected an array, got " + ShortDump(listed));
+  }
+
+  // Fields absent from defaults and overrides take a default-constructed request's values.
+  const Json base = DeepMerge(Json(protocol::RunScenarioRequest{}), batch.defaults);
+
+  // Listed scenarios: given numbers first, then 1, 2, 3... for the rest, skipping used ones.
+  std::map<uint32_t, std::string> used;
+  std::vector<uint32_t> numbers(listed.size(), 0);
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const std::string path = "scenarios[" + std::to_string(i) + "]";
+    if (!listed[i].is_object())
+      Fail(origin, path, "expected an object, got " + ShortDump(listed[i]));
+    numbers[i] = GivenNumber(listed[i], origin, path);
+    if (numbers[i] != 0) Claim(&used, numbers[i], path, origin, path + ".scenario_number");
+  }
+  uint32_t next = 1;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    if (numbers[i] != 0) continue;
+    while (used.contains(next)) ++next;
+    const std::string path = "scenarios[" + std::to_string(i) + "]";
+    if (next > kMaxScenarioNumber) Fail(origin, path, "no scenario number left (max 65535)");
+    numbers[i] = next;
+    Claim(&used, next, path, origin, path);
+  }
+  for (size_t i = 0; i < listed.size(); ++i) {
+    PlannedScenario planned;
+    planned.scenario_number = numbers[i];
+    planned.source = "scenarios[" + std::to_string(i) + "]";
+    planned.seed = SeedFor(listed[i], batch.settings.seed, numbers[i]);
+    Json merged = DeepMerge(base, listed[i]);
+    merged["scenario_number"] = planned.scenario_number;
+    merged["seed"] = planned.seed;
+    DecodePlannedRequest(merged, planned.source, &planned);
+    batch.scenarios.push_back(std::move(planned));
+  }
+
+  // Generated scenarios, numbered on from start_number or past the highest listed number.
+  if (root.contains("generate")) {
+    const GenerateSpec spec = ParseGenerateSpec(root["generate"], origin, "generate");
+    const uint32_t first = spec.start_number.value_or(used.empty() ? 1 : used.rbegin()->first + 1);
+    for (uint32_t i = 0; i < spec.count; ++i) {
+      const std::string source = "generate[" + std::to_string(i) + "]";
+      const uint32_t number = first + i;
+      if (number > kMaxScenarioNumber) {
+        Fail(origin, "generate",
+             source + " would be scenario " + std::to_string(number) + ", past the maximum 65535");
+      }
+      Claim(&used, number, source, origin, "generate");
+      PlannedScenario planned;
+      planned.scenario_number = number;
+      planned.source = source;
+      planned.seed = ScenarioSeed(batch.settings.seed, number);
+      try {
+        DecodePlannedRequest(GenerateScenario(spec, base, number, planned.seed), source, &planned);
+      } catch (const GenerateError& error) {
+        planned.status = PlanStatus::kInvalid;
+        planned.error = source + ": " + error.what();
+        planned.request_json =
+            DeepMerge(base, {{"scenario_number", number}, {"seed", planned.seed}});
+      }
+      batch.scenarios.push_back(std::move(planned));
+    }
+  }
+  if (batch.scenarios.empty()) {
+    throw BatchError(origin + ": the batch has no scenarios (give \"scenarios\" or \"generate\")");
+  }
+  std::sort(batch.scenarios.begin(), batch.scenarios.end(),
+            [](const PlannedScenario& a, const PlannedScenario& b) {
+              return a.scenario_number < b.scenario_number;
+            });
+  return batch;
+}
+
+Batch ParseBatchText(std::string_view text, const std::string& origin,
+                     const std::string& default_name) {
+  return ParseBatch(ParseJsonText(text, origin), origin, default_name);
+}
+
+Batch LoadBatchFile(const std::filesystem::path& file) {
+  return ParseBatchText(ReadTextFile(file), file.string(), file.stem().string());
+}
+
+}  // namespace asg::client

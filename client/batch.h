@@ -1,0 +1,102 @@
+// Batch files: reading, merging each scenario's overrides over the batch defaults, numbering,
+// seeding and strict validation into RunScenario requests.
+//
+// A batch file is one JSON object:
+//   {"name": "demo", "seed": 7,
+//    "defaults": {<any RunScenarioRequest fields and extensions>},
+//    "scenarios": [{<overrides>, "scenario_number": 4 (optional)}, ...],
+//    "generate": {<see generate.h>},
+//    "vehicle_nodes": {"count": 0, "sync": true, "sensors": []},
+//    "max_attempts": 3, "scenario_timeout_s": 300}
+// Every key is optional except that at least one scenario must be listed or generated; unknown
+// top-level keys are errors. A scenario is DeepMerge(DeepMerge(base, defaults), overrides) plus
+// its number and seed, decoded strictly into protocol::RunScenarioRequest, where base is the
+// JSON of a default-constructed RunScenarioRequest (so a batch names only what it changes;
+// arrays such as ssa_array still replace whole, and each SSA layout must be complete).
+//
+// Numbering: a "scenario_number" in an override is used as given (1..65535: AnalyzeScenario
+// carries it as uint16, and 0 is reserved); the other listed scenarios get 1, 2, 3... in order,
+// skipping numbers already given; generated scenarios follow, numbered from "start_number" or
+// else from one past the highest listed number. A number used twice is a BatchError.
+//
+// Seeds: every scenario's request.seed is ScenarioSeed(batch seed, number) unless its override
+// sets "seed" (for replaying one scenario alone). "seed" and "scenario_number" in "defaults"
+// are errors, since they would give every scenario the same value.
+//
+// Errors: problems that make the batch unusable throw BatchError (see batch_json.h). A scenario
+// that does not decode is kept as PlanStatus::kInvalid with the decoder's message prefixed by
+// its place in the file, e.g. "scenarios[3].scene_description.ssa_array[0].x: 2 values,
+// num_instances is 3" or "generate[12]: ..." for the 13th generated scenario; the other
+// scenarios are unaffected.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/batch_json.h"
+#include "protocol/messages.h"
+
+namespace asg::client {
+
+/// Client settings of a batch beside its scenarios, for the orchestrator.
+struct BatchSettings {
+  std::string name;   ///< "name", or the file's stem when absent
+  uint64_t seed = 0;  ///< "seed": the batch seed, a non-negative integer
+  /// "vehicle_nodes", merged over the defaults {"count": 0, "sync": true, "sensors": []} and
+  /// passed through unchecked otherwise.
+  Json vehicle_nodes;
+  uint32_t max_attempts = 3;          ///< "max_attempts": tries per scenario before failed, >= 1
+  double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0
+};
+
+/// Whether a planned scenario can be sent to a worker.
+enum class PlanStatus : uint8_t {
+  kValid,    ///< decoded into a request
+  kInvalid,  ///< failed validation; `error` says why
+};
+
+/// One scenario of a batch, ready to run or explaining why it cannot.
+struct PlannedScenario {
+  uint32_t scenario_number = 0;  ///< 1..65535, unique in the batch
+  uint64_t seed = 0;             ///< the request's seed (derived or given)
+  std::string source;            ///< place in the batch file: "scenarios[2]" or "generate[0]"
+  PlanStatus status = PlanStatus::kValid;
+  std::string error;  ///< kInvalid only: "<source>.<json path>: <problem>"
+  /// The request as it will be written to request.json: the re-encoded decoded request when
+  /// valid (every field present), the merged JSON as found when invalid.
+  Json request_json;
+  protocol::RunScenarioRequest request;  ///< the decoded request; meaningful when kValid
+};
+
+/// A loaded batch: settings, the defaults and every scenario sorted by scenario number.
+struct Batch {
+  std::string origin;  ///< the file it came from (or the origin given to ParseBatch)
+  BatchSettings settings;
+  Json defaults = Json::object();          ///< "defaults" as written in the file
+  std::vector<PlannedScenario> scenarios;  ///< ascending scenario_number
+
+  /// Number of scenarios with PlanStatus::kInvalid.
+  size_t CountInvalid() const;
+  /// The scenario with that number, or nullptr. Pointer into `scenarios`.
+  const PlannedScenario* Find(uint32_t scenario_number) const;
+};
+
+/// Reads and plans the batch file `file`. Throws BatchError (see above).
+Batch LoadBatchFile(const std::filesystem::path& file);
+
+/// Plans a batch from text; `origin` names it in error messages (e.g. the file name) and
+/// `default_name` is used when the batch has no "name". Throws BatchError.
+Batch ParseBatchText(std::string_view text, const std::string& origin,
+                     const std::string& default_name);
+
+/// Plans a batch from parsed JSON. Throws BatchError naming `origin` and the JSON path.
+Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name);
+
+/// Decodes `merged` (a full request as JSON) into `planned` (request, request_json, status,
+/// error); `source` prefixes error paths. Exposed for re-planning a single scenario.
+void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned);
+
+}  // namespace asg::client

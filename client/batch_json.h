@@ -1,0 +1,51 @@
+// JSON helpers of the batch layer: deep merge of defaults and overrides, and parsing text with
+// errors that name the origin (a file) and the line:column of the problem.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace asg::client {
+
+using Json = nlohmann::json;
+
+/// A batch that cannot be used at all: unreadable file, malformed JSON, or a structural problem
+/// (wrong type of a top-level key, duplicate scenario numbers, a bad "generate" section). The
+/// message names the file and the line:column or the JSON path.
+class BatchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// `overrides` merged into `base`: where both hold an object, keys merge recursively; anything
+/// else in `overrides` (array, scalar, null) replaces the value of `base`. One exception: two
+/// objects that both have a "type" key with different values do not merge, the override
+/// replaces (a "straight" driver shares no fields with a "planner" one, and the strict decoder
+/// would reject the planner's fields). Neither input changes.
+Json DeepMerge(const Json& base, const Json& overrides);
+
+/// A 1-based line and column in a text.
+struct TextPosition {
+  size_t line = 1;    ///< 1-based line
+  size_t column = 1;  ///< 1-based column, in bytes
+};
+
+/// The line and column of the byte at 0-based `offset` in `text` (offset is clamped to the text's
+/// size, so the end of the text has a position too).
+TextPosition PositionOfOffset(std::string_view text, size_t offset);
+
+/// Parses `text` as JSON; a syntax error throws BatchError "<origin>:<line>:<column>: malformed
+/// JSON: <detail>", the position being that of the last byte of the offending token.
+Json ParseJsonText(std::string_view text, const std::string& origin);
+
+/// The whole content of `file`; throws BatchError "<file>: cannot read: <reason>".
+std::string ReadTextFile(const std::filesystem::path& file);
+
+/// A short rendering of a JSON value for error messages (dump, cut to about 60 characters).
+std::string ShortDump(const Json& value);
+
+}  // namespace asg::client

@@ -1,0 +1,38 @@
+// The command line of asg-client (Boost.Program_options).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "client/farm.h"
+
+namespace asg::client {
+
+/// A command line that cannot be used; the message says why.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// What the command line asks for.
+struct ClientCommand {
+  enum class Mode : uint8_t {
+    kHelp,     ///< print `text` and exit 0
+    kVersion,  ///< print `text` and exit 0
+    kRun,      ///< run batch_file with settings
+  };
+  Mode mode = Mode::kHelp;
+  std::string text;  ///< help or version text
+  std::filesystem::path batch_file;
+  FarmSettings settings;
+};
+
+/// Parses argv. `self_path` is this executable's path (the worker is looked for next to it).
+/// The token comes from --token, else from the environment variable ASG_TOKEN; listening on an
+/// address other than loopback requires one. Throws UsageError naming the problem.
+ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
+                                     const std::filesystem::path& self_path);
+
+}  // namespace asg::client

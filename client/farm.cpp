@@ -1,0 +1,163 @@
+// RunFarm: the set-up around the farm loop (output folder, log, resume, listening, signals,
+// local workers) and the tear-down (stop the workers, write the summary, print the table).
+#include "client/farm.h"
+
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+
+#include "client/farm_links.h"
+#include "client/farm_loop.h"
+#include "client/results_summary.h"
+#include "protocol/io_threads.h"
+
+namespace asg::client {
+
+namespace {
+
+/// Re-arms itself so that a second signal is also seen (and ignored) while shutting down.
+void WaitForSignal(boost::asio::signal_set* signals, EventQueue* events) {
+  signals->async_wait([signals, events](const boost::system::error_code& error, int number) {
+    if (error) return;
+    FarmEvent event;
+    event.kind = FarmEvent::Kind::kSignal;
+    event.signal_number = number;
+    events->Push(std::move(event));
+    WaitForSignal(signals, events);
+  });
+}
+
+/// The address local workers connect to: loopback when listening on every interface.
+std::string ConnectHost(const std::string& listen_host) {
+  if (listen_host == "0.0.0.0") return "127.0.0.1";
+  if (listen_host == "::") return "::1";
+  return listen_host;
+}
+
+ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
+  ScenarioRecord record;
+  record.request = planned.request_json;
+  record.result.scenario_number = planned.scenario_number;
+  record.result.status = ScenarioStatus::kInvalid;
+  record.result.error = planned.error;
+  record.result.seed = planned.seed;
+  return record;
+}
+
+}  // namespace
+
+int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out) {
+  const auto started = SteadyClock::now();
+  std::filesystem::create_directories(settings.out_dir);
+  Logger logger(settings.out_dir / "asg_log.txt", false);
+  logger.Info("batch \"" + batch.settings.name + "\" from " + batch.origin + ": " +
+              std::to_string(batch.scenarios.size()) + " scenarios (" +
+              std::to_string(batch.CountInvalid()) + " invalid), results in " +
+              settings.out_dir.string());
+  if (const size_t removed = RemoveStagingFolders(settings.out_dir); removed > 0) {
+    logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
+  }
+
+  ResultWriter writer(settings.out_dir);
+  ProgressSettings progress_settings;
+  progress_settings.enabled = !settings.quiet;
+  progress_settings.live = settings.live_progress;
+  Progress progress(batch.scenarios.size(), progress_settings, out);
+
+  // Scenarios kept from an earlier run, invalid ones recorded at once, the rest to run.
+  std::map<uint32_t, ScenarioOutcome> recorded;
+  std::vector<uint32_t> to_run;
+  size_t resumed = 0;
+  for (const PlannedScenario& planned : batch.scenarios) {
+    const uint32_t number = planned.scenario_number;
+    if (settings.resume && ScenarioFolderComplete(settings.out_dir, number)) {
+      recorded[number] = *LoadScenarioOutcome(settings.out_dir, number);
+      progress.CountPrevious(recorded[number].result);
+      ++resumed;
+    } else if (planned.status == PlanStatus::kInvalid) {
+      ScenarioRecord record = InvalidRecord(planned);
+      recorded[number] = ScenarioOutcome{record.result, record.timing};
+      progress.Count(record.result);
+      logger.Warning("scenario " + std::to_string(number) + " invalid: " + planned.error);
+      writer.Submit(std::move(record));
+    } else {
+      to_run.push_back(number);
+    }
+  }
+  if (settings.resume) {
+    logger.Info("resume: " + std::to_string(resumed) + " scenarios already complete, " +
+                std::to_string(to_run.size()) + " to run");
+  }
+
+  EventQueue events;
+  protocol::IoThreads io(1);
+  LinkSettings link_settings{settings.listen_host, settings.listen_port, settings.token,
+                             settings.connection};
+  WorkerLinks links(io.context().get_executor(), link_settings, &events, &logger);
+  boost::asio::signal_set signals(io.context(), SIGINT, SIGTERM);
+  WaitForSignal(&signals, &events);
+  const std::string address = ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
+  logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
+              (settings.token.empty() ? "" : ", token required"));
+
+  std::optional<WorkerPool> pool;
+  if (settings.workers > 0 && !to_run.empty()) {
+    pool.emplace(WorkerLaunchSettings{settings.worker_executable, address, settings.token,
+                                      settings.worker_arguments, settings.out_dir / "logs"});
+  }
+  FarmLoopContext context{&batch,    &settings, &logger,  &events,
+                          pool ? &*pool : nullptr, &progress, &writer};
+  FarmLoop loop(context, to_run);
+  if (!to_run.empty()) {
+    if (settings.workers == 0) {
+      out << "waiting for workers on " << settings.listen_host << ":" << links.port() << "\n"
+          << std::flush;
+    }
+    loop.Run();
+  }
+
+  // Tear-down: no new workers, close every connection, give the processes time to exit.
+  links.Stop();
+  loop.CloseAll(loop.interrupted() ? "batch interrupted" : "batch finished");
+  if (pool) {
+    if (const size_t killed = pool->StopAll(settings.shutdown_grace); killed > 0) {
+      logger.Warning("killed " + std::to_string(killed) + " workers that did not exit in time");
+    }
+  }
+  writer.Drain();
+  progress.Finish(SteadyClock::now());
+
+  for (const auto& [number, outcome] : loop.outcomes()) recorded[number] = outcome;
+  std::vector<ScenarioOutcome> outcomes;
+  for (auto& [number, outcome] : recorded) outcomes.push_back(outcome);
+  const double wall_time_s = std::chrono::duration<double>(SteadyClock::now() - started).count();
+  const BatchSummary summary =
+      Summarize(batch.settings.name, batch.settings.seed, outcomes, wall_time_s);
+  WriteSummary(settings.out_dir, summary, outcomes);
+  logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
+              std::to_string(batch.scenarios.size()) + " scenarios recorded");
+
+  out << FormatOutcomeTable(summary);
+  out << "results: " << settings.out_dir.string() << " (summary.json, summary.csv, asg_log.txt)\n";
+  if (!writer.error().empty()) {
+    logger.Error("writing results failed: " + writer.error());
+    out << "error: writing results failed: " << writer.error() << "\n";
+    return kExitSomeFailed;
+  }
+  if (!loop.breakdown().empty()) {
+    logger.Error(loop.breakdown());
+    out << "error: " << loop.breakdown() << "\n";
+    return kExitSomeFailed;
+  }
+  if (loop.interrupted()) {
+    const size_t missing = batch.scenarios.size() - outcomes.size();
+    out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
+    return kExitInterrupted;
+  }
+  return summary.status_counts.at("failed") > 0 ? kExitSomeFailed : kExitCompleted;
+}
+
+}  // namespace asg::client

@@ -1,0 +1,52 @@
+// The farm: runs a batch on a pool of workers and writes one result folder per scenario plus a
+// summary. The entry point of `asg-client run`.
+//
+// RunFarm listens for workers, launches the local ones, hands scenarios out in ascending number
+// order, survives workers that crash, hang or misbehave (see scheduler.h), writes every result
+// as it arrives, and ends with summary.json/summary.csv and the outcome table. SIGINT/SIGTERM
+// stop it gracefully: no new scenarios are handed out, runs in flight are abandoned, results
+// already received are written, the summary is written and the workers are stopped.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "client/batch.h"
+#include "protocol/connection.h"
+
+namespace asg::client {
+
+/// Exit codes of asg-client.
+inline constexpr int kExitCompleted = 0;     ///< every scenario done or invalid, as recorded
+inline constexpr int kExitSomeFailed = 1;    ///< some scenario failed, or the farm broke down
+inline constexpr int kExitUsage = 2;         ///< usage or batch-file error; nothing ran
+inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; summary written
+
+/// How to run a batch.
+struct FarmSettings {
+  std::filesystem::path out_dir;          ///< results go here (created when missing)
+  uint32_t workers = 1;                   ///< local worker processes to launch, 0..255
+  bool resume = false;                    ///< keep complete scenario folders, run the rest
+  std::string listen_host = "127.0.0.1";  ///< address workers connect to
+  uint16_t listen_port = 0;               ///< 0 picks a free port
+  std::string token;                      ///< required of every worker when not empty
+  std::filesystem::path worker_executable;        ///< asg-worker, for local workers
+  std::vector<std::string> worker_arguments;      ///< appended to every local worker's command
+  std::vector<std::string> first_launch_arguments;  ///< appended to the initial launches only
+  bool quiet = false;                     ///< no progress output
+  bool live_progress = false;  ///< one line redrawn in place (a terminal) instead of plain lines
+  std::chrono::milliseconds start_timeout{30'000};  ///< [ms] accepted but not started: resubmit
+  std::chrono::milliseconds shutdown_grace{3'000};  ///< [ms] workers get this long to exit
+  protocol::ConnectionSettings connection;          ///< heartbeats of worker connections
+};
+
+/// Runs `batch` (already loaded and validated) and returns the exit code. Prints progress and
+/// the outcome table to `out`; everything else goes to out_dir/asg_log.txt. Throws
+/// std::runtime_error when the farm cannot start (output folder, port, worker executable).
+int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out);
+
+}  // namespace asg::client

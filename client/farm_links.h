@@ -1,0 +1,54 @@
+// The network side of the farm: a server that accepts worker connections, checks each worker's
+// token at registration and turns what workers send into FarmEvents.
+//
+// Per connection, on its io strand: "RegisterWorker" is answered at once (accepted, or an Error
+// and a close for a wrong token, which is logged); any other message before registration gets
+// an Error and a close. After registration, "StatusCode" frames and "AnalyzeScenario" requests
+// (decoded strictly; a bad one is answered with an Error by the connection) become events, and
+// "WorkerIssueNotification" is answered {received: true} and becomes an event.
+#pragma once
+
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "client/farm_events.h"
+#include "client/log.h"
+#include "protocol/server.h"
+
+namespace asg::client {
+
+/// Where to listen and whom to let in.
+struct LinkSettings {
+  std::string host = "127.0.0.1";  ///< listening address
+  uint16_t port = 0;               ///< TCP port, 0 picks a free one
+  std::string token;               ///< required of every worker when not empty
+  protocol::ConnectionSettings connection;  ///< heartbeats and limits of every connection
+};
+
+/// Accepts worker connections until destroyed or stopped. Thread-safe.
+class WorkerLinks {
+ public:
+  /// Listens at once; throws std::runtime_error when it cannot. `queue` and `logger` must
+  /// outlive every connection's handlers (they are released when connections close).
+  WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
+              EventQueue* queue, Logger* logger);
+
+  /// The port being listened on.
+  uint16_t port() const { return server_.port(); }
+  /// Stops accepting new connections.
+  void Stop() { server_.Stop(); }
+
+ private:
+  void OnAccept(std::shared_ptr<protocol::Connection> connection);
+
+  LinkSettings settings_;
+  EventQueue* queue_;
+  Logger* logger_;
+  std::atomic<WorkerKey> next_key_{1};
+  protocol::Server server_;  // last: its accept callback uses the members above
+};
+
+}  // namespace asg::client

@@ -1,0 +1,35 @@
+// Durable file writing for result folders and summaries: every write is followed by fsync, and
+// files and folders appear under their final names only when complete (write elsewhere, then
+// rename). All functions throw ResultError naming the path and the system error.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "client/batch_json.h"
+
+namespace asg::client {
+
+/// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
+void WriteFileSynced(const std::filesystem::path& path, std::string_view bytes);
+
+/// fsyncs a directory so that entries created or renamed in it are durable.
+void SyncDirectory(const std::filesystem::path& directory);
+
+/// Writes `path` atomically: into "<path>.tmp-<pid>" in the same folder, fsync, rename over
+/// `path`, fsync the folder. Readers see either the old or the new content.
+void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+/// Moves the complete folder `staged` to `target` (same parent folder) by rename. An existing
+/// `target` is first renamed aside and removed after the move, so `target` is never a partial
+/// folder. The parent is fsynced.
+void PublishDirectory(const std::filesystem::path& staged, const std::filesystem::path& target);
+
+/// The file form of a JSON document: two-space indent, keys in sorted order, trailing newline.
+std::string JsonFileText(const Json& json);
+
+/// Reads and parses a JSON file; throws ResultError "<path>: ..." when it cannot.
+Json ReadJsonFile(const std::filesystem::path& path);
+
+}  // namespace asg::client

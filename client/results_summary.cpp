@@ -1,0 +1,135 @@
+// Batch summary counting and formatting.
+#include "client/results_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "client/results_files.h"
+#include "client/results_trajectory.h"
+
+namespace asg::client {
+
+namespace {
+
+std::string ReasonName(const ScenarioResult& result) {
+  return std::string(protocol::TerminationReasonName(
+      static_cast<protocol::TerminationReason>(result.termination_reason)));
+}
+
+std::vector<const ScenarioOutcome*> SortedByNumber(const std::vector<ScenarioOutcome>& outcomes) {
+  std::vector<const ScenarioOutcome*> sorted;
+  for (const ScenarioOutcome& outcome : outcomes) sorted.push_back(&outcome);
+  std::sort(sorted.begin(), sorted.end(), [](const ScenarioOutcome* a, const ScenarioOutcome* b) {
+    return a->result.scenario_number < b->result.scenario_number;
+  });
+  return sorted;
+}
+
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
+}  // namespace
+
+BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
+                       const std::vector<ScenarioOutcome>& outcomes, double wall_time_s) {
+  BatchSummary summary;
+  summary.batch_name = batch_name;
+  summary.seed = seed;
+  summary.total = outcomes.size();
+  for (ScenarioStatus status :
+       {ScenarioStatus::kDone, ScenarioStatus::kInvalid, ScenarioStatus::kFailed}) {
+    summary.status_counts[std::string(ScenarioStatusName(status))] = 0;
+  }
+  for (const ScenarioOutcome& outcome : outcomes) {
+    ++summary.status_counts[std::string(ScenarioStatusName(outcome.result.status))];
+    if (outcome.result.status == ScenarioStatus::kDone) {
+      ++summary.reason_counts[ReasonName(outcome.result)];
+    }
+  }
+  summary.wall_time_s = wall_time_s;
+  if (wall_time_s > 0.0) {
+    summary.scenarios_per_s = static_cast<double>(summary.status_counts["done"]) / wall_time_s;
+  }
+  return summary;
+}
+
+Json SummaryToJson(const BatchSummary& summary, const std::vector<ScenarioOutcome>& outcomes) {
+  Json json = {{"batch", summary.batch_name},
+               {"seed", summary.seed},
+               {"total", summary.total},
+               {"status_counts", summary.status_counts},
+               {"reason_counts", summary.reason_counts},
+               {"wall_time_s", summary.wall_time_s},
+               {"scenarios_per_s", summary.scenarios_per_s},
+               {"scenarios", Json::array()}};
+  for (const ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
+    const ScenarioResult& result = outcome->result;
+    Json row = {{"scenario_number", result.scenario_number},
+                {"status", ScenarioStatusName(result.status)},
+                {"attempts", result.attempts},
+                {"seed", result.seed},
+                {"wall_time_s", outcome->timing.wall_time_s},
+                {"worker_id", outcome->timing.worker_id}};
+    if (result.status == ScenarioStatus::kDone) {
+      row["termination_reason_name"] = ReasonName(result);
+      row["vehicle_sim_time"] = result.vehicle_sim_time;
+    } else {
+      row["error"] = result.error;
+    }
+    json["scenarios"].push_back(std::move(row));
+  }
+  return json;
+}
+
+std::string SummaryToCsv(const std::vector<ScenarioOutcome>& outcomes) {
+  std::string csv(kSummaryCsvHeader);
+  csv += '\n';
+  for (const ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
+    const ScenarioResult& result = outcome->result;
+    const bool done = result.status == ScenarioStatus::kDone;
+    csv += std::to_string(result.scenario_number) + ',';
+    csv += std::string(ScenarioStatusName(result.status)) + ',';
+    csv += (done ? ReasonName(result) : std::string()) + ',';
+    csv += (done ? FormatCsvNumber(result.vehicle_sim_time) : std::string()) + ',';
+    csv += Format("%.3f", outcome->timing.wall_time_s) + ',';
+    csv += (outcome->timing.worker_id >= 0 ? std::to_string(outcome->timing.worker_id)
+                                           : std::string()) +
+           ',';
+    csv += std::to_string(result.attempts) + '\n';
+  }
+  return csv;
+}
+
+void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& summary,
+                  const std::vector<ScenarioOutcome>& outcomes) {
+  std::error_code error;
+  std::filesystem::create_directories(batch_dir, error);
+  if (error) throw ResultError(batch_dir.string() + ": cannot create: " + error.message());
+  WriteFileAtomically(batch_dir / "summary.json", JsonFileText(SummaryToJson(summary, outcomes)));
+  WriteFileAtomically(batch_dir / "summary.csv", SummaryToCsv(outcomes));
+}
+
+std::string FormatOutcomeTable(const BatchSummary& summary) {
+  const double total = static_cast<double>(std::max<size_t>(summary.total, 1));
+  std::string text = "batch " + summary.batch_name + " (seed " + std::to_string(summary.seed) +
+                     "): " + std::to_string(summary.total) + " scenarios in " +
+                     Format("%.1f", summary.wall_time_s) + " s, " +
+                     Format("%.2f", summary.scenarios_per_s) + " scenarios/s\n";
+  auto add_row = [&](const std::string& label, size_t count) {
+    char line[160];
+    std::snprintf(line, sizeof(line), "  %-32s %6zu %6.1f%%\n", label.c_str(), count,
+                  100.0 * static_cast<double>(count) / total);
+    text += line;
+  };
+  for (const char* status : {"done", "invalid", "failed"}) {
+    const auto found = summary.status_counts.find(status);
+    add_row(status, found == summary.status_counts.end() ? 0 : found->second);
+  }
+  for (const auto& [reason, count] : summary.reason_counts) add_row("  " + reason, count);
+  return text;
+}
+
+}  // namespace asg::client

@@ -1,0 +1,125 @@
+// The scheduler's queue, assignments and deadlines.
+#include "client/scheduler.h"
+
+#include <stdexcept>
+
+namespace asg::client {
+
+namespace {
+
+std::string Seconds(std::chrono::milliseconds duration) {
+  const double seconds = static_cast<double>(duration.count()) / 1000.0;
+  std::string text = std::to_string(seconds);
+  // Trim trailing zeros of the fixed notation: "30.000000" -> "30", "2.500000" -> "2.5".
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text + " s";
+}
+
+}  // namespace
+
+Scheduler::Scheduler(const SchedulerSettings& settings,
+                     const std::vector<uint32_t>& scenario_numbers)
+    : settings_(settings), queue_(scenario_numbers.begin(), scenario_numbers.end()) {
+  if (settings_.max_attempts < 1) {
+    throw std::invalid_argument("SchedulerSettings: max_attempts is 0, expected >= 1");
+  }
+  if (settings_.scenario_timeout.count() <= 0 || settings_.start_timeout.count() <= 0) {
+    throw std::invalid_argument("SchedulerSettings: scenario_timeout and start_timeout must be > 0");
+  }
+  if (queue_.size() != scenario_numbers.size()) {
+    throw std::invalid_argument("Scheduler: a scenario number is listed twice");
+  }
+}
+
+std::optional<uint32_t> Scheduler::Assign(WorkerKey worker, SteadyClock::time_point now) {
+  if (stopped_ || queue_.empty() || assignments_.contains(worker)) return std::nullopt;
+  const uint32_t number = *queue_.begin();
+  queue_.erase(queue_.begin());
+  assignments_[worker] = Assignment{number, now, now, false, 0};
+  return number;
+}
+
+void Scheduler::MarkStarted(WorkerKey worker) {
+  const auto it = assignments_.find(worker);
+  if (it != assignments_.end()) it->second.started = true;
+}
+
+Scheduler::Verdict Scheduler::Finish(WorkerKey worker, uint32_t scenario_number) {
+  const auto it = assignments_.find(worker);
+  if (it == assignments_.end()) return Verdict::kUnexpected;
+  if (it->second.scenario_number != scenario_number) return Verdict::kMismatch;
+  assignments_.erase(it);
+  return Verdict::kAccepted;
+}
+
+SchedulerAction Scheduler::Resubmit(WorkerKey worker, SteadyClock::time_point now,
+                                    const std::string& reason) {
+  Assignment& assignment = assignments_.at(worker);
+  SchedulerAction action{SchedulerAction::Kind::kResubmit, worker, assignment.scenario_number,
+                         reason};
+  if (assignment.resubmissions >= settings_.max_resubmissions) {
+    action.kind = SchedulerAction::Kind::kDropWorker;
+    action.reason = reason + "; given up after " + std::to_string(assignment.resubmissions) +
+                    " resubmissions";
+    return action;
+  }
+  ++assignment.resubmissions;
+  assignment.last_send = now;
+  assignment.started = false;
+  return action;
+}
+
+std::optional<ScenarioFailure> Scheduler::ReleaseWorker(WorkerKey worker,
+                                                        const std::string& reason) {
+  const auto it = assignments_.find(worker);
+  if (it == assignments_.end()) return std::nullopt;
+  const uint32_t number = it->second.scenario_number;
+  assignments_.erase(it);
+  const uint32_t attempts = ++failed_attempts_[number];
+  if (attempts >= settings_.max_attempts) {
+    return ScenarioFailure{number, attempts, reason};
+  }
+  queue_.insert(number);
+  return std::nullopt;
+}
+
+std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
+  std::vector<SchedulerAction> actions;
+  for (auto& [worker, assignment] : assignments_) {
+    const std::string scenario = "scenario " + std::to_string(assignment.scenario_number);
+    if (now - assignment.attempt_start >= settings_.scenario_timeout) {
+      actions.push_back({SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
+                         scenario + " exceeded the wall-clock cap of " +
+                             Seconds(settings_.scenario_timeout)});
+      continue;
+    }
+    if (assignment.started || now - assignment.last_send < settings_.start_timeout) continue;
+    const std::string reason =
+        scenario + " not started within " + Seconds(settings_.start_timeout);
+    if (assignment.resubmissions >= settings_.max_resubmissions) {
+      actions.push_back({SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
+                         reason + "; given up after " +
+                             std::to_string(assignment.resubmissions) + " resubmissions"});
+      continue;
+    }
+    ++assignment.resubmissions;
+    assignment.last_send = now;
+    actions.push_back(
+        {SchedulerAction::Kind::kResubmit, worker, assignment.scenario_number, reason});
+  }
+  return actions;
+}
+
+std::optional<uint32_t> Scheduler::AssignedTo(WorkerKey worker) const {
+  const auto it = assignments_.find(worker);
+  if (it == assignments_.end()) return std::nullopt;
+  return it->second.scenario_number;
+}
+
+uint32_t Scheduler::FailedAttempts(uint32_t scenario_number) const {
+  const auto it = failed_attempts_.find(scenario_number);
+  return it == failed_attempts_.end() ? 0 : it->second;
+}
+
+}  // namespace asg::client

@@ -1,0 +1,232 @@
+// Tests for client/batch.h.
+#include "client/batch.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "client/batch_seed.h"
+#include "tests/client/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+Batch Parse(const std::string& text) { return ParseBatchText(text, "test.json", "test"); }
+
+// The message of the BatchError that parsing `text` throws; fails the test if none is thrown.
+std::string ErrorOf(const std::string& text) {
+  try {
+    Parse(text);
+  } catch (const BatchError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no BatchError for " << text;
+  return "";
+}
+
+constexpr const char* kTreeLayout = R"({"path_name": "tree", "num_instances": 3,
+    "visible": [true, true, true], "cast_shadow": [true, true, true], "x": [1, 2, 3],
+    "y": [4, 5, 6], "yaw": [0, 0, 0], "scale": [1, 1, 1]})";
+
+TEST(BatchTest, ListedScenariosAreNumberedInOrderSkippingGivenNumbers) {
+  const Batch batch = Parse(R"({"scenarios": [{}, {"scenario_number": 2}, {},
+                                              {"scenario_number": 5}, {}]})");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  const std::pair<uint32_t, const char*> expected[] = {{1, "scenarios[0]"},
+                                                       {2, "scenarios[1]"},
+                                                       {3, "scenarios[2]"},
+                                                       {4, "scenarios[4]"},
+                                                       {5, "scenarios[3]"}};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(batch.scenarios[i].scenario_number, expected[i].first);
+    EXPECT_EQ(batch.scenarios[i].source, expected[i].second);
+    EXPECT_EQ(batch.scenarios[i].request.scenario_number, static_cast<int32_t>(expected[i].first));
+  }
+  ASSERT_NE(batch.Find(4), nullptr);
+  EXPECT_EQ(batch.Find(4)->source, "scenarios[4]");
+  EXPECT_EQ(batch.Find(6), nullptr);
+}
+
+TEST(BatchTest, DuplicateNumberIsAnErrorForTheFile) {
+  const std::string message =
+      ErrorOf(R"({"scenarios": [{"scenario_number": 3}, {"scenario_number": 3}]})");
+  EXPECT_EQ(message,
+            "test.json: scenarios[1].scenario_number: scenario number 3 is already used by "
+            "scenarios[0]");
+}
+
+TEST(BatchTest, NumberZeroIsReserved) {
+  EXPECT_NE(ErrorOf(R"({"scenarios": [{"scenario_number": 0}]})")
+                .find("scenarios[0].scenario_number: expected an integer in 1..65535"),
+            std::string::npos);
+}
+
+TEST(BatchTest, DefaultsMergeWithOverridesAndRequestDefaults) {
+  const Batch batch = Parse(R"({"defaults": {"goal_radius": 7,
+      "scene_description": {"sunlight_inclination": 40}},
+      "scenarios": [{"scene_description": {"sunlight_yaw_angle": 90}}, {"goal_radius": 2}]})");
+  ASSERT_EQ(batch.scenarios.size(), 2u);
+  const protocol::RunScenarioRequest& first = batch.scenarios[0].request;
+  EXPECT_EQ(first.goal_radius, 7.0);
+  EXPECT_EQ(first.scene_description.sunlight_inclination, 40.0);
+  EXPECT_EQ(first.scene_description.sunlight_yaw_angle, 90.0);
+  EXPECT_EQ(first.scene_description.landscape.nominal_size, 60.0);  // request default
+  EXPECT_EQ(batch.scenarios[1].request.goal_radius, 2.0);
+  EXPECT_EQ(batch.scenarios[1].request.scene_description.sunlight_yaw_angle, 0.0);
+}
+
+TEST(BatchTest, InvalidScenarioIsKeptWithPathPrefixedErrorAndOthersAreValid) {
+  const Batch batch = Parse(std::string(R"({"defaults": {"scene_description": {"ssa_array": [)") +
+                            kTreeLayout + R"(]}}, "scenarios": [{}, {"scene_description":
+      {"ssa_array": [{"path_name": "tree", "num_instances": 3,
+      "visible": [true, true, true], "cast_shadow": [true, true, true], "x": [1, 2],
+      "y": [4, 5, 6], "yaw": [0, 0, 0], "scale": [1, 1, 1]}]}}, {}]})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  EXPECT_EQ(batch.CountInvalid(), 1u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[2].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[2].request.scene_description.ssa_array.at(0).x[2], 3.0);
+  const PlannedScenario& invalid = batch.scenarios[1];
+  EXPECT_EQ(invalid.status, PlanStatus::kInvalid);
+  EXPECT_EQ(invalid.error,
+            "scenarios[1].scene_description.ssa_array[0].x: 2 values, "
+            "num_instances is 3");
+  EXPECT_EQ(invalid.request_json["scene_description"]["ssa_array"][0]["x"].size(), 2u);
+  EXPECT_EQ(invalid.request_json["scenario_number"], 2);
+}
+
+TEST(BatchTest, SeedsDeriveFromBatchSeedAndNumberUnlessGiven) {
+  const Batch batch = Parse(R"({"seed": 7, "scenarios": [{}, {}, {"seed": 99}]})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  EXPECT_EQ(batch.scenarios[0].seed, ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[0].request.seed, ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[0].request_json["seed"], ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[1].seed, ScenarioSeed(7, 2));
+  EXPECT_NE(batch.scenarios[0].seed, batch.scenarios[1].seed);
+  EXPECT_EQ(batch.scenarios[2].seed, 99u);
+  EXPECT_EQ(batch.scenarios[2].request.seed, 99u);
+}
+
+TEST(BatchTest, ValidRequestJsonIsTheFullReencodedRequest) {
+  const Batch batch = Parse(R"({"scenarios": [{"goal_radius": 3}]})");
+  const Json& json = batch.scenarios[0].request_json;
+  EXPECT_EQ(json["goal_radius"], 3.0);
+  EXPECT_TRUE(json.contains("vehicle"));
+  EXPECT_TRUE(json.contains("scene_capture_settings"));
+}
+
+TEST(BatchTest, StructuralProblemsNameThePath) {
+  EXPECT_EQ(ErrorOf(R"({"defaults": [], "scenarios": [{}]})"),
+            "test.json: defaults: expected an object, got []");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": {}})"), "test.json: scenarios: expected an array, got {}");
+  EXPECT_EQ(ErrorOf(R"({"seed": 7.5, "scenarios": [{}]})"),
+            "test.json: seed: expected a non-negative integer, got 7.5");
+  EXPECT_EQ(ErrorOf(R"({"seed": -1, "scenarios": [{}]})"),
+            "test.json: seed: expected a non-negative integer, got -1");
+  EXPECT_NE(ErrorOf(R"({"sead": 7, "scenarios": [{}]})").find("test.json: sead: unknown"),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}, 3]})"),
+            "test.json: scenarios[1]: expected an object, got 3");
+  EXPECT_NE(ErrorOf(R"({"defaults": {"seed": 1}, "scenarios": [{}]})").find("defaults.seed"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"scenarios": []})").find("no scenarios"), std::string::npos);
+  EXPECT_EQ(ErrorOf("[1]"), "test.json: expected a JSON object at the top level, got [1]");
+}
+
+TEST(BatchTest, ClientSettingsHaveDefaultsAndOverrides) {
+  const Batch plain = Parse(R"({"scenarios": [{}]})");
+  EXPECT_EQ(plain.settings.name, "test");
+  EXPECT_EQ(plain.settings.max_attempts, 3u);
+  EXPECT_EQ(plain.settings.scenario_timeout_s, 300.0);
+  EXPECT_EQ(plain.settings.vehicle_nodes,
+            Json::parse(R"({"count": 0, "sync": true, "sensors": []})"));
+  const Batch custom = Parse(R"({"name": "n", "max_attempts": 5, "scenario_timeout_s": 12.5,
+      "vehicle_nodes": {"count": 2}, "scenarios": [{}]})");
+  EXPECT_EQ(custom.settings.name, "n");
+  EXPECT_EQ(custom.settings.max_attempts, 5u);
+  EXPECT_EQ(custom.settings.scenario_timeout_s, 12.5);
+  EXPECT_EQ(custom.settings.vehicle_nodes["count"], 2);
+  EXPECT_EQ(custom.settings.vehicle_nodes["sync"], true);
+  EXPECT_NE(ErrorOf(R"({"max_attempts": 0, "scenarios": [{}]})").find("max_attempts"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"scenario_timeout_s": -1, "scenarios": [{}]})").find("scenario_timeout"),
+            std::string::npos);
+}
+
+TEST(BatchTest, GeneratedScenariosAreNumberedAfterListedOnes) {
+  const Batch batch = Parse(R"({"scenarios": [{"scenario_number": 10}, {}],
+                                "generate": {"count": 3}})");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  const uint32_t expected[] = {1, 10, 11, 12, 13};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(batch.scenarios[i].scenario_number, expected[i]);
+  EXPECT_EQ(batch.Find(11)->source, "generate[0]");
+  EXPECT_EQ(batch.Find(13)->source, "generate[2]");
+  EXPECT_EQ(batch.Find(13)->status, PlanStatus::kValid);
+
+  const Batch started =
+      Parse(R"({"scenarios": [{}], "generate": {"count": 2, "start_number": 7}})");
+  EXPECT_NE(started.Find(7), nullptr);
+  EXPECT_NE(started.Find(8), nullptr);
+  EXPECT_NE(ErrorOf(R"({"scenarios": [{}], "generate": {"count": 2, "start_number": 1}})")
+                .find("scenario number 1 is already used by scenarios[0]"),
+            std::string::npos);
+}
+
+TEST(BatchTest, GenerationFailureMakesThatScenarioInvalid) {
+  // The whole square lies within the start's clearance: no position can be found.
+  const Batch batch = Parse(R"({"defaults": {"vehicle_start_location": {"x": 5, "y": 5, "z": 0}},
+      "generate": {"count": 1, "max_tries": 20, "actors": [{"path_name": "/Game/Rock",
+      "count": 1, "x": [0, 10], "y": [0, 10]}], "start_clearance": 100}})");
+  ASSERT_EQ(batch.scenarios.size(), 1u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kInvalid);
+  EXPECT_EQ(batch.scenarios[0].error.rfind("generate[0]: actor \"/Game/Rock\": no position", 0), 0u)
+      << batch.scenarios[0].error;
+}
+
+TEST(LoadBatchFileTest, MalformedJsonNamesFileLineAndColumn) {
+  testing::TempDir dir;
+  const auto file = dir.path() / "broken.json";
+  std::ofstream(file) << "{\n  \"seed\": 7,\n  \"scenarios\": [{]\n}\n";
+  try {
+    LoadBatchFile(file);
+    FAIL() << "no error";
+  } catch (const BatchError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(file.string() + ":3:18: malformed JSON", 0), 0u)
+        << error.what();
+  }
+}
+
+TEST(LoadBatchFileTest, NameDefaultsToFileStem) {
+  testing::TempDir dir;
+  const auto file = dir.path() / "night_run.json";
+  std::ofstream(file) << R"({"scenarios": [{}]})";
+  EXPECT_EQ(LoadBatchFile(file).settings.name, "night_run");
+  EXPECT_EQ(LoadBatchFile(file).origin, file.string());
+}
+
+TEST(ConfigBatchesTest, DemoBatchPlansFiftyValidScenarios) {
+  const Batch batch = LoadBatchFile(ASG_SOURCE_DIR "/configs/demo.json");
+  EXPECT_EQ(batch.settings.seed, 7u);
+  ASSERT_EQ(batch.scenarios.size(), 50u);
+  EXPECT_EQ(batch.CountInvalid(), 0u);
+  const protocol::RunScenarioRequest& request = batch.scenarios[0].request;
+  EXPECT_EQ(request.vehicle_start_location.x, 10.0);
+  EXPECT_EQ(request.vehicle_goal_location.y, 50.0);
+  EXPECT_EQ(request.sim_timeout_period, 17.0);
+  ASSERT_EQ(request.scene_description.ssa_array.size(), 2u);
+  EXPECT_EQ(request.scene_description.ssa_array[0].num_instances, 6);
+  EXPECT_EQ(request.scene_description.ssa_array[1].num_instances, 6);
+  EXPECT_EQ(request.driver.type, protocol::DriverSpec::Type::kPlanner);
+}
+
+TEST(ConfigBatchesTest, MixedBatchHasOneInvalidScenario) {
+  const Batch batch = LoadBatchFile(ASG_SOURCE_DIR "/configs/batches/mixed.json");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  EXPECT_EQ(batch.CountInvalid(), 1u);
+  EXPECT_EQ(batch.Find(4)->status, PlanStatus::kInvalid);
+  EXPECT_NE(batch.Find(4)->error.find("num_instances"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace asg::client

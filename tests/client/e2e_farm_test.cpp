@@ -1,0 +1,157 @@
+// End-to-end tests of asg-client and asg-worker (client/farm.h, worker/worker_session.h): the
+// real executables over loopback, a mixed batch, determinism across worker counts, replaying a
+// scenario with asg-worker --run-scenario, and the command-line exits.
+#include <gtest/gtest.h>
+
+#include "e2e_process.h"
+#include "temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+using testing::Executable;
+using testing::ReadText;
+using testing::Result;
+using testing::RunToEnd;
+using testing::SmallBatch;
+using testing::TempDir;
+using testing::WriteJson;
+using Json = nlohmann::json;
+
+Json MixedScenarios() {
+  Json tree_in_path = {
+      {"scene_description", {{"ssa_array", {testing::Actors(testing::kTree, {20.0}, {20.0})}}}}};
+  Json idle = {{"sim_timeout_period", 3.0}, {"driver", {{"type", "idle"}}}};
+  Json bad_arrays = {
+      {"scene_description",
+       {{"ssa_array", {testing::Actors(testing::kTree, {5.0, 30.0}, {30.0, 5.0})}}}}};
+  bad_arrays["scene_description"]["ssa_array"][0]["x"] = {5.0};
+  Json unknown_actor = {{"scene_description",
+                         {{"ssa_array", {testing::Actors("/Game/No_Such_Actor", {30.0}, {5.0})}}}}};
+  return Json::array({Json::object(), tree_in_path, idle, bad_arrays, unknown_actor});
+}
+
+/// A batch whose scenarios scatter 0..3 trees at random (some runs collide, some succeed).
+Json GeneratedBatch(int count) {
+  Json batch = SmallBatch("generated", Json::array());
+  batch.erase("scenarios");
+  batch["generate"] = {
+      {"count", count},
+      {"actors",
+       {{{"path_name", testing::kTree}, {"count", {0, 3}}, {"x", {0, 40}}, {"y", {0, 40}}}}},
+      {"start_clearance", 4},
+      {"goal_clearance", 4}};
+  return batch;
+}
+
+TEST(FarmEndToEnd, MixedBatchLandsInTheRightFoldersWithTheRightStatuses) {
+  TempDir dir;
+  WriteJson(dir.path() / "mixed.json", SmallBatch("mixed", MixedScenarios()));
+  const auto out = dir.path() / "out";
+  const int code =
+      RunToEnd(Executable("asg-client"),
+          {"run", (dir.path() / "mixed.json").string(), "--out", out.string(), "--workers", "2"},
+          dir.path() / "client.txt");
+  ASSERT_EQ(code, 0) << ReadText(dir.path() / "client.txt");
+
+  EXPECT_EQ(Result(out, 1)["status"], "done");
+  EXPECT_EQ(Result(out, 1)["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_EQ(Result(out, 2)["termination_reason_name"], "REASON_VEHICLE_COLLISION");
+  EXPECT_EQ(Result(out, 3)["termination_reason_name"], "REASON_SIM_TIMEOUT");
+  EXPECT_EQ(Result(out, 4)["status"], "invalid");
+  EXPECT_NE(Result(out, 4)["error"].get<std::string>().find("scenarios[3]"), std::string::npos);
+  EXPECT_EQ(Result(out, 5)["status"], "invalid");
+  EXPECT_NE(Result(out, 5)["error"].get<std::string>().find("/Game/No_Such_Actor"),
+            std::string::npos);
+
+  const Json summary = Json::parse(ReadText(out / "summary.json"));
+  EXPECT_EQ(summary["status_counts"]["done"], 3);
+  EXPECT_EQ(summary["status_counts"]["invalid"], 2);
+  EXPECT_EQ(summary["status_counts"]["failed"], 0);
+  const std::string log = ReadText(out / "asg_log.txt");
+  EXPECT_NE(log.find("] [INFO] worker 1 (pid"), std::string::npos);
+  EXPECT_NE(log.find("scenario 2 done on worker"), std::string::npos);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("REASON_VEHICLE_COLLISION"),
+            std::string::npos);
+}
+
+TEST(FarmEndToEnd, OneAndTwoWorkersAndARerunGiveByteIdenticalResults) {
+  TempDir dir;
+  const auto batch = dir.path() / "generated.json";
+  WriteJson(batch, GeneratedBatch(12));
+  for (const char* workers : {"1", "2"}) {
+    const auto out = dir.path() / (std::string("out") + workers);
+    ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                  {"run", batch.string(), "--out", out.string(), "--workers", workers, "-q"},
+                  dir.path() / "client.txt"),
+              0)
+        << ReadText(dir.path() / "client.txt");
+  }
+  ASSERT_EQ(
+      RunToEnd(Executable("asg-client"),
+          {"run", batch.string(), "--out", (dir.path() / "again").string(), "--workers", "2", "-q"},
+          dir.path() / "client.txt"),
+      0);
+  testing::ExpectSameResults(dir.path() / "out1", dir.path() / "out2");
+  testing::ExpectSameResults(dir.path() / "out1", dir.path() / "again");
+  // The batch is not trivial: both outcomes occur.
+  const std::string summary = ReadText(dir.path() / "out1" / "summary.csv");
+  EXPECT_NE(summary.find("REASON_SUCCESS"), std::string::npos);
+  EXPECT_NE(summary.find("REASON_VEHICLE_COLLISION"), std::string::npos);
+}
+
+TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {
+  TempDir dir;
+  WriteJson(dir.path() / "mixed.json", SmallBatch("mixed", MixedScenarios()));
+  const auto out = dir.path() / "out";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                {"run", (dir.path() / "mixed.json").string(), "--out", out.string(), "--workers",
+                 "1", "-q"},
+                dir.path() / "client.txt"),
+            0);
+  const auto replay = dir.path() / "replay";
+  ASSERT_EQ(RunToEnd(Executable("asg-worker"),
+                {"--run-scenario", (out / "scenario_0002" / "request.json").string(), "--out",
+                 replay.string()},
+                dir.path() / "worker.txt"),
+            0)
+      << ReadText(dir.path() / "worker.txt");
+  for (const char* file : {"result.json", "trajectory.csv", "request.json"}) {
+    EXPECT_EQ(ReadText(out / "scenario_0002" / file), ReadText(replay / "scenario_0002" / file))
+        << file;
+  }
+  // A scene that cannot be created is recorded as invalid, and the exit code says so.
+  EXPECT_EQ(RunToEnd(Executable("asg-worker"),
+                {"--run-scenario", (out / "scenario_0005" / "request.json").string(), "--out",
+                 replay.string()},
+                dir.path() / "worker.txt"),
+            1);
+  EXPECT_EQ(Result(replay, 5)["status"], "invalid");
+}
+
+TEST(FarmEndToEnd, UnusableBatchOrCommandLineStopsBeforeAnythingRuns) {
+  TempDir dir;
+  std::ofstream(dir.path() / "broken.json") << "{\"scenarios\": [";
+  const auto out = dir.path() / "out";
+  EXPECT_EQ(RunToEnd(Executable("asg-client"),
+                {"run", (dir.path() / "broken.json").string(), "--out", out.string()},
+                dir.path() / "client.txt"),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("broken.json:1:"), std::string::npos)
+      << ReadText(dir.path() / "client.txt");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(RunToEnd(Executable("asg-client"),
+                {"run", (dir.path() / "broken.json").string(), "--out", out.string(), "--listen",
+                 "0.0.0.0:0"},
+                dir.path() / "client.txt"),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("--token"), std::string::npos);
+  EXPECT_EQ(RunToEnd(Executable("asg-worker"), {"--id", "300", "--connect", "127.0.0.1:1"},
+                dir.path() / "worker.txt"),
+            2);
+  EXPECT_EQ(RunToEnd(Executable("asg-client"), {"--version"}, dir.path() / "client.txt"), 0);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("asg-client "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,59 @@
+// End-to-end test of interrupting and resuming a batch (client/farm.h): SIGINT mid-batch, then
+// --resume, ends with the same result folders as one run straight through.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "e2e_process.h"
+#include "temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+using testing::Executable;
+using testing::ReadText;
+using testing::RunToEnd;
+using testing::TempDir;
+using Json = nlohmann::json;
+
+TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
+  TempDir dir;
+  Json scenarios = testing::PlainScenarios(8);
+  scenarios[4] = {{"scene_description",
+                   {{"ssa_array", {testing::Actors(testing::kTree, {20.0}, {20.0})}}}}};
+  const auto batch = dir.path() / "batch.json";
+  testing::WriteJson(batch, testing::SmallBatch("resume", scenarios));
+  const auto straight = dir.path() / "straight";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                {"run", batch.string(), "--out", straight.string(), "--workers", "2", "-q"},
+                dir.path() / "straight.txt"),
+            0);
+
+  // The first worker hangs on scenario 5, so the batch is surely mid-way when interrupted.
+  const auto resumed = dir.path() / "resumed";
+  testing::Child client(Executable("asg-client"),
+                        {"run", batch.string(), "--out", resumed.string(), "--workers", "1",
+                         "--fault-inject", "hang-on=5"},
+                        dir.path() / "first.txt");
+  ASSERT_TRUE(testing::WaitForText(resumed / "asg_log.txt", "scenario 5 started",
+                                   std::chrono::seconds(30)));
+  client.Signal(SIGINT);
+  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 130) << client.Output();
+  EXPECT_NE(client.Output().find("--resume"), std::string::npos);
+  const Json summary = Json::parse(ReadText(resumed / "summary.json"));
+  EXPECT_EQ(summary["total"], 4);
+  EXPECT_FALSE(std::filesystem::exists(resumed / "scenario_0005"));
+
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                {"run", batch.string(), "--out", resumed.string(), "--workers", "2", "--resume",
+                 "-q"},
+                dir.path() / "second.txt"),
+            0)
+      << ReadText(dir.path() / "second.txt");
+  EXPECT_NE(ReadText(resumed / "asg_log.txt").find("resume: 4 scenarios already complete"),
+            std::string::npos);
+  testing::ExpectSameResults(straight, resumed);
+  EXPECT_EQ(Json::parse(ReadText(resumed / "summary.json"))["total"], 8);
+}
+
+}  // namespace
+}  // namespace asg::client

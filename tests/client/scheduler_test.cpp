@@ -1,0 +1,106 @@
+// Tests for client/scheduler.h.
+#include "client/scheduler.h"
+
+#include <gtest/gtest.h>
+
+namespace asg::client {
+namespace {
+
+using std::chrono::milliseconds;
+using Kind = SchedulerAction::Kind;
+
+SchedulerSettings Settings() {
+  SchedulerSettings settings;
+  settings.max_attempts = 2;
+  settings.scenario_timeout = milliseconds(10'000);
+  settings.start_timeout = milliseconds(1'000);
+  settings.max_resubmissions = 2;
+  return settings;
+}
+
+const SteadyClock::time_point kT0{};
+
+TEST(Scheduler, HandsOutScenariosInAscendingOrderOnePerWorker) {
+  Scheduler scheduler(Settings(), {7, 3, 5});
+  EXPECT_EQ(scheduler.Assign(1, kT0), 3u);
+  EXPECT_EQ(scheduler.Assign(1, kT0), std::nullopt);  // worker 1 already holds one
+  EXPECT_EQ(scheduler.Assign(2, kT0), 5u);
+  EXPECT_EQ(scheduler.Finish(1, 3), Scheduler::Verdict::kAccepted);
+  EXPECT_EQ(scheduler.Assign(1, kT0), 7u);
+  EXPECT_EQ(scheduler.queued(), 0u);
+  EXPECT_EQ(scheduler.in_flight(), 2u);
+  EXPECT_FALSE(scheduler.Drained());
+}
+
+TEST(Scheduler, ReleasedScenarioGoesBackInItsPlaceThenFailsAfterMaxAttempts) {
+  Scheduler scheduler(Settings(), {1, 2});
+  ASSERT_EQ(scheduler.Assign(1, kT0), 1u);
+  EXPECT_EQ(scheduler.ReleaseWorker(1, "crashed"), std::nullopt);
+  EXPECT_EQ(scheduler.ReleaseWorker(1, "crashed again"), std::nullopt);  // idempotent
+  EXPECT_EQ(scheduler.FailedAttempts(1), 1u);
+  ASSERT_EQ(scheduler.Assign(2, kT0), 1u);  // before scenario 2
+  const auto failure = scheduler.ReleaseWorker(2, "killed by signal 9");
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->scenario_number, 1u);
+  EXPECT_EQ(failure->attempts, 2u);
+  EXPECT_EQ(failure->reason, "killed by signal 9");
+  EXPECT_EQ(scheduler.Assign(3, kT0), 2u);
+}
+
+TEST(Scheduler, UnstartedScenarioIsResubmittedTwiceThenTheWorkerIsDropped) {
+  Scheduler scheduler(Settings(), {4});
+  ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
+  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(999)).empty());
+  auto actions = scheduler.Poll(kT0 + milliseconds(1'000));
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].kind, Kind::kResubmit);
+  EXPECT_EQ(actions[0].scenario_number, 4u);
+  EXPECT_EQ(actions[0].reason, "scenario 4 not started within 1 s");
+  actions = scheduler.Poll(kT0 + milliseconds(2'000));
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].kind, Kind::kResubmit);
+  actions = scheduler.Poll(kT0 + milliseconds(3'000));
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
+  EXPECT_EQ(actions[0].reason, "scenario 4 not started within 1 s; given up after 2 resubmissions");
+}
+
+TEST(Scheduler, StartedScenarioIsNotResubmittedButHitsTheWallClockCap) {
+  Scheduler scheduler(Settings(), {4});
+  ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
+  scheduler.MarkStarted(1);
+  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(9'999)).empty());
+  const auto actions = scheduler.Poll(kT0 + milliseconds(10'000));
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
+  EXPECT_EQ(actions[0].reason, "scenario 4 exceeded the wall-clock cap of 10 s");
+}
+
+TEST(Scheduler, MismatchedReportIsResubmittedUntilTheWorkerIsGivenUp) {
+  Scheduler scheduler(Settings(), {4, 5});
+  ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
+  EXPECT_EQ(scheduler.Finish(1, 5), Scheduler::Verdict::kMismatch);
+  EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kResubmit);
+  EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kResubmit);
+  EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kDropWorker);
+  EXPECT_EQ(scheduler.Finish(2, 4), Scheduler::Verdict::kUnexpected);
+  EXPECT_EQ(scheduler.Finish(1, 4), Scheduler::Verdict::kAccepted);
+  EXPECT_EQ(scheduler.FailedAttempts(4), 0u);
+}
+
+TEST(Scheduler, StoppedSchedulerHandsOutNothing) {
+  Scheduler scheduler(Settings(), {1, 2});
+  scheduler.Stop();
+  EXPECT_EQ(scheduler.Assign(1, kT0), std::nullopt);
+  EXPECT_EQ(scheduler.queued(), 2u);
+}
+
+TEST(Scheduler, RejectsBadSettingsAndDuplicateNumbers) {
+  SchedulerSettings settings = Settings();
+  settings.max_attempts = 0;
+  EXPECT_THROW(Scheduler(settings, {1}), std::invalid_argument);
+  EXPECT_THROW(Scheduler(Settings(), {1, 1}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,36 @@
+// Tests for client/worker_registration.h.
+#include "client/worker_registration.h"
+
+#include <gtest/gtest.h>
+
+namespace asg::client {
+namespace {
+
+TEST(WorkerRegistration, RequestAndResponseRoundTrip) {
+  const RegisterWorkerRequest request{17, "secret", 4242};
+  EXPECT_EQ(DecodeRegisterWorkerRequest(ToJson(request)), request);
+  const RegisterWorkerResponse response{true, "registered as worker 17"};
+  EXPECT_EQ(DecodeRegisterWorkerResponse(ToJson(response)), response);
+  EXPECT_EQ(ToJson(request).dump(), R"({"pid":4242,"token":"secret","worker_id":17})");
+}
+
+TEST(WorkerRegistration, DecodingNamesTheBadField) {
+  const auto error_of = [](const protocol::Json& body) {
+    try {
+      DecodeRegisterWorkerRequest(body);
+    } catch (const protocol::DecodeError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of({{"worker_id", 1}, {"token", ""}}), "pid: missing required field");
+  EXPECT_EQ(error_of({{"worker_id", 256}, {"token", ""}, {"pid", 1}}),
+            "worker_id: 256 is outside [0, 255]");
+  EXPECT_EQ(error_of({{"worker_id", 1}, {"token", 5}, {"pid", 1}}),
+            "token: expected a string, got 5");
+  EXPECT_EQ(error_of({{"worker_id", 1}, {"token", ""}, {"pid", 1}, {"host", "x"}}),
+            "host: unknown field");
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,80 @@
+// Tests for worker/scenario_executor.h.
+#include "worker/scenario_executor.h"
+
+#include <gtest/gtest.h>
+
+namespace asg::worker {
+namespace {
+
+/// A small flat scenario: straight from (8, 8) towards (32, 32) on a 40 m landscape.
+protocol::RunScenarioRequest SmallRequest() {
+  protocol::RunScenarioRequest request;
+  request.scenario_number = 9;
+  request.sim_timeout_period = 12.0;
+  request.vehicle_start_location = {8.0, 8.0, 0.0};
+  request.vehicle_start_yaw = 45.0;
+  request.vehicle_goal_location = {32.0, 32.0, 0.0};
+  request.goal_radius = 4.0;
+  request.scene_description.landscape.nominal_size = 40.0;
+  request.scene_description.landscape.subdivisions = 4;
+  request.driver.type = protocol::DriverSpec::Type::kStraight;
+  return request;
+}
+
+class ScenarioExecutorTest : public ::testing::Test {
+ protected:
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+};
+
+TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
+  ScenarioExecutor executor(catalog_, 5, false);
+  int built = 0;
+  const Execution execution = executor.Execute(SmallRequest(), [&] { ++built; });
+  EXPECT_EQ(built, 1);
+  ASSERT_TRUE(execution.scene_created);
+  EXPECT_EQ(execution.analysis.worker_id, 5);
+  EXPECT_EQ(execution.analysis.scenario_number, 9);
+  EXPECT_EQ(execution.analysis.termination_reason,
+            static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+  EXPECT_FALSE(execution.analysis.vehicle_trajectory.empty());
+  // Reusing the executor (and its cached landscape) gives the same result.
+  EXPECT_EQ(executor.Execute(SmallRequest(), [] {}).analysis, execution.analysis);
+}
+
+TEST_F(ScenarioExecutorTest, SceneCaptureOnlyIsSuccessWithoutATrajectory) {
+  ScenarioExecutor executor(catalog_, 1, false);
+  protocol::RunScenarioRequest request = SmallRequest();
+  request.scene_capture_only = true;
+  const Execution execution = executor.Execute(request, [] {});
+  ASSERT_TRUE(execution.scene_created);
+  EXPECT_EQ(execution.analysis.termination_reason,
+            static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+  EXPECT_EQ(execution.analysis.vehicle_sim_time, 0.0);
+  EXPECT_TRUE(execution.analysis.vehicle_trajectory.empty());
+}
+
+TEST_F(ScenarioExecutorTest, UnknownActorIsASceneErrorNamingIt) {
+  ScenarioExecutor executor(catalog_, 1, false);
+  protocol::RunScenarioRequest request = SmallRequest();
+  protocol::StructuralSceneActorLayout layout;
+  layout.path_name = "/Game/No_Such_Actor";
+  layout.num_instances = 1;
+  layout.visible = {true};
+  layout.cast_shadow = {true};
+  layout.x = {20.0};
+  layout.y = {5.0};
+  layout.yaw = {0.0};
+  layout.scale = {1.0};
+  request.scene_description.ssa_array.push_back(layout);
+  int built = 0;
+  const Execution execution = executor.Execute(request, [&] { ++built; });
+  EXPECT_FALSE(execution.scene_created);
+  EXPECT_EQ(built, 0);
+  EXPECT_NE(execution.scene_error.find("/Game/No_Such_Actor"), std::string::npos)
+      << execution.scene_error;
+  // The executor stays usable.
+  EXPECT_TRUE(executor.Execute(SmallRequest(), [] {}).scene_created);
+}
+
+}  // namespace
+}  // namespace asg::worker

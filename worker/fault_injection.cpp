@@ -1,0 +1,46 @@
+// Parsing of --fault-inject specs.
+#include "worker/fault_injection.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace asg::worker {
+
+FaultInjection ParseFaultInjection(const std::string& spec) {
+  FaultInjection faults;
+  std::istringstream items(spec);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item.empty()) continue;
+    const size_t equals = item.find('=');
+    const std::string kind = item.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : item.substr(equals + 1);
+    size_t parsed = 0;
+    unsigned long number = 0;
+    try {
+      number = std::stoul(value, &parsed);
+    } catch (const std::logic_error&) {
+      parsed = 0;
+    }
+    if (parsed == 0 || parsed != value.size() || number < 1 || number > 65535) {
+      throw std::invalid_argument("fault injection \"" + item +
+                                  "\": expected KIND=N with N a scenario number in 1..65535");
+    }
+    const auto scenario = static_cast<uint32_t>(number);
+    if (kind == "crash-on") {
+      faults.crash_on.insert(scenario);
+    } else if (kind == "hang-on") {
+      faults.hang_on.insert(scenario);
+    } else if (kind == "silent-on") {
+      faults.silent_on.insert(scenario);
+    } else if (kind == "mismatch-on") {
+      faults.mismatch_on.insert(scenario);
+    } else {
+      throw std::invalid_argument("fault injection \"" + item + "\": unknown kind \"" + kind +
+                                  "\" (expected crash-on, hang-on, silent-on, mismatch-on)");
+    }
+  }
+  return faults;
+}
+
+}  // namespace asg::worker

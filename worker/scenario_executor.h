@@ -1,0 +1,59 @@
+// One scenario from request to result, as a worker runs it: build the scene, run it (or not, for
+// scene_capture_only), take the scene captures. Shared by the farm session and --run-scenario.
+//
+// The ScenarioRunner is kept across scenarios, so an unchanged landscape is not rebuilt. Not
+// thread-safe: one executor per thread, and the capture renderer's GL context belongs to the
+// thread that first renders.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "capture/renderer.h"
+#include "protocol/messages.h"
+#include "scene/actor_catalog.h"
+#include "scene/scenario_runner.h"
+
+namespace asg::worker {
+
+/// What executing one request produced.
+struct Execution {
+  bool scene_created = false;  ///< false: the scene could not be created; see scene_error
+  std::string scene_error;     ///< the scene module's message naming the item and the value
+  protocol::AnalyzeScenarioRequest analysis;  ///< the run's outcome, worker_id filled
+  std::vector<capture::CaptureImage> captures;  ///< scene captures, in rendering order
+  std::string capture_error;  ///< why captures were asked for but not rendered; else empty
+};
+
+/// Runs requests one after another on the calling thread.
+class ScenarioExecutor {
+ public:
+  /// `catalog` must outlive the executor. `render_captures` false skips the captures a request
+  /// asks for (the run itself is unaffected).
+  ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id, bool render_captures);
+  ~ScenarioExecutor();
+  ScenarioExecutor(const ScenarioExecutor&) = delete;
+  ScenarioExecutor& operator=(const ScenarioExecutor&) = delete;
+
+  /// Builds and runs `request`; `on_built` is called once the scene exists, before the run.
+  /// A request whose scene cannot be created (unknown actor, bad landscape, bad vehicle or
+  /// driver parameters, a vehicle that cannot settle) gives scene_created false.
+  Execution Execute(const protocol::RunScenarioRequest& request,
+                    const std::function<void()>& on_built);
+
+ private:
+  /// The capture images of the built world, or none with *error set when rendering fails.
+  std::vector<capture::CaptureImage> TakeCaptures(const protocol::RunScenarioRequest& request,
+                                                  const protocol::AnalyzeScenarioRequest* run,
+                                                  std::string* error);
+
+  scene::ScenarioRunner runner_;
+  uint8_t worker_id_;
+  bool render_captures_;
+  std::unique_ptr<capture::CaptureRenderer> renderer_;  // created at the first capture
+};
+
+}  // namespace asg::worker

@@ -1,0 +1,23 @@
+// `asg-worker --run-scenario REQUEST.json --out DIR`: one request run in-process, without a
+// client, written as the same scenario folder the farm writes (DIR/scenario_NNNN/), captures
+// included. Replays a farm scenario from its request.json.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+
+#include "scene/actor_catalog.h"
+
+namespace asg::worker {
+
+/// Runs the request in `request_file` and writes its folder under `out_dir`; prints a one-line
+/// outcome to `out`. Returns kWorkerExitOk when the scenario ran (whatever its termination
+/// reason), kWorkerExitFailure when its scene could not be created (the folder then records it
+/// as invalid) or the folder cannot be written, kWorkerExitUsage when the file cannot be read or
+/// is not a valid RunScenario request (nothing is written).
+int RunScenarioFile(const std::filesystem::path& request_file,
+                    const std::filesystem::path& out_dir, const scene::ActorCatalog& catalog,
+                    uint8_t worker_id, std::ostream& out);
+
+}  // namespace asg::worker

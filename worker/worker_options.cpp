@@ -1,0 +1,99 @@
+// asg-worker's options and their checks.
+#include "worker/worker_options.h"
+
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <sstream>
+
+#include "protocol/endpoint.h"
+#include "scene/actor_catalog.h"
+
+namespace asg::worker {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage:
+  asg-worker --connect HOST:PORT --id N [--token T] [--reconnect] [--catalog FILE]
+  asg-worker --run-scenario REQUEST.json --out DIR [--id N] [--catalog FILE]
+
+Runs ASG Farm scenarios. With --connect it registers with an asg-client (which usually starts
+it) and runs the RunScenario requests it is sent, one at a time, until the client goes away.
+With --run-scenario it runs one request in-process and writes the same scenario folder as the
+farm (DIR/scenario_NNNN/ with request.json, result.json, timing.json, trajectory.csv and
+captures/), e.g. to replay a farm scenario from its request.json.
+
+Exit codes: 0 the client finished with the worker (or the scenario ran), 1 runtime failure
+(cannot connect, registration refused, scene not created, results not written), 2 usage error.
+
+Options)";
+
+}  // namespace
+
+WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
+  po::options_description options(kUsage);
+  int id = 0;
+  std::string fault_spec;
+  // clang-format off
+  options.add_options()
+    ("help,h", "print this help and exit")
+    ("connect", po::value<std::string>(), "HOST:PORT of the asg-client to serve")
+    ("id", po::value<int>(&id)->default_value(0), "worker id 0..255, echoed in every result")
+    ("token", po::value<std::string>(),
+     "shared secret presented to the client (default: environment variable ASG_TOKEN)")
+    ("reconnect", "when the client goes away, connect again (every 0.5 s) instead of exiting")
+    ("catalog", po::value<std::string>()->default_value(scene::DefaultActorCatalogPath()),
+     "actor catalog (JSON)")
+    ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
+    ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")
+    ("fault-inject", po::value<std::string>(&fault_spec)->default_value(""),
+     "TESTING ONLY, deliberate faults: comma-separated crash-on=N (SIGKILL itself when about "
+     "to run scenario N), hang-on=N (never finish N), silent-on=N (accept N, never start it), "
+     "mismatch-on=N (report N's result as N+1)");
+  // clang-format on
+  po::variables_map values;
+  try {
+    po::store(po::parse_command_line(argc, argv, options), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw UsageError(error.what());
+  }
+
+  WorkerCommand command;
+  std::ostringstream help;
+  help << options;
+  command.help = help.str();
+  if (values.count("help")) return command;
+  if (id < 0 || id > 255) throw UsageError("--id " + std::to_string(id) + " is outside 0..255");
+  command.catalog = values["catalog"].as<std::string>();
+  command.settings.worker_id = static_cast<uint8_t>(id);
+
+  const bool serve = values.count("connect") > 0;
+  const bool run = values.count("run-scenario") > 0;
+  if (serve == run) throw UsageError("give exactly one of --connect and --run-scenario");
+  if (run) {
+    if (!values.count("out")) throw UsageError("--run-scenario needs --out DIR");
+    command.mode = WorkerCommand::Mode::kRunScenario;
+    command.request_file = values["run-scenario"].as<std::string>();
+    command.out_dir = values["out"].as<std::string>();
+    return command;
+  }
+  command.mode = WorkerCommand::Mode::kServe;
+  command.settings.connect = values["connect"].as<std::string>();
+  try {
+    protocol::ParseHostPort(command.settings.connect);
+    command.settings.faults = ParseFaultInjection(fault_spec);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  if (values.count("token")) {
+    command.settings.token = values["token"].as<std::string>();
+  } else if (const char* token = std::getenv("ASG_TOKEN")) {
+    command.settings.token = token;
+  }
+  command.settings.reconnect = values.count("reconnect") > 0;
+  return command;
+}
+
+}  // namespace asg::worker

@@ -1,0 +1,237 @@
+// One connection's session (registration, the job handed over by the io thread, the run loop)
+// and the connect/reconnect loop around it.
+#include "worker/worker_session.h"
+
+#include <unistd.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "client/worker_registration.h"
+#include "protocol/endpoint.h"
+#include "protocol/io_threads.h"
+#include "protocol/messages_json.h"
+#include "worker/scenario_executor.h"
+#include "worker/worker_log.h"
+
+namespace asg::worker {
+
+namespace {
+
+using client::LogLevel;
+using protocol::Json;
+
+/// How long the worker waits for the client to answer a request.
+constexpr std::chrono::milliseconds kReplyTimeout{30'000};
+/// How long one connection attempt may take.
+constexpr std::chrono::milliseconds kConnectTimeout{2'000};
+
+/// One connection's session. The io thread hands jobs over through the mutex; the calling
+/// thread of Serve() runs them.
+class Session {
+ public:
+  enum class End : uint8_t { kClosed, kRefused };
+
+  Session(std::shared_ptr<protocol::Connection> connection, const WorkerSettings& settings,
+          ScenarioExecutor* executor)
+      : connection_(std::move(connection)), settings_(settings), executor_(executor) {}
+
+  End Serve() {
+    connection_->SetRequestHandler("RunScenario", [this](const protocol::Message& message) {
+      return OnRunScenario(message);
+    });
+    connection_->SetCloseHandler([this](const std::string& reason) { OnClose(reason); });
+    connection_->Start();
+    const End end = Register() ? RunJobs() : End::kRefused;
+    // Handlers use this object: it lives until the close handler has run.
+    connection_->Close(end == End::kRefused ? "registration refused" : "session over");
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return closed_; });
+    return end;
+  }
+
+ private:
+  bool Register() {
+    const client::RegisterWorkerRequest request{settings_.worker_id, settings_.token,
+                                                static_cast<int64_t>(::getpid())};
+    try {
+      const protocol::Message reply = connection_->Request(client::kRegisterWorkerType,
+                                                           client::ToJson(request), {},
+                                                           kReplyTimeout);
+      Log(LogLevel::kInfo, client::DecodeRegisterWorkerResponse(reply.message).message + " by " +
+                               connection_->peer());
+      return true;
+    } catch (const protocol::RequestError& error) {
+      Log(LogLevel::kError, std::string("registration failed: ") + error.what());
+      return false;
+    }
+  }
+
+  End RunJobs() {
+    SendStatus(protocol::StatusCode::ONLINE_AND_READY);
+    while (true) {
+      protocol::RunScenarioRequest job;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return closed_ || pending_.has_value(); });
+        if (closed_) return End::kClosed;
+        job = std::move(*pending_);
+        pending_.reset();
+        current_ = job.scenario_number;
+      }
+      Run(job);
+      ReleaseCurrent();
+      SendStatus(protocol::StatusCode::ONLINE_AND_READY);
+    }
+  }
+
+  void Run(const protocol::RunScenarioRequest& job) {
+    const uint32_t number = static_cast<uint32_t>(job.scenario_number);
+    const std::string scenario = "scenario " + std::to_string(number);
+    if (settings_.faults.silent_on.contains(number)) {
+      Log(LogLevel::kWarning, "fault injection: not starting " + scenario);
+      return;
+    }
+    Log(LogLevel::kInfo, "running " + scenario);
+    Execution execution = executor_->Execute(job, [&] {
+      SendStatus(protocol::StatusCode::ONLINE_AND_RUNNING);
+      if (settings_.faults.crash_on.contains(number)) {
+        Log(LogLevel::kWarning, "fault injection: crashing on " + scenario);
+        std::raise(SIGKILL);
+      }
+      if (settings_.faults.hang_on.contains(number)) {
+        Log(LogLevel::kWarning, "fault injection: hanging on " + scenario);
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return closed_; });
+      }
+    });
+    if (!execution.scene_created) {
+      Log(LogLevel::kWarning, scenario + ": cannot create the scene: " + execution.scene_error);
+      protocol::WorkerIssueNotificationRequest issue;
+      issue.worker_id = settings_.worker_id;
+      issue.issue_id = protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE;
+      issue.message = execution.scene_error;
+      Deliver("WorkerIssueNotification", Json(issue));
+      return;
+    }
+    if (settings_.faults.mismatch_on.contains(number)) {
+      Log(LogLevel::kWarning, "fault injection: reporting " + scenario + " as " +
+                                  std::to_string(number + 1));
+      execution.analysis.scenario_number = static_cast<uint16_t>(number + 1);
+    }
+    Log(LogLevel::kInfo,
+        scenario + " ended: " +
+            std::string(protocol::TerminationReasonName(static_cast<protocol::TerminationReason>(
+                execution.analysis.termination_reason))));
+    Deliver("AnalyzeScenario", Json(execution.analysis));
+  }
+
+  /// The current scenario is over on this side: a RunScenario for it from now on (the client
+  /// refusing the report and resubmitting) is a new job, not a duplicate.
+  void ReleaseCurrent() {
+    std::lock_guard lock(mutex_);
+    current_.reset();
+  }
+
+  /// Sends a request to the client and waits for its reply; a refusal or a lost connection is
+  /// logged (the connection's close handler ends the session).
+  void Deliver(const std::string& type, const Json& body) {
+    ReleaseCurrent();
+    try {
+      connection_->Request(type, body, {}, kReplyTimeout);
+    } catch (const protocol::RequestError& error) {
+      Log(LogLevel::kWarning, error.what());
+    }
+  }
+
+  void SendStatus(uint8_t status) {
+    connection_->Send("StatusCode", Json(protocol::StatusCode{status}));
+  }
+
+  // Runs on the io thread.
+  Json OnRunScenario(const protocol::Message& message) {
+    auto request = protocol::DecodeMessage<protocol::RunScenarioRequest>(message.message);
+    std::lock_guard lock(mutex_);
+    const int32_t number = request.scenario_number;
+    const bool held = (current_ && *current_ == number) ||
+                      (pending_ && pending_->scenario_number == number);
+    if (!held) {
+      if (current_ || pending_) {
+        throw std::runtime_error("busy with scenario " +
+                                 std::to_string(current_ ? *current_ : pending_->scenario_number));
+      }
+      pending_ = std::move(request);
+      changed_.notify_all();
+    }
+    return Json(protocol::RunScenarioResponse{true});
+  }
+
+  // Runs on the io thread.
+  void OnClose(const std::string& reason) {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    changed_.notify_all();
+    Log(LogLevel::kInfo, "connection closed: " + reason);
+    if (current_ && !settings_.reconnect) {
+      // The client is gone and nobody wants this run's result: let it finish for a grace
+      // period, then leave without it.
+      const auto grace = settings_.exit_grace;
+      const int32_t number = *current_;
+      std::thread([grace, number] {
+        std::this_thread::sleep_for(grace);
+        Log(LogLevel::kWarning, "abandoning scenario " + std::to_string(number) + " and exiting");
+        std::_Exit(kWorkerExitOk);
+      }).detach();
+    }
+  }
+
+  std::shared_ptr<protocol::Connection> connection_;
+  const WorkerSettings& settings_;
+  ScenarioExecutor* executor_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<protocol::RunScenarioRequest> pending_;  // accepted, not yet started
+  std::optional<int32_t> current_;                       // being run
+  bool closed_ = false;
+};
+
+}  // namespace
+
+int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& catalog) {
+  protocol::IoThreads io(1);
+  // Captures are not rendered in the farm: AnalyzeScenario has no field to describe them yet.
+  ScenarioExecutor executor(catalog, settings.worker_id, false);
+  const auto first_deadline = std::chrono::steady_clock::now() + settings.connect_window;
+  bool connected_before = false;
+  while (true) {
+    std::shared_ptr<protocol::Connection> connection;
+    try {
+      connection = protocol::Connect(io.context().get_executor(), settings.connect,
+                                     kConnectTimeout, settings.connection);
+    } catch (const std::runtime_error& error) {
+      const bool keep_trying = settings.reconnect ||
+                               (!connected_before && std::chrono::steady_clock::now() < first_deadline);
+      if (!keep_trying) {
+        Log(LogLevel::kError, std::string("cannot connect: ") + error.what());
+        return connected_before ? kWorkerExitOk : kWorkerExitFailure;
+      }
+      std::this_thread::sleep_for(settings.retry_period);
+      continue;
+    }
+    connected_before = true;
+    Log(LogLevel::kInfo, "worker " + std::to_string(settings.worker_id) + " connected to " +
+                             settings.connect);
+    Session session(connection, settings, &executor);
+    if (session.Serve() == Session::End::kRefused) return kWorkerExitFailure;
+    if (!settings.reconnect) return kWorkerExitOk;
+    Log(LogLevel::kInfo, "reconnecting to " + settings.connect);
+    std::this_thread::sleep_for(settings.retry_period);
+  }
+}
+
+}  // namespace asg::worker
