@@ -104,14 +104,22 @@ struct SimulationSettings {
 
 /// Counters a run reports beside the AnalyzeScenario fields.
 struct RunCounters {
-  uint32_t control_messages = 0;     ///< control inputs received (one per control tick)
-  uint32_t collisions_touched = 0;   ///< distinct contacts begun with non-traversable actors
-  double max_abs_roll = 0.0;         ///< [deg] largest |roll| seen
-  double max_abs_pitch = 0.0;        ///< [deg] largest |pitch| seen
-  double distance_travelled = 0.0;   ///< [m] path length of the chassis in the xy plane
-  double settle_time = 0.0;          ///< [s] simulated time spent settling before the run
-  uint32_t physics_steps = 0;        ///< fixed physics steps taken after settling
+  uint32_t control_messages = 0;    ///< control inputs received (one per control tick)
+  uint32_t collisions_touched = 0;  ///< distinct contacts begun with non-traversable actors
+  double max_abs_roll = 0.0;        ///< [deg] largest |roll| seen
+  double max_abs_pitch = 0.0;       ///< [deg] largest |pitch| seen
+  double distance_travelled = 0.0;  ///< [m] path length of the chassis in the xy plane
+  double settle_time = 0.0;         ///< [s] simulated time spent settling before the run
+  uint32_t physics_steps = 0;       ///< fixed physics steps taken after settling
   bool operator==(const RunCounters&) const = default;
+};
+
+/// One image carried in the binary attachment of an AnalyzeScenario frame. Images are
+/// concatenated in the order of AnalyzeScenarioRequest::captures.
+struct CaptureFile {
+  std::string name;   ///< file name without extension, e.g. "ortho_aerial_pad0_annotated"
+  uint64_t size = 0;  ///< [bytes] length of the PNG in the attachment
+  bool operator==(const CaptureFile&) const = default;
 };
 
 }  // namespace asg::protocol

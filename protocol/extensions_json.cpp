@@ -170,6 +170,15 @@ struct Schema<RunCounters> {
   }
 };
 
+template <>
+struct Schema<CaptureFile> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Required("size", m.size);
+  }
+};
+
 }  // namespace json_detail
 
 ASG_DEFINE_JSON(ReliefFeature)
@@ -178,5 +187,6 @@ ASG_DEFINE_JSON(DriverSpec)
 ASG_DEFINE_JSON(VehicleParams)
 ASG_DEFINE_JSON(SimulationSettings)
 ASG_DEFINE_JSON(RunCounters)
+ASG_DEFINE_JSON(CaptureFile)
 
 }  // namespace asg::protocol

@@ -21,9 +21,9 @@ namespace asg::protocol {
 
 /// LandscapeDescription.msg: a square landscape of nominal_size, subdivided into a grid.
 struct LandscapeDescription {
-  double nominal_size = 60.0;  ///< [m] side of the nominal square [0, nominal_size]^2, > 0
-  int32_t subdivisions = 6;    ///< grid has 2^subdivisions cells per side, 0..10
-  double border = 0.0;         ///< [m] approximate border around the nominal square, >= 0
+  double nominal_size = 60.0;         ///< [m] side of the nominal square [0, nominal_size]^2, > 0
+  int32_t subdivisions = 6;           ///< grid has 2^subdivisions cells per side, 0..10
+  double border = 0.0;                ///< [m] approximate border around the nominal square, >= 0
   std::vector<ReliefFeature> relief;  ///< extension: height features, empty = flat at z = 0
   bool operator==(const LandscapeDescription&) const = default;
 };
@@ -48,12 +48,12 @@ struct PhysXControl {
 
 /// SceneCaptureSettings.msg: which images to render. Square images, 60 deg field of view.
 struct SceneCaptureSettings {
-  uint32_t image_size = 512;             ///< [px] side of every image, > 0
-  bool draw_annotations = false;         ///< also write `_annotated` copies
-  double goal_sphere_thickness = 0.5;    ///< [m] thickness of the goal ring
+  uint32_t image_size = 512;                       ///< [px] side of every image, > 0
+  bool draw_annotations = false;                   ///< also write `_annotated` copies
+  double goal_sphere_thickness = 0.5;              ///< [m] thickness of the goal ring
   ColorRGBA goal_shere_color{1.0, 0.0, 0.0, 1.0};  ///< colour of the goal ring (sic)
-  bool ortho_aerial = false;             ///< orthographic top view, one per padding
-  bool perspective_aerial = false;       ///< perspective top view, one per padding
+  bool ortho_aerial = false;                       ///< orthographic top view, one per padding
+  bool perspective_aerial = false;                 ///< perspective top view, one per padding
   std::vector<uint32_t> aerial_padding;  ///< [m] padding added to each side of the nominal square
   bool front_aerial = false;
   bool left_front_aerial = false;
@@ -138,10 +138,12 @@ bool TerminationReasonFromName(std::string_view name, TerminationReason* reason)
 struct AnalyzeScenarioRequest {
   uint8_t worker_id = 0;
   uint16_t scenario_number = 0;
-  uint8_t termination_reason = 0;  ///< a TerminationReason value
+  uint8_t termination_reason = 0;                             ///< a TerminationReason value
   std::vector<OdometryWithoutCovariance> vehicle_trajectory;  ///< one sample per control tick
-  double vehicle_sim_time = 0.0;  ///< [s] last trajectory stamp minus first
-  RunCounters counters;           ///< extension: counters of the run
+  double vehicle_sim_time = 0.0;      ///< [s] last trajectory stamp minus first
+  RunCounters counters;               ///< extension: counters of the run
+  std::vector<CaptureFile> captures;  ///< extension: PNGs in the frame attachment, in order
+  std::string capture_error;          ///< extension: why captures are missing; empty when none
   bool operator==(const AnalyzeScenarioRequest&) const = default;
 };
 struct AnalyzeScenarioResponse {
@@ -184,10 +186,10 @@ struct RunScenarioRequest {
   double max_vehicle_roll = 70.0;             ///< [deg]
   double max_vehicle_pitch = 70.0;            ///< [deg]
   bool allow_collisions = true;
-  Point vehicle_start_location;  ///< [m] z is ignored and filled from the ground
+  Point vehicle_start_location;    ///< [m] z is ignored and filled from the ground
   double vehicle_start_yaw = 0.0;  ///< [deg]
-  Point vehicle_goal_location;   ///< [m] z is ignored
-  double goal_radius = 5.0;      ///< [m]
+  Point vehicle_goal_location;     ///< [m] z is ignored
+  double goal_radius = 5.0;        ///< [m]
   SceneDescription scene_description;
   bool take_scene_capture = false;
   bool scene_capture_only = false;  ///< build the scene, capture, do not run

@@ -196,6 +196,8 @@ struct Schema<AnalyzeScenarioRequest> {
     v.Required("vehicle_trajectory", m.vehicle_trajectory);
     v.Required("vehicle_sim_time", m.vehicle_sim_time);
     v.Optional("counters", m.counters);
+    v.Optional("captures", m.captures);
+    v.Optional("capture_error", m.capture_error);
   }
 };
 

@@ -104,6 +104,10 @@ inline SimulationSettings Sample<SimulationSettings>() {
   return SimulationSettings{240.0, 30.0};
 }
 template <>
+inline CaptureFile Sample<CaptureFile>() {
+  return CaptureFile{"ortho_aerial_pad0_annotated", 123456};
+}
+template <>
 inline RunCounters Sample<RunCounters>() {
   return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700};
 }
@@ -188,7 +192,9 @@ inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
       static_cast<uint8_t>(TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS),
       {Sample<OdometryWithoutCovariance>(), later},
       0.5,
-      Sample<RunCounters>()};
+      Sample<RunCounters>(),
+      {Sample<CaptureFile>(), CaptureFile{"perspective_vehicle_start_pov", 77}},
+      "image_size 5000 is outside 1..4096 px"};
 }
 template <>
 inline AnalyzeScenarioResponse Sample<AnalyzeScenarioResponse>() {
