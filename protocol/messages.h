@@ -14,6 +14,7 @@
 
 #include "protocol/extensions.h"
 #include "protocol/geometry.h"
+#include "protocol/sensor_specs.h"
 
 namespace asg::protocol {
 
@@ -200,6 +201,8 @@ struct RunScenarioRequest {
   VehicleParams vehicle;          ///< vehicle parameters
   SimulationSettings simulation;  ///< time stepping
   uint64_t seed = 0;              ///< seed for anything random in the run (sensor noise)
+
+  VehicleNodesSpec vehicle_nodes;  ///< extension: external vehicle nodes and their sensors
 
   bool operator==(const RunScenarioRequest&) const = default;
 };

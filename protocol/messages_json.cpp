@@ -270,6 +270,7 @@ struct Schema<RunScenarioRequest> {
     v.Optional("vehicle", m.vehicle);
     v.Optional("simulation", m.simulation);
     v.Optional("seed", m.seed);
+    v.Optional("vehicle_nodes", m.vehicle_nodes);
   }
 };
 

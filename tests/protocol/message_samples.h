@@ -240,6 +240,15 @@ inline RunScenarioRequest Sample<RunScenarioRequest>() {
   r.vehicle = Sample<VehicleParams>();
   r.simulation = Sample<SimulationSettings>();
   r.seed = std::numeric_limits<uint64_t>::max();
+  r.vehicle_nodes.count = 1;
+  r.vehicle_nodes.sync = false;
+  r.vehicle_nodes.sensors.resize(2);
+  r.vehicle_nodes.sensors[0].type = SensorSpec::Type::kLidar;
+  r.vehicle_nodes.sensors[0].lidar.name = "roof_lidar";
+  r.vehicle_nodes.sensors[0].lidar.vertical_angles = {-10, 0, 10};
+  r.vehicle_nodes.sensors[1].type = SensorSpec::Type::kImu;
+  r.vehicle_nodes.sensors[1].imu.name = "imu";
+  r.vehicle_nodes.sensors[1].imu.seed = 7;
   return r;
 }
 template <>

@@ -1,0 +1,250 @@
+// The JSON schemas of sensor_specs.h. Every sensor needs "type" and "name"; all other fields are
+// optional. A SensorSpec writes and accepts only the fields of its type, flattened beside "type".
+#include <array>
+#include <set>
+
+#include "protocol/json_fields.h"
+#include "protocol/messages_json.h"
+#include "protocol/sensor_specs.h"
+
+namespace asg::protocol {
+
+const std::string& SensorSpec::Name() const {
+  switch (type) {
+    case Type::kCamera:
+      return camera.name;
+    case Type::kLidar:
+      return lidar.name;
+    case Type::kOccupancyGrid:
+      return occupancy_grid.name;
+    case Type::kImu:
+      return imu.name;
+    case Type::kDetection:
+      return detection.name;
+  }
+  return camera.name;
+}
+
+double SensorSpec::Rate() const {
+  switch (type) {
+    case Type::kCamera:
+      return camera.rate;
+    case Type::kLidar:
+      return lidar.rate;
+    case Type::kOccupancyGrid:
+      return occupancy_grid.rate;
+    case Type::kImu:
+      return imu.rate;
+    case Type::kDetection:
+      return detection.rate;
+  }
+  return camera.rate;
+}
+
+namespace json_detail {
+namespace {
+
+constexpr std::array<NamedValue<SensorSpec::Type>, 5> kSensorTypeTable{{
+    {SensorSpec::Type::kCamera, "camera"},
+    {SensorSpec::Type::kLidar, "lidar"},
+    {SensorSpec::Type::kOccupancyGrid, "occupancy_grid"},
+    {SensorSpec::Type::kImu, "imu"},
+    {SensorSpec::Type::kDetection, "detection"},
+}};
+constexpr Names<SensorSpec::Type> kSensorTypes{"sensor", kSensorTypeTable};
+
+constexpr Limit kPositiveCount{1.0, std::numeric_limits<double>::infinity(), false};
+constexpr Limit kElevation = Between(-90.0, 90.0);
+
+/// Throws unless a decoded sensor name is non-empty.
+void CheckName(const std::string& name, const FieldReader& reader) {
+  if (name.empty()) throw DecodeError(reader.Child("name"), "must not be empty");
+}
+
+}  // namespace
+
+template <>
+struct Schema<SensorMount> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("offset", m.offset);
+    v.Optional("roll", m.roll, Between(-180, 180));
+    v.Optional("pitch", m.pitch, Between(-90, 90));
+    v.Optional("yaw", m.yaw, Between(-180, 180));
+  }
+};
+
+template <>
+struct Schema<CameraSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Optional("mount", m.mount);
+    v.Optional("width", m.width, kPositiveCount);
+    v.Optional("height", m.height, kPositiveCount);
+    v.Optional("fov", m.fov, kPositive);
+    v.Optional("rate", m.rate, kPositive);
+    v.Optional("colour", m.colour);
+    v.Optional("depth", m.depth);
+    v.Optional("segmentation", m.segmentation);
+  }
+  static void Check(const CameraSpec& m, const FieldReader& reader) {
+    CheckName(m.name, reader);
+    if (m.fov >= 180.0) {
+      throw DecodeError(reader.Child("fov"), FormatNumber(m.fov) + " is not below 180 degrees");
+    }
+  }
+};
+
+template <>
+struct Schema<LidarSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Optional("mount", m.mount);
+    v.Optional("horizontal_resolution", m.horizontal_resolution, kPositiveCount);
+    v.Optional("vertical_angles", m.vertical_angles, kElevation);
+    v.Optional("range", m.range, kPositive);
+    v.Optional("min_range", m.min_range, kNonNegative);
+    v.Optional("rate", m.rate, kPositive);
+  }
+  static void Check(const LidarSpec& m, const FieldReader& reader) {
+    CheckName(m.name, reader);
+    if (m.vertical_angles.empty()) {
+      throw DecodeError(reader.Child("vertical_angles"), "needs at least one angle");
+    }
+    if (m.min_range >= m.range) {
+      throw DecodeError(reader.Child("min_range"),
+                        FormatNumber(m.min_range) + " is not below range " + FormatNumber(m.range));
+    }
+  }
+};
+
+template <>
+struct Schema<OccupancyGridSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Optional("resolution", m.resolution, kPositive);
+    v.Optional("width", m.width, kPositiveCount);
+    v.Optional("height", m.height, kPositiveCount);
+    v.Optional("range", m.range, kPositive);
+    v.Optional("rate", m.rate, kPositive);
+  }
+  static void Check(const OccupancyGridSpec& m, const FieldReader& reader) {
+    CheckName(m.name, reader);
+  }
+};
+
+template <>
+struct Schema<ImuSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Optional("rate", m.rate, kPositive);
+    v.Optional("orientation_noise", m.orientation_noise, kNonNegative);
+    v.Optional("angular_velocity_noise", m.angular_velocity_noise, kNonNegative);
+    v.Optional("linear_acceleration_noise", m.linear_acceleration_noise, kNonNegative);
+    v.Optional("seed", m.seed);
+    v.Optional("add_gravity", m.add_gravity);
+  }
+  static void Check(const ImuSpec& m, const FieldReader& reader) { CheckName(m.name, reader); }
+};
+
+template <>
+struct Schema<DetectionSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("name", m.name);
+    v.Optional("range", m.range, kPositive);
+    v.Optional("rate", m.rate, kPositive);
+    v.Optional("pos_noise_stddev", m.pos_noise_stddev, kNonNegative);
+    v.Optional("probability_of_lost", m.probability_of_lost, Between(0, 1));
+    v.Optional("object_recognition_delay", m.object_recognition_delay, kNonNegative);
+    v.Optional("seed", m.seed);
+  }
+  static void Check(const DetectionSpec& m, const FieldReader& reader) {
+    CheckName(m.name, reader);
+  }
+};
+
+// The tag picks which member's fields follow, listed by that member's own schema.
+template <>
+struct Schema<SensorSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.RequiredTag("type", m.type, kSensorTypes);
+    switch (m.type) {
+      case SensorSpec::Type::kCamera:
+        Schema<CameraSpec>::Fields(v, m.camera);
+        break;
+      case SensorSpec::Type::kLidar:
+        Schema<LidarSpec>::Fields(v, m.lidar);
+        break;
+      case SensorSpec::Type::kOccupancyGrid:
+        Schema<OccupancyGridSpec>::Fields(v, m.occupancy_grid);
+        break;
+      case SensorSpec::Type::kImu:
+        Schema<ImuSpec>::Fields(v, m.imu);
+        break;
+      case SensorSpec::Type::kDetection:
+        Schema<DetectionSpec>::Fields(v, m.detection);
+        break;
+    }
+  }
+  static void Check(const SensorSpec& m, const FieldReader& reader) {
+    switch (m.type) {
+      case SensorSpec::Type::kCamera:
+        return Schema<CameraSpec>::Check(m.camera, reader);
+      case SensorSpec::Type::kLidar:
+        return Schema<LidarSpec>::Check(m.lidar, reader);
+      case SensorSpec::Type::kOccupancyGrid:
+        return Schema<OccupancyGridSpec>::Check(m.occupancy_grid, reader);
+      case SensorSpec::Type::kImu:
+        return Schema<ImuSpec>::Check(m.imu, reader);
+      case SensorSpec::Type::kDetection:
+        return Schema<DetectionSpec>::Check(m.detection, reader);
+    }
+  }
+};
+
+template <>
+struct Schema<VehicleNodesSpec> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("count", m.count);
+    v.Optional("sync", m.sync);
+    v.Optional("realtime_factor", m.realtime_factor, kPositive);
+    v.Optional("step_deadline", m.step_deadline, kPositive);
+    v.Optional("sensors", m.sensors);
+  }
+  static void Check(const VehicleNodesSpec& m, const FieldReader& reader) {
+    std::set<std::string> names;
+    for (size_t i = 0; i < m.sensors.size(); ++i) {
+      if (!names.insert(m.sensors[i].Name()).second) {
+        throw DecodeError(IndexPath(reader.Child("sensors"), i) + ".name",
+                          "\"" + m.sensors[i].Name() + "\" is already the name of another sensor");
+      }
+    }
+  }
+};
+
+}  // namespace json_detail
+
+const char* SensorSpec::TypeName(Type type) {
+  for (const auto& entry : json_detail::kSensorTypeTable) {
+    if (entry.value == type) return entry.name.data();
+  }
+  return "unknown";
+}
+
+ASG_DEFINE_JSON(SensorMount)
+ASG_DEFINE_JSON(CameraSpec)
+ASG_DEFINE_JSON(LidarSpec)
+ASG_DEFINE_JSON(OccupancyGridSpec)
+ASG_DEFINE_JSON(ImuSpec)
+ASG_DEFINE_JSON(DetectionSpec)
+ASG_DEFINE_JSON(SensorSpec)
+ASG_DEFINE_JSON(VehicleNodesSpec)
+
+}  // namespace asg::protocol

@@ -1,0 +1,35 @@
+// The seeded random numbers of the sensor models, written out so that a seed gives the same
+// sequence with every compiler and standard library: xoshiro256** seeded through splitmix64,
+// uniforms from the top 53 bits, Gaussians by the Box-Muller transform.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace asg::scene {
+
+/// One step of splitmix64: advances *state and returns a well-mixed 64-bit value.
+uint64_t SplitMix64(uint64_t* state);
+
+/// A sensor's seed from the run seed, the sensor's own seed and its name (FNV-1a hashed).
+uint64_t SensorSeed(uint64_t run_seed, uint64_t sensor_seed, std::string_view name);
+
+/// A deterministic generator of uniform and Gaussian numbers. Not thread-safe.
+class NoiseGenerator {
+ public:
+  explicit NoiseGenerator(uint64_t seed);
+  /// The next 64 random bits (xoshiro256**).
+  uint64_t Next();
+  /// Uniform in [0, 1).
+  double Uniform();
+  /// Gaussian with mean 0 and standard deviation `stddev` (0 returns 0 without drawing).
+  double Gaussian(double stddev);
+
+ private:
+  std::array<uint64_t, 4> state_{};
+  double spare_ = 0.0;  ///< second Box-Muller output, unit variance
+  bool has_spare_ = false;
+};
+
+}  // namespace asg::scene
