@@ -114,6 +114,9 @@ requires(std::integral<T> &&
   }
 }
 
+/// A free-form JSON value (e.g. sensor reading headers): taken as it is.
+inline void ReadValue(const Json& j, const std::string&, Json* out) { *out = j; }
+
 /// A nested message: its own Decode.
 template <class T>
 requires std::is_class_v<T>

@@ -1,0 +1,231 @@
+// JSON schemas of node_messages.h, and the EgoControl mapping.
+#include <algorithm>
+#include <cmath>
+
+#include "protocol/json_fields.h"
+#include "protocol/messages_json.h"
+#include "protocol/node_messages.h"
+
+namespace asg::protocol {
+
+PhysXControl ToPhysXControl(const EgoControl& control, const VehicleParams& vehicle) {
+  PhysXControl result;
+  result.steering_angle = std::clamp(control.right_amount, -1.0, 1.0) * vehicle.max_steering_angle;
+  const bool braking = control.brake_amount > 0.0;
+  if (control.drive_mode != 0 && !braking) {
+    result.longitudinal_velocity =
+        control.drive_mode * std::clamp(control.forward_amount, 0.0, 1.0) * vehicle.max_speed;
+  }
+  result.handbrake = control.brake_amount >= 1.0;
+  return result;
+}
+
+namespace json_detail {
+namespace {
+const Limit kUnit = Between(0.0, 1.0);
+const Limit kSigned = Between(-1.0, 1.0);
+}  // namespace
+
+template <>
+struct Schema<NodeRegistration> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("node_name", m.node_name);
+    v.Optional("token", m.token);
+  }
+};
+
+template <>
+struct Schema<UnregisterVehicleNodeRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("node_name", m.node_name);
+  }
+};
+
+template <>
+struct Schema<UnregisterVehicleNodeResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+template <>
+struct Schema<NodeOperatingInfo> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_ids", m.info.worker_ids);
+    v.Required("scenario_numbers", m.info.scenario_numbers);
+    v.Required("ok_to_run", m.info.ok_to_run);
+    v.Required("save_dirs", m.info.save_dirs);
+    v.Required("save_minimal", m.info.save_minimal);
+    v.Optional("data_endpoints", m.data_endpoints);
+  }
+  static void Check(const NodeOperatingInfo& m, const FieldReader& reader) {
+    const size_t n = m.info.worker_ids.size();
+    const auto check = [&](std::string_view key, size_t size) {
+      if (size != n) {
+        throw DecodeError(reader.Child(key),
+                          std::to_string(size) + " values, worker_ids has " + std::to_string(n));
+      }
+    };
+    check("scenario_numbers", m.info.scenario_numbers.size());
+    check("ok_to_run", m.info.ok_to_run.size());
+    check("save_dirs", m.info.save_dirs.size());
+    check("save_minimal", m.info.save_minimal.size());
+    if (!m.data_endpoints.empty()) check("data_endpoints", m.data_endpoints.size());
+  }
+};
+
+template <>
+struct Schema<SaveNodeFileRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("node_name", m.node_name);
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("relative_path", m.relative_path);
+  }
+};
+
+template <>
+struct Schema<SaveNodeFileResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+    v.Optional("path", m.path);
+  }
+};
+
+template <>
+struct Schema<AttachNodeRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("node_name", m.node_name);
+    v.Optional("token", m.token);
+  }
+};
+
+template <>
+struct Schema<AttachNodeResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("received", m.received);
+  }
+};
+
+template <>
+struct Schema<RunStartRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("scene_description", m.scene_description);
+    v.Required("vehicle_start_location", m.vehicle_start_location);
+    v.Required("vehicle_start_yaw", m.vehicle_start_yaw);
+    v.Required("vehicle_goal_location", m.vehicle_goal_location);
+    v.Required("goal_radius", m.goal_radius, kNonNegative);
+    v.Required("control_period", m.control_period, kPositive);
+    v.Required("sync", m.sync);
+    v.Optional("sensors", m.sensors);
+    v.Optional("vehicle", m.vehicle);
+  }
+};
+
+template <>
+struct Schema<RunStartResponse> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("ready", m.ready);
+  }
+};
+
+template <>
+struct Schema<EgoControl> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("forward_amount", m.forward_amount, kUnit);
+    v.Optional("right_amount", m.right_amount, kSigned);
+    v.Optional("brake_amount", m.brake_amount, kUnit);
+    v.Optional("drive_mode", m.drive_mode, Between(-1.0, 1.0));
+  }
+};
+
+template <>
+struct Schema<StepRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("tick", m.tick);
+    v.Required("time", m.time, kNonNegative);
+    v.Required("odometry", m.odometry);
+    v.Optional("readings", m.readings);
+  }
+};
+
+template <>
+struct Schema<RunEndMessage> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("termination_reason", m.termination_reason);
+    v.Optional("termination_reason_name", m.termination_reason_name);
+    v.Required("vehicle_sim_time", m.vehicle_sim_time);
+    v.Optional("preempted", m.preempted);
+    v.Optional("reason", m.reason);
+  }
+};
+
+template <>
+struct Schema<RunPreemptedRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("scenario_number", m.scenario_number);
+    v.Required("reason", m.reason);
+  }
+};
+
+}  // namespace json_detail
+
+ASG_DEFINE_JSON(NodeRegistration)
+ASG_DEFINE_JSON(UnregisterVehicleNodeRequest)
+ASG_DEFINE_JSON(UnregisterVehicleNodeResponse)
+ASG_DEFINE_JSON(NodeOperatingInfo)
+ASG_DEFINE_JSON(SaveNodeFileRequest)
+ASG_DEFINE_JSON(SaveNodeFileResponse)
+ASG_DEFINE_JSON(AttachNodeRequest)
+ASG_DEFINE_JSON(AttachNodeResponse)
+ASG_DEFINE_JSON(RunStartRequest)
+ASG_DEFINE_JSON(RunStartResponse)
+ASG_DEFINE_JSON(EgoControl)
+ASG_DEFINE_JSON(StepRequest)
+ASG_DEFINE_JSON(RunEndMessage)
+ASG_DEFINE_JSON(RunPreemptedRequest)
+
+// StepResponse: "control" and "ego_control" are each optional and exclusive.
+void to_json(Json& j, const StepResponse& value) {
+  j = Json::object();
+  if (value.has_control) j["control"] = value.control;
+  if (value.has_ego_control) j["ego_control"] = value.ego_control;
+}
+
+void Decode(const Json& j, const std::string& path, StepResponse* value) {
+  StepResponse result;
+  json_detail::FieldReader reader(j, path);
+  reader.Optional("control", result.control);
+  reader.Optional("ego_control", result.ego_control);
+  reader.Finish();
+  result.has_control = j.contains("control");
+  result.has_ego_control = j.contains("ego_control");
+  if (result.has_control && result.has_ego_control) {
+    throw DecodeError(path, "carries both \"control\" and \"ego_control\"; send one");
+  }
+  *value = std::move(result);
+}
+
+void from_json(const Json& j, StepResponse& value) { Decode(j, "", &value); }
+
+}  // namespace asg::protocol
