@@ -1,29 +1,48 @@
 #include "capture/png.h"
 
-// The implementation is private to this file (STB_IMAGE_WRITE_STATIC), so its settings below
-// are this module's own.
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#define STBI_WRITE_NO_STDIO
-#include <stb/stb_image_write.h>
+#include <zlib.h>
+
+#include <cstring>
+#include <string>
 
 #include "capture/capture_error.h"
 
 namespace asg::capture {
 namespace {
 
-// Speed over the last few percent of size: the "Sub" filter on every row instead of trying all
-// five filters per row, and a shorter match search (measured on rendered views: about 40 %
-// faster and no larger than stb's defaults).
-void ConfigureEncoder() {
-  stbi_write_force_png_filter = 1;
-  stbi_write_png_compression_level = 5;
+// PNG filter type 1 ("Sub"): each byte minus the same channel of the pixel to its left.
+constexpr uint8_t kSubFilter = 1;
+
+void AppendBigEndian(std::vector<uint8_t>& out, uint32_t value) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(value >> shift));
 }
 
-void Append(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<uint8_t>*>(context);
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  out->insert(out->end(), bytes, bytes + size);
+// Writes the length, type, data and CRC of one chunk; the data are the `length` bytes that
+// already follow the 8 bytes reserved for length and type at `start`.
+void FinishChunk(std::vector<uint8_t>& out, size_t start, const char type[4], uint32_t length) {
+  const uint8_t header[8] = {static_cast<uint8_t>(length >> 24), static_cast<uint8_t>(length >> 16),
+                             static_cast<uint8_t>(length >> 8),  static_cast<uint8_t>(length),
+                             static_cast<uint8_t>(type[0]),      static_cast<uint8_t>(type[1]),
+                             static_cast<uint8_t>(type[2]),      static_cast<uint8_t>(type[3])};
+  std::memcpy(&out[start], header, 8);
+  const uLong crc = crc32(crc32(0L, Z_NULL, 0), &out[start + 4], length + 4);
+  AppendBigEndian(out, static_cast<uint32_t>(crc));
+}
+
+// The scanlines with their filter bytes, every row Sub-filtered.
+std::vector<uint8_t> FilterRows(int width, int height, const std::vector<uint8_t>& rgb) {
+  const size_t row = static_cast<size_t>(width) * 3;
+  std::vector<uint8_t> filtered((row + 1) * static_cast<size_t>(height));
+  for (int y = 0; y < height; ++y) {
+    const uint8_t* in = &rgb[row * y];
+    uint8_t* out = &filtered[(row + 1) * y];
+    *out++ = kSubFilter;
+    out[0] = in[0];
+    out[1] = in[1];
+    out[2] = in[2];
+    for (size_t i = 3; i < row; ++i) out[i] = static_cast<uint8_t>(in[i] - in[i - 3]);
+  }
+  return filtered;
 }
 
 }  // namespace
@@ -34,14 +53,45 @@ std::vector<uint8_t> EncodePng(int width, int height, const std::vector<uint8_t>
     throw CaptureError("EncodePng: " + std::to_string(rgb.size()) + " bytes do not make a " +
                        std::to_string(width) + " x " + std::to_string(height) + " RGB image");
   }
-  static const bool configured = (ConfigureEncoder(), true);
-  (void)configured;
-  std::vector<uint8_t> png;
-  png.reserve(rgb.size() / 2);
-  if (!stbi_write_png_to_func(Append, &png, width, height, 3, rgb.data(), width * 3)) {
-    throw CaptureError("EncodePng: stb_image_write failed on a " + std::to_string(width) + " x " +
-                       std::to_string(height) + " image");
+  std::vector<uint8_t> filtered = FilterRows(width, height, rgb);
+
+  static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  std::vector<uint8_t> png(kSignature, kSignature + 8);
+  // IHDR: size, 8 bits per channel, colour type 2 (RGB), deflate, adaptive filtering, no
+  // interlace.
+  size_t start = png.size();
+  png.resize(start + 8);
+  AppendBigEndian(png, static_cast<uint32_t>(width));
+  AppendBigEndian(png, static_cast<uint32_t>(height));
+  for (uint8_t byte : {8, 2, 0, 0, 0}) png.push_back(byte);
+  FinishChunk(png, start, "IHDR", 13);
+
+  // IDAT: one zlib stream. Run-length matching (Z_RLE) after the Sub filter is several times
+  // faster than stb_image_write's deflate at about the same size on rendered views.
+  z_stream stream{};
+  if (deflateInit2(&stream, 1, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK) {
+    throw CaptureError("EncodePng: zlib deflateInit2 failed");
   }
+  const uLong bound = deflateBound(&stream, static_cast<uLong>(filtered.size()));
+  start = png.size();
+  png.resize(start + 8 + bound);
+  stream.next_in = filtered.data();
+  stream.avail_in = static_cast<uInt>(filtered.size());
+  stream.next_out = &png[start + 8];
+  stream.avail_out = static_cast<uInt>(bound);
+  const int result = deflate(&stream, Z_FINISH);
+  const uLong compressed = stream.total_out;
+  deflateEnd(&stream);
+  if (result != Z_STREAM_END) {
+    throw CaptureError("EncodePng: zlib deflate failed (" + std::to_string(result) + ") on a " +
+                       std::to_string(width) + " x " + std::to_string(height) + " image");
+  }
+  png.resize(start + 8 + compressed);
+  FinishChunk(png, start, "IDAT", static_cast<uint32_t>(compressed));
+
+  start = png.size();
+  png.resize(start + 8);
+  FinishChunk(png, start, "IEND", 0);
   return png;
 }
 

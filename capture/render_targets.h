@@ -1,5 +1,6 @@
 // Offscreen framebuffers of the capture renderer: the multisampled colour target every view is
-// drawn into, and the sun's shadow map. Need the capture thread's current context.
+// drawn into, the sun's shadow map, and the camera sensor's single-sample colour + depth + label
+// target. Need the capture thread's current context.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,38 @@ class ColorTarget {
   GLuint depth_renderbuffer_ = 0;
   GLuint resolve_framebuffer_ = 0;
   GLuint resolve_renderbuffer_ = 0;
+};
+
+/// A width x height single-sample framebuffer with three colour attachments (0: RGBA8 colour,
+/// 1: R32F z-depth [m], 2: R8 segmentation label) and a 24-bit depth buffer. No multisampling,
+/// so that every pixel's depth and label come from one surface.
+class SensorTarget {
+ public:
+  /// Allocates the framebuffer; throws CaptureError when the driver rejects it.
+  SensorTarget(int width, int height);
+  ~SensorTarget();
+  SensorTarget(const SensorTarget&) = delete;
+  SensorTarget& operator=(const SensorTarget&) = delete;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  /// Binds it with all three attachments drawn, sets the viewport, and clears: colour black,
+  /// depth +infinity, label 0, depth buffer 1.
+  void BindAndClear() const;
+  /// Restricts drawing to attachment 0 (colour) or restores all three.
+  void DrawColourOnly(bool colour_only) const;
+  /// RGB8 pixels, row 0 the top of the picture, 3 * width bytes per row.
+  std::vector<uint8_t> ReadRgb() const;
+  /// Attachment 1, row 0 the top of the picture.
+  std::vector<float> ReadDepth() const;
+  /// Attachment 2, row 0 the top of the picture.
+  std::vector<uint8_t> ReadLabels() const;
+
+ private:
+  int width_ = 0;
+  int height_ = 0;
+  GLuint framebuffer_ = 0;
+  GLuint renderbuffers_[4] = {0, 0, 0, 0};  // colour, depth [m], label, depth buffer
 };
 
 /// A size x size depth texture compared in the shader (sampler2DShadow, linear filtering).

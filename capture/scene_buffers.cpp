@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "capture/shaders.h"
+#include "capture/terrain_mesh.h"
 
 namespace asg::capture {
 
@@ -80,15 +81,14 @@ Eigen::Matrix4f VehicleStartModel(const scene::World& world) {
   return model.cast<float>();
 }
 
-SceneBuffers::SceneBuffers(const scene::World& world, const protocol::VehicleParams& vehicle) {
+SceneBuffers::SceneBuffers(const scene::World& world, const protocol::VehicleParams* vehicle) {
   const terrain::Landscape& landscape = *world.landscape;
   lowest_ground_ = landscape.min_height();
   highest_ground_ = landscape.max_height();
   bounds_.extend(Eigen::Vector3d(landscape.min_xy(), landscape.min_xy(), lowest_ground_));
   bounds_.extend(Eigen::Vector3d(landscape.max_xy(), landscape.max_xy(), highest_ground_));
 
-  const terrain::LandscapeMesh terrain_mesh = landscape.BuildMesh();
-  Mesh ground{terrain_mesh.positions, terrain_mesh.normals, terrain_mesh.indices};
+  const Mesh ground = SimplifiedTerrainMesh(landscape);
   DrawItem terrain_item;
   terrain_item.mesh = std::make_unique<InstancedMesh>(
       ground, std::vector<Eigen::Matrix4f>{Eigen::Matrix4f::Identity()});
@@ -96,42 +96,47 @@ SceneBuffers::SceneBuffers(const scene::World& world, const protocol::VehiclePar
   terrain_item.all_instances = terrain_item.shadow_instances = 1;
   items_.push_back(std::move(terrain_item));
 
-  // Instances grouped by kind in first-seen order, shadow casters first within each kind.
-  std::vector<const scene::ActorKind*> kinds;
-  std::map<const scene::ActorKind*,
-           std::pair<std::vector<Eigen::Matrix4f>, std::vector<Eigen::Matrix4f>>>
-      models;
+  // Instances grouped by kind and traversability in first-seen order, shadow casters first
+  // within each group.
+  using Group = std::pair<const scene::ActorKind*, bool>;
+  std::vector<Group> groups;
+  std::map<Group, std::pair<std::vector<Eigen::Matrix4f>, std::vector<Eigen::Matrix4f>>> models;
   for (const scene::ActorInstance& instance : world.actors) {
-    if (!models.count(instance.kind)) kinds.push_back(instance.kind);
-    auto& [casters, others] = models[instance.kind];
+    const Group group{instance.kind, instance.traversable};
+    if (!models.count(group)) groups.push_back(group);
+    auto& [casters, others] = models[group];
     (instance.cast_shadow ? casters : others).push_back(InstanceModel(instance));
     const double radius = 1.5 * instance.Height() + 1.0;
     bounds_.extend(instance.position + Eigen::Vector3d(radius, radius, 1.5 * instance.Height()));
     bounds_.extend(instance.position - Eigen::Vector3d(radius, radius, 0.5));
   }
-  for (const scene::ActorKind* kind : kinds) {
-    auto& [casters, others] = models[kind];
+  for (const Group& group : groups) {
+    auto& [casters, others] = models[group];
     const GLsizei shadow_instances = static_cast<GLsizei>(casters.size());
     casters.insert(casters.end(), others.begin(), others.end());
-    for (const MeshPart& part : ActorParts(*kind)) {
+    for (const MeshPart& part : ActorParts(*group.first)) {
       DrawItem item;
       item.mesh = std::make_unique<InstancedMesh>(part.mesh, casters);
       item.color = part.color;
+      item.label = group.second ? kLabelTraversable : kLabelNonTraversable;
       item.all_instances = static_cast<GLsizei>(casters.size());
       item.shadow_instances = shadow_instances;
       items_.push_back(std::move(item));
     }
   }
 
-  const Eigen::Matrix4f vehicle_model = VehicleStartModel(world);
-  for (const MeshPart& part : VehicleParts(vehicle)) {
-    DrawItem item;
-    item.mesh =
-        std::make_unique<InstancedMesh>(part.mesh, std::vector<Eigen::Matrix4f>{vehicle_model});
-    item.color = part.color;
-    item.vehicle = true;
-    item.all_instances = item.shadow_instances = 1;
-    items_.push_back(std::move(item));
+  if (vehicle != nullptr) {
+    const Eigen::Matrix4f vehicle_model = VehicleStartModel(world);
+    for (const MeshPart& part : VehicleParts(*vehicle)) {
+      DrawItem item;
+      item.mesh =
+          std::make_unique<InstancedMesh>(part.mesh, std::vector<Eigen::Matrix4f>{vehicle_model});
+      item.color = part.color;
+      item.vehicle = true;
+      item.label = kLabelNonTraversable;
+      item.all_instances = item.shadow_instances = 1;
+      items_.push_back(std::move(item));
+    }
   }
   bounds_.extend(world.start + Eigen::Vector3d(3.0, 3.0, 2.0));
   bounds_.extend(world.start - Eigen::Vector3d(3.0, 3.0, 0.5));

@@ -34,22 +34,29 @@ class InstancedMesh {
   GLsizei index_count_ = 0;
 };
 
+/// Segmentation labels of the camera sensor (camera_sensor.h).
+inline constexpr uint8_t kLabelSky = 0;             ///< nothing drawn
+inline constexpr uint8_t kLabelTraversable = 1;     ///< terrain and traversable actors
+inline constexpr uint8_t kLabelNonTraversable = 2;  ///< actors with collision, and the vehicle
+
 /// One draw of the scene: a mesh, its colour and how many instances take part in each pass.
 struct DrawItem {
   std::unique_ptr<InstancedMesh> mesh;
   Eigen::Vector3f color = Eigen::Vector3f::Ones();  ///< [0, 1] RGB; unused by the terrain
-  bool terrain = false;          ///< coloured by height and slope, drawn without face culling
-  bool vehicle = false;          ///< the vehicle (hidden in the view from inside it)
-  GLsizei all_instances = 0;     ///< drawn in the colour pass
+  bool terrain = false;               ///< coloured by height and slope, drawn without face culling
+  bool vehicle = false;               ///< the vehicle (hidden in the view from inside it)
+  uint8_t label = kLabelTraversable;  ///< segmentation label of every instance
+  GLsizei all_instances = 0;          ///< drawn in the colour pass
   GLsizei shadow_instances = 0;  ///< the first ones, drawn in the shadow pass (cast_shadow true)
 };
 
-/// The GPU buffers of one World: the terrain, instanced actor parts per kind (instances that
-/// cast shadows first), and the vehicle at its start pose, standing on the ground and tilted to
-/// the ground normal.
+/// The GPU buffers of one World: the terrain (its simplified render mesh, terrain_mesh.h),
+/// instanced actor parts per kind and traversability (instances that cast shadows first), and,
+/// when `vehicle` is not null, the vehicle of that shape at its start pose, standing on the
+/// ground and tilted to the ground normal.
 class SceneBuffers {
  public:
-  SceneBuffers(const scene::World& world, const protocol::VehicleParams& vehicle);
+  SceneBuffers(const scene::World& world, const protocol::VehicleParams* vehicle);
 
   const std::vector<DrawItem>& items() const { return items_; }
   /// [m] axis-aligned box around everything drawn (landscape grid, actors, vehicle).

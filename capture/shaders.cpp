@@ -74,7 +74,9 @@ void main() {
 }
 )";
 
-const char* const kLitFragmentShader = R"(#version 330 core
+// The lit material and lighting shared by the capture views and the camera sensor: LitColor()
+// returns the shaded colour of the current fragment.
+constexpr char kLitShading[] = R"(#version 330 core
 in vec3 v_world;
 in vec3 v_normal;
 in vec4 v_shadow;
@@ -88,7 +90,6 @@ uniform vec3 u_haze_color;
 uniform vec2 u_height_range;       // [m] lowest, highest ground
 uniform float u_contour_step;      // [m], 0 = no contour lines
 uniform sampler2DShadow u_shadow_map;
-out vec4 frag_color;
 
 float SunVisibility() {
   vec3 p = v_shadow.xyz / v_shadow.w;
@@ -114,7 +115,7 @@ vec3 GroundColor(vec3 n) {
   return c;
 }
 
-void main() {
+vec3 LitColor() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
   vec3 base = u_terrain == 1 ? GroundColor(n) : u_color;
@@ -126,7 +127,25 @@ void main() {
     float haze = 1.0 - exp(-length(v_world - u_eye) / u_haze_distance);
     c = mix(c, u_haze_color, 0.8 * haze);
   }
-  frag_color = vec4(clamp(c, 0.0, 1.0), 1.0);
+  return clamp(c, 0.0, 1.0);
+}
+)";
+
+const std::string kLitFragmentShader = std::string(kLitShading) + R"(
+out vec4 frag_color;
+void main() { frag_color = vec4(LitColor(), 1.0); }
+)";
+
+const std::string kSensorFragmentShader = std::string(kLitShading) + R"(
+uniform vec3 u_forward;  // unit optical axis, world
+uniform float u_label;   // segmentation label / 255
+layout(location = 0) out vec4 frag_color;
+layout(location = 1) out float frag_depth;
+layout(location = 2) out float frag_label;
+void main() {
+  frag_color = vec4(LitColor(), 1.0);
+  frag_depth = dot(v_world - u_eye, u_forward);
+  frag_label = u_label;
 }
 )";
 
@@ -142,25 +161,27 @@ void main() {}
 )";
 
 const char* const kSkyVertexShader = R"(#version 330 core
-out vec2 v_ndc;
+uniform mat4 u_inverse_view_projection;
+out vec3 v_ray;
 void main() {
   // One triangle covering the screen.
   vec2 p = vec2((gl_VertexID == 1) ? 3.0 : -1.0, (gl_VertexID == 2) ? 3.0 : -1.0);
-  v_ndc = p;
+  // Far point minus near point through p: linear in p for perspective and orthographic
+  // cameras, so interpolating it gives every pixel's viewing ray.
+  vec4 near = u_inverse_view_projection * vec4(p, -1.0, 1.0);
+  vec4 far = u_inverse_view_projection * vec4(p, 1.0, 1.0);
+  v_ray = far.xyz / far.w - near.xyz / near.w;
   gl_Position = vec4(p, 1.0, 1.0);
 }
 )";
 
 const char* const kSkyFragmentShader = R"(#version 330 core
-in vec2 v_ndc;
-uniform mat4 u_inverse_view_projection;
+in vec3 v_ray;
 uniform vec3 u_to_sun;
 uniform vec3 u_haze_color;
 out vec4 frag_color;
 void main() {
-  vec4 near = u_inverse_view_projection * vec4(v_ndc, -1.0, 1.0);
-  vec4 far = u_inverse_view_projection * vec4(v_ndc, 1.0, 1.0);
-  vec3 ray = normalize(far.xyz / far.w - near.xyz / near.w);
+  vec3 ray = normalize(v_ray);
   float up = ray.z;
   vec3 zenith = vec3(0.30, 0.50, 0.82);
   vec3 c = up >= 0.0 ? mix(u_haze_color, zenith, pow(up, 0.6))

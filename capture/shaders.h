@@ -35,7 +35,11 @@ class Program {
 /// Lit geometry (terrain and instanced meshes): sun + sky light, shadow map, haze; the terrain
 /// material colours the ground by height and slope and draws faint contour lines.
 extern const char* const kLitVertexShader;
-extern const char* const kLitFragmentShader;
+extern const std::string kLitFragmentShader;
+/// The camera sensor's lit geometry (same vertex shader and lighting as kLitFragmentShader)
+/// writing three targets: location 0 colour, 1 z-depth [m] along u_forward from u_eye (float),
+/// 2 the segmentation label u_label (label / 255 into an 8-bit normalised target).
+extern const std::string kSensorFragmentShader;
 /// Depth-only pass from the sun into the shadow map.
 extern const char* const kShadowVertexShader;
 extern const char* const kShadowFragmentShader;

@@ -1,5 +1,8 @@
 // Benchmarks of capture/renderer.h: one 512 x 512 view (shadows, 4x MSAA, PNG included), the
-// PNG encoding alone, and the whole capture set of one scenario with annotations.
+// PNG encoding alone, the whole capture set of one scenario with annotations, and one frame of
+// capture/camera_sensor.h (256 x 256, colour + depth + segmentation). The "CPU" column and the
+// cpu_ms_per_view counters are process CPU time (main thread and llvmpipe's threads together),
+// the figure that matters on a shared machine.
 //
 // Run with one llvmpipe thread, as a worker on a busy machine would:
 //   LP_NUM_THREADS=1 build/experiments/capture/bench_capture
@@ -7,7 +10,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 
+#include "capture/camera_sensor.h"
 #include "capture/png.h"
 #include "capture/renderer.h"
 #include "scene/world.h"
@@ -79,6 +84,19 @@ struct Fixture {
   CaptureRenderer renderer;
 };
 
+// [ms] CPU time of the whole process (every llvmpipe thread included) since an arbitrary start.
+double ProcessCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return 1e3 * static_cast<double>(now.tv_sec) + 1e-6 * static_cast<double>(now.tv_nsec);
+}
+
+// Adds the counter cpu_ms_per_view: process CPU time per image over all iterations.
+void CountCpuPerView(benchmark::State& state, double cpu_ms, double views_per_iteration) {
+  state.counters["cpu_ms_per_view"] =
+      cpu_ms / (views_per_iteration * static_cast<double>(state.iterations()));
+}
+
 Fixture& SharedFixture() {
   static Fixture fixture;
   return fixture;
@@ -105,9 +123,11 @@ void BM_PerViewIn16ViewSet512(benchmark::State& state) {
   auto& s = request.scene_capture_settings;
   s.front_aerial = s.left_front_aerial = s.left_aerial = s.left_rear_aerial = true;
   s.rear_aerial = s.right_rear_aerial = s.right_aerial = s.right_front_aerial = true;
+  const double start = ProcessCpuMs();
   for (auto _ : state) {
     benchmark::DoNotOptimize(f.renderer.Render(f.world, request, nullptr));
   }
+  CountCpuPerView(state, ProcessCpuMs() - start, 16.0);
   state.counters["s_per_view"] = benchmark::Counter(
       16.0, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
@@ -140,16 +160,40 @@ void BM_FullCaptureSet512(benchmark::State& state) {
   s.vehicle_start_pov = s.vehicle_start_rear_aerial = true;
   const protocol::AnalyzeScenarioRequest run = SyntheticRun();
   size_t images = 0;
+  const double start = ProcessCpuMs();
   for (auto _ : state) {
     images = f.renderer.Render(f.world, request, &run).size();
     benchmark::DoNotOptimize(images);
   }
+  CountCpuPerView(state, ProcessCpuMs() - start, static_cast<double>(images));
   state.counters["images"] = static_cast<double>(images);
 }
 BENCHMARK(BM_FullCaptureSet512)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
+
+// One frame of the research stack's camera (256 x 256, 90 deg, colour + depth + segmentation)
+// on a vehicle driving across the reference scene: render and read back, no encoding.
+void BM_CameraFrame256(benchmark::State& state) {
+  Fixture& f = SharedFixture();
+  CameraSensorRenderer camera;
+  camera.SetWorld(f.world);
+  protocol::CameraSpec spec;
+  spec.name = "front";
+  spec.segmentation = true;
+  Eigen::Isometry3d vehicle = Eigen::Isometry3d::Identity();
+  vehicle.linear() = Eigen::AngleAxisd(0.25 * 3.14159265, Eigen::Vector3d::UnitZ()).matrix();
+  int frame = 0;
+  const double start = ProcessCpuMs();
+  for (auto _ : state) {
+    const double s = 10.0 + 0.3 * (frame++ % 100);  // along the start-goal diagonal
+    vehicle.translation() = Eigen::Vector3d(s, s, f.world.landscape->HeightAt(s, s) + 0.5);
+    benchmark::DoNotOptimize(camera.Render(spec, vehicle));
+  }
+  CountCpuPerView(state, ProcessCpuMs() - start, 1.0);
+}
+BENCHMARK(BM_CameraFrame256)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace
 }  // namespace asg::capture
