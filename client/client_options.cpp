@@ -2,11 +2,11 @@
 #include "client/client_options.h"
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
 #include <vector>
-
 
 namespace asg::client {
 
@@ -43,14 +43,9 @@ void ParseListen(const std::string& text, FarmSettings* settings) {
     host = host.substr(1, host.size() - 2);
   }
   const std::string port = text.substr(colon + 1);
-  size_t parsed = 0;
-  unsigned long number = 0;
-  try {
-    number = std::stoul(port, &parsed);
-  } catch (const std::logic_error&) {
-    parsed = 0;
-  }
-  if (parsed == 0 || parsed != port.size() || number > 65535) {
+  uint32_t number = 0;
+  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
+  if (error != std::errc() || end != port.data() + port.size() || number > 65535) {
     throw UsageError("--listen \"" + text + "\": port \"" + port + "\" is not in 0..65535");
   }
   settings->listen_host = host;
@@ -90,15 +85,19 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "resubmitted (twice at most, then the worker is replaced)")
     ("fault-inject", po::value<std::string>(),
      "TESTING ONLY: passed as --fault-inject to the initially launched workers (not to their "
-     "replacements); see asg-worker --help")
+     "replacements); see asg-worker --help");
+  po::options_description positional_options;
+  positional_options.add_options()
     ("command", po::value<std::string>(), "the command: run")
     ("batch", po::value<std::string>(), "the batch file");
   // clang-format on
+  po::options_description all_options;
+  all_options.add(options).add(positional_options);
   po::positional_options_description positional;
   positional.add("command", 1).add("batch", 1);
   po::variables_map values;
   try {
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
+    po::store(po::command_line_parser(argc, argv).options(all_options).positional(positional).run(),
               values);
     po::notify(values);
   } catch (const po::error& error) {

@@ -2,8 +2,11 @@
 // local workers) and the tear-down (stop the workers, write the summary, print the table).
 #include "client/farm.h"
 
+#include <sys/resource.h>
+
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -28,6 +31,14 @@ void WaitForSignal(boost::asio::signal_set* signals, EventQueue* events) {
     events->Push(std::move(event));
     WaitForSignal(signals, events);
   });
+}
+
+/// [s] user + system CPU time of this process (RUSAGE_SELF) or its reaped children.
+double CpuSeconds(int who) {
+  rusage usage{};
+  ::getrusage(who, &usage);
+  const auto seconds = [](const timeval& time) { return time.tv_sec + time.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 /// The address local workers connect to: loopback when listening on every interface.
@@ -61,7 +72,14 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
     logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
   }
 
-  ResultWriter writer(settings.out_dir);
+  // Vehicle nodes' files: staged ones of complete scenarios moved in, the rest dropped (their
+  // scenarios run again and the nodes upload anew), see node_files.h.
+  NodeFileStore node_files(settings.out_dir);
+  if (const size_t moved = node_files.Recover(); moved > 0) {
+    logger.Info("moved staged node files into " + std::to_string(moved) + " scenario folders");
+  }
+  NodeControl nodes(NodeSettingsFor(batch, settings), &node_files, &logger);
+  ResultWriter writer(settings.out_dir, &node_files);
   ProgressSettings progress_settings;
   progress_settings.enabled = !settings.quiet;
   progress_settings.live = settings.live_progress;
@@ -99,7 +117,8 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   WorkerLinks links(io.context().get_executor(), link_settings, &events, &logger);
   boost::asio::signal_set signals(io.context(), SIGINT, SIGTERM);
   WaitForSignal(&signals, &events);
-  const std::string address = ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
+  const std::string address =
+      ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
   logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
               (settings.token.empty() ? "" : ", token required"));
 
@@ -108,8 +127,8 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
     pool.emplace(WorkerLaunchSettings{settings.worker_executable, address, settings.token,
                                       settings.worker_arguments, settings.out_dir / "logs"});
   }
-  FarmLoopContext context{&batch,    &settings, &logger,  &events,
-                          pool ? &*pool : nullptr, &progress, &writer};
+  FarmLoopContext context{&batch,    &settings, &logger, &events, pool ? &*pool : nullptr,
+                          &progress, &writer, &nodes};
   FarmLoop loop(context, to_run);
   if (!to_run.empty()) {
     if (settings.workers == 0) {
@@ -139,6 +158,11 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   WriteSummary(settings.out_dir, summary, outcomes);
   logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
               std::to_string(batch.scenarios.size()) + " scenarios recorded");
+  char usage[160];
+  std::snprintf(usage, sizeof usage,
+                "resource usage: wall %.3f s, client cpu %.3f s, local workers cpu %.3f s",
+                wall_time_s, CpuSeconds(RUSAGE_SELF), CpuSeconds(RUSAGE_CHILDREN));
+  logger.Info(usage);
 
   out << FormatOutcomeTable(summary);
   out << "results: " << settings.out_dir.string() << " (summary.json, summary.csv, asg_log.txt)\n";

@@ -21,23 +21,23 @@
 namespace asg::client {
 
 /// Exit codes of asg-client.
-inline constexpr int kExitCompleted = 0;     ///< every scenario done or invalid, as recorded
-inline constexpr int kExitSomeFailed = 1;    ///< some scenario failed, or the farm broke down
-inline constexpr int kExitUsage = 2;         ///< usage or batch-file error; nothing ran
+inline constexpr int kExitCompleted = 0;      ///< every scenario done or invalid, as recorded
+inline constexpr int kExitSomeFailed = 1;     ///< some scenario failed, or the farm broke down
+inline constexpr int kExitUsage = 2;          ///< usage or batch-file error; nothing ran
 inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; summary written
 
 /// How to run a batch.
 struct FarmSettings {
-  std::filesystem::path out_dir;          ///< results go here (created when missing)
-  uint32_t workers = 1;                   ///< local worker processes to launch, 0..255
-  bool resume = false;                    ///< keep complete scenario folders, run the rest
-  std::string listen_host = "127.0.0.1";  ///< address workers connect to
-  uint16_t listen_port = 0;               ///< 0 picks a free port
-  std::string token;                      ///< required of every worker when not empty
-  std::filesystem::path worker_executable;        ///< asg-worker, for local workers
-  std::vector<std::string> worker_arguments;      ///< appended to every local worker's command
+  std::filesystem::path out_dir;              ///< results go here (created when missing)
+  uint32_t workers = 1;                       ///< local worker processes to launch, 0..255
+  bool resume = false;                        ///< keep complete scenario folders, run the rest
+  std::string listen_host = "127.0.0.1";      ///< address workers connect to
+  uint16_t listen_port = 0;                   ///< 0 picks a free port
+  std::string token;                          ///< required of every worker when not empty
+  std::filesystem::path worker_executable;    ///< asg-worker, for local workers
+  std::vector<std::string> worker_arguments;  ///< appended to every local worker's command
   std::vector<std::string> first_launch_arguments;  ///< appended to the initial launches only
-  bool quiet = false;                     ///< no progress output
+  bool quiet = false;                               ///< no progress output
   bool live_progress = false;  ///< one line redrawn in place (a terminal) instead of plain lines
   std::chrono::milliseconds start_timeout{30'000};  ///< [ms] accepted but not started: resubmit
   std::chrono::milliseconds shutdown_grace{3'000};  ///< [ms] workers get this long to exit

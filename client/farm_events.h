@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "client/node_links.h"
+#include "client/results.h"
 #include "client/scheduler.h"
 #include "client/worker_registration.h"
 #include "protocol/connection.h"
@@ -27,10 +29,13 @@ struct FarmEvent {
     kRegistered,  ///< a worker presented the right token; `connection`, `registration` set
     kStatus,      ///< StatusCode `status` arrived
     kRunRefused,  ///< a RunScenario got an Error reply or none; `text` says why
-    kResult,      ///< AnalyzeScenario arrived; `request` (to reply to) and `analysis`
+    kResult,      ///< AnalyzeScenario arrived: `request` (to reply to), `analysis` and
+                  ///< `captures`, or `text` saying why it does not decode
     kIssue,       ///< WorkerIssueNotification arrived (already answered); `issue`
     kClosed,      ///< the connection closed; `text` is the reason
     kSignal,      ///< SIGINT or SIGTERM; `signal_number`
+    kNode,        ///< a vehicle-node request or the close of a node connection; `node`
+    kPreempted,   ///< RunPreempted arrived (already answered); `preempted`
   };
   Kind kind = Kind::kClosed;
   WorkerKey worker = 0;  ///< the connection it concerns (0 for kSignal)
@@ -40,9 +45,12 @@ struct FarmEvent {
   uint32_t scenario_number = 0;  ///< kRunRefused: the scenario sent
   protocol::Message request;     ///< kResult: the frame (type and reference) to reply to
   protocol::AnalyzeScenarioRequest analysis;
+  std::vector<CaptureFile> captures;  ///< kResult: the PNGs cut from the attachment
   protocol::WorkerIssueNotificationRequest issue;
   std::string text;
   int signal_number = 0;
+  NodeEvent node;                           ///< kNode
+  protocol::RunPreemptedRequest preempted;  ///< kPreempted
 };
 
 /// A multi-producer, single-consumer queue of events. Thread-safe.

@@ -22,9 +22,9 @@ namespace asg::client {
 
 /// Where to listen and whom to let in.
 struct LinkSettings {
-  std::string host = "127.0.0.1";  ///< listening address
-  uint16_t port = 0;               ///< TCP port, 0 picks a free one
-  std::string token;               ///< required of every worker when not empty
+  std::string host = "127.0.0.1";           ///< listening address
+  uint16_t port = 0;                        ///< TCP port, 0 picks a free one
+  std::string token;                        ///< required of every worker when not empty
   protocol::ConnectionSettings connection;  ///< heartbeats and limits of every connection
 };
 

@@ -47,12 +47,14 @@ void FarmLoop::Run() {
     KillSilentProcesses(now);
     for (const SchedulerAction& action : scheduler_.Poll(now)) Apply(action, now);
     AssignIdleWorkers(now);
+    if (context_.nodes != nullptr) context_.nodes->PublishIfChanged();
     context_.progress->Update(now);
   }
 }
 
 void FarmLoop::CloseAll(const std::string& reason) {
   for (auto& [key, link] : links_) link.connection->Close(reason);
+  if (context_.nodes != nullptr) context_.nodes->CloseAll(reason);
 }
 
 void FarmLoop::Handle(FarmEvent& event, SteadyClock::time_point now) {
@@ -65,6 +67,10 @@ void FarmLoop::Handle(FarmEvent& event, SteadyClock::time_point now) {
   }
   if (event.kind == Kind::kRegistered) {
     OnRegistered(event);
+    return;
+  }
+  if (event.kind == Kind::kNode) {
+    OnNode(event);
     return;
   }
   const auto it = links_.find(event.worker);
@@ -86,6 +92,9 @@ void FarmLoop::Handle(FarmEvent& event, SteadyClock::time_point now) {
     case Kind::kClosed:
       OnClosed(event, now);
       break;
+    case Kind::kPreempted:
+      OnPreempted(event, now);
+      break;
     default:
       break;
   }
@@ -99,12 +108,15 @@ void FarmLoop::OnRegistered(FarmEvent& event) {
   const auto process = processes_.find(link.pid);
   // A pid of the pool counts only when the connection is loopback (a remote host's pids are
   // unrelated) and the process has no connection yet.
-  const bool loopback = link.connection->peer().rfind("127.", 0) == 0 ||
-                        link.connection->peer().rfind("::1", 0) == 0;
+  const bool loopback =
+      link.connection->peer().rfind("127.", 0) == 0 || link.connection->peer().rfind("::1", 0) == 0;
   if (process != processes_.end() && loopback && process->second.key == 0) {
     link.local = true;
     process->second.key = event.worker;
     early_exits_ = 0;
+  }
+  if (context_.nodes != nullptr) {
+    context_.nodes->registry().AddWorker(link.worker_id, event.registration.data_endpoint);
   }
   links_[event.worker] = std::move(link);
   context_.logger->Info(WorkerName(event.worker) + " connected from " +
@@ -124,12 +136,24 @@ void FarmLoop::OnStatus(const FarmEvent& event) {
 
 void FarmLoop::OnResult(FarmEvent& event, SteadyClock::time_point now) {
   Link& link = links_.at(event.worker);
+  if (!event.text.empty()) {
+    context_.logger->Warning("refused a malformed AnalyzeScenario from " +
+                             WorkerName(event.worker) + ": " + event.text);
+    link.connection->ReplyError(event.request.reference, "refused: " + event.text);
+    if (scheduler_.AssignedTo(event.worker)) {
+      Apply(scheduler_.Resubmit(event.worker, now, "malformed AnalyzeScenario: " + event.text),
+            now);
+    }
+    return;
+  }
   const uint32_t reported = event.analysis.scenario_number;
   switch (scheduler_.Finish(event.worker, reported)) {
     case Scheduler::Verdict::kAccepted:
       link.connection->Reply(event.request,
                              protocol::Json(protocol::AnalyzeScenarioResponse{true}));
-      RecordDone(std::move(event.analysis), link.worker_id, now);
+      EndRun(event.worker);
+      RecordDone(std::move(event.analysis), std::move(event.captures), link.worker_id, now);
+      RerunIfAsked(reported);
       return;
     case Scheduler::Verdict::kMismatch: {
       const uint32_t given = *scheduler_.AssignedTo(event.worker);
@@ -150,7 +174,8 @@ void FarmLoop::OnResult(FarmEvent& event, SteadyClock::time_point now) {
 
 void FarmLoop::OnIssue(const FarmEvent& event, SteadyClock::time_point now) {
   const auto number = scheduler_.AssignedTo(event.worker);
-  if (event.issue.issue_id != protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE ||
+  if (event.issue.issue_id !=
+          protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE ||
       !number) {
     context_.logger->Warning(WorkerName(event.worker) + " reports issue " +
                              std::to_string(event.issue.issue_id) + ": " + event.issue.message);
@@ -158,10 +183,12 @@ void FarmLoop::OnIssue(const FarmEvent& event, SteadyClock::time_point now) {
   }
   // The scenario itself is bad: it is recorded invalid and not retried.
   scheduler_.Finish(event.worker, *number);
+  EndRun(event.worker);
+  pending_reruns_.erase(*number);
   const Link& link = links_.at(event.worker);
-  context_.logger->Warning("scenario " + std::to_string(*number) + " invalid: " +
-                           WorkerName(event.worker) + " cannot create the scene: " +
-                           event.issue.message);
+  context_.logger->Warning("scenario " + std::to_string(*number) +
+                           " invalid: " + WorkerName(event.worker) +
+                           " cannot create the scene: " + event.issue.message);
   RecordAttempt(*number, link.worker_id, AttemptSeconds(*number, now), "invalid scene");
   RecordUnrunnable(*number, ScenarioStatus::kInvalid, event.issue.message,
                    scheduler_.FailedAttempts(*number) + 1, link.worker_id);
@@ -185,8 +212,8 @@ void FarmLoop::ReapProcesses() {
   for (const ExitedWorker& exited : context_.pool->Reap()) {
     const LocalProcess process = processes_.at(exited.pid);
     processes_.erase(exited.pid);
-    const std::string who = "worker " + std::to_string(exited.worker_id) + " (pid " +
-                            std::to_string(exited.pid) + ")";
+    const std::string who =
+        "worker " + std::to_string(exited.worker_id) + " (pid " + std::to_string(exited.pid) + ")";
     if (process.key == 0) {
       ++early_exits_;
       context_.logger->Error(who + " " + exited.description + " before registering");
@@ -206,7 +233,8 @@ void FarmLoop::ReapProcesses() {
     if (early_exits_ >= kMaxEarlyExits) {
       breakdown_ = std::to_string(early_exits_) +
                    " worker processes in a row ended before registering; see the worker logs "
-                   "in " + (context_.settings->out_dir / "logs").string();
+                   "in " +
+                   (context_.settings->out_dir / "logs").string();
       return;
     }
     Launch(exited.worker_id, false);
@@ -248,8 +276,14 @@ void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
         link.status != protocol::StatusCode::ONLINE_AND_READY) {
       continue;
     }
+    // The ready gate: every vehicle node of the worker is ready for its next scenario.
+    if (context_.nodes != nullptr && (!context_.nodes->registry().GateOpen(link.worker_id) ||
+                                      scheduler_.AssignedTo(key))) {
+      continue;
+    }
     const auto number = scheduler_.Assign(key, now);
     if (!number) continue;
+    if (context_.nodes != nullptr) context_.nodes->registry().StartScenario(link.worker_id, *number);
     attempt_start_[*number] = now;
     context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
     Send(key, *number);
@@ -274,10 +308,11 @@ void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {
 
 void FarmLoop::Launch(uint8_t worker_id, bool first_launch) {
   if (context_.pool == nullptr) return;
-  const int64_t pid = context_.pool->Launch(
-      worker_id, first_launch ? context_.settings->first_launch_arguments
-                              : std::vector<std::string>{});
+  const int64_t pid =
+      context_.pool->Launch(worker_id, first_launch ? context_.settings->first_launch_arguments
+                                                    : std::vector<std::string>{});
   processes_[pid] = LocalProcess{worker_id, 0};
+  if (context_.nodes != nullptr) context_.nodes->registry().AddWorker(worker_id, "");
   context_.logger->Info("launched worker " + std::to_string(worker_id) + " (pid " +
                         std::to_string(pid) + ")");
 }
@@ -288,6 +323,7 @@ void FarmLoop::LoseWorker(WorkerKey key, const std::string& reason, SteadyClock:
   const auto link = links_.find(key);
   const int32_t worker_id = link != links_.end() ? link->second.worker_id : -1;
   RecordAttempt(*number, worker_id, AttemptSeconds(*number, now), reason);
+  EndRun(key);
   const auto failure = scheduler_.ReleaseWorker(key, reason);
   if (!failure) {
     context_.logger->Warning("scenario " + std::to_string(*number) + " queued again after " +
@@ -297,8 +333,8 @@ void FarmLoop::LoseWorker(WorkerKey key, const std::string& reason, SteadyClock:
   }
   context_.logger->Error("scenario " + std::to_string(*number) + " failed after " +
                          std::to_string(failure->attempts) + " attempts: " + failure->reason);
-  RecordUnrunnable(*number, ScenarioStatus::kFailed, failure->reason, failure->attempts,
-                   worker_id);
+  pending_reruns_.erase(*number);
+  RecordUnrunnable(*number, ScenarioStatus::kFailed, failure->reason, failure->attempts, worker_id);
 }
 
 std::string FarmLoop::WorkerName(WorkerKey key) const {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "client/farm.h"
 #include "client/farm_events.h"
 #include "client/log.h"
+#include "client/node_control.h"
 #include "client/progress.h"
 #include "client/result_writer.h"
 #include "client/scheduler.h"
@@ -31,7 +33,13 @@ struct FarmLoopContext {
   WorkerPool* pool = nullptr;  ///< nullptr when no local workers are launched
   Progress* progress = nullptr;
   ResultWriter* writer = nullptr;
+  NodeControl* nodes = nullptr;  ///< the vehicle nodes' control plane (the gate)
 };
+
+/// The control-plane settings of a batch: vehicle_nodes.count, .max_reruns (default 3) and
+/// .save_minimal (default false) of the batch file, the farm's token and output folder. Throws
+/// std::runtime_error naming a field of the wrong type.
+NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& settings);
 
 /// Runs the scenarios given to it until every one is finished or the farm is interrupted.
 class FarmLoop {
@@ -58,9 +66,9 @@ class FarmLoop {
     std::shared_ptr<protocol::Connection> connection;
     uint8_t worker_id = 0;
     int64_t pid = 0;
-    bool local = false;    // a process of the pool
-    uint8_t status = 0;    // last StatusCode
-    bool dropped = false;  // given up: gets nothing more
+    bool local = false;                                // a process of the pool
+    uint8_t status = 0;                                // last StatusCode
+    bool dropped = false;                              // given up: gets nothing more
     std::optional<SteadyClock::time_point> closed_at;  // local: waiting for the process to end
   };
   /// A local worker process.
@@ -82,14 +90,20 @@ class FarmLoop {
   void Send(WorkerKey key, uint32_t scenario_number);
   void Launch(uint8_t worker_id, bool first_launch);
   void LoseWorker(WorkerKey key, const std::string& reason, SteadyClock::time_point now);
+
+  // Vehicle nodes (farm_nodes.cpp).
+  void OnNode(const FarmEvent& event);
+  void OnPreempted(const FarmEvent& event, SteadyClock::time_point now);
+  void EndRun(WorkerKey key);
+  void RerunIfAsked(uint32_t scenario_number);
   std::string WorkerName(WorkerKey key) const;
 
   // Recording (farm_records.cpp).
   double AttemptSeconds(uint32_t scenario_number, SteadyClock::time_point now) const;
   void RecordAttempt(uint32_t scenario_number, int32_t worker_id, double wall_time_s,
                      const std::string& outcome);
-  void RecordDone(protocol::AnalyzeScenarioRequest analysis, int32_t worker_id,
-                  SteadyClock::time_point now);
+  void RecordDone(protocol::AnalyzeScenarioRequest analysis, std::vector<CaptureFile> captures,
+                  int32_t worker_id, SteadyClock::time_point now);
   ScenarioTiming Timing(uint32_t scenario_number, int32_t worker_id) const;
   void RecordUnrunnable(uint32_t scenario_number, ScenarioStatus status, const std::string& error,
                         uint32_t attempts, int32_t worker_id);
@@ -102,6 +116,8 @@ class FarmLoop {
   std::map<uint32_t, SteadyClock::time_point> attempt_start_;
   std::map<uint32_t, std::vector<AttemptTiming>> attempt_history_;
   std::map<uint32_t, ScenarioOutcome> outcomes_;
+  std::map<uint32_t, std::vector<RerunRecord>> reruns_;  // accepted reruns per scenario
+  std::set<uint32_t> pending_reruns_;  // accepted while the scenario was still held
   uint32_t early_exits_ = 0;  // consecutive local workers that ended before registering
   bool interrupted_ = false;
   std::string breakdown_;

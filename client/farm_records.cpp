@@ -26,7 +26,8 @@ ScenarioTiming FarmLoop::Timing(uint32_t scenario_number, int32_t worker_id) con
   return timing;
 }
 
-void FarmLoop::RecordDone(protocol::AnalyzeScenarioRequest analysis, int32_t worker_id,
+void FarmLoop::RecordDone(protocol::AnalyzeScenarioRequest analysis,
+                          std::vector<CaptureFile> captures, int32_t worker_id,
                           SteadyClock::time_point now) {
   const uint32_t number = analysis.scenario_number;
   const PlannedScenario* planned = context_.batch->Find(number);
@@ -36,16 +37,21 @@ void FarmLoop::RecordDone(protocol::AnalyzeScenarioRequest analysis, int32_t wor
   record.request = planned->request_json;
   record.result = DoneResult(analysis, planned->seed, scheduler_.FailedAttempts(number) + 1);
   record.trajectory = std::move(analysis.vehicle_trajectory);
+  record.captures = std::move(captures);
   record.timing = Timing(number, worker_id);
   char line[160];
-  std::snprintf(line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s",
-                number, worker_id,
-                std::string(protocol::TerminationReasonName(
-                                static_cast<protocol::TerminationReason>(
-                                    analysis.termination_reason)))
-                    .c_str(),
-                analysis.vehicle_sim_time, wall_time_s);
+  std::snprintf(
+      line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s", number,
+      worker_id,
+      std::string(protocol::TerminationReasonName(
+                      static_cast<protocol::TerminationReason>(analysis.termination_reason)))
+          .c_str(),
+      analysis.vehicle_sim_time, wall_time_s);
   context_.logger->Info(line);
+  if (!analysis.capture_error.empty()) {
+    context_.logger->Warning("scenario " + std::to_string(number) +
+                             ": captures missing: " + analysis.capture_error);
+  }
   Submit(std::move(record));
 }
 
@@ -65,6 +71,9 @@ void FarmLoop::RecordUnrunnable(uint32_t scenario_number, ScenarioStatus status,
 
 void FarmLoop::Submit(ScenarioRecord record) {
   const uint32_t number = record.result.scenario_number;
+  if (const auto reruns = reruns_.find(number); reruns != reruns_.end()) {
+    record.result.reruns = reruns->second;
+  }
   outcomes_[number] = ScenarioOutcome{record.result, record.timing};
   context_.progress->Count(record.result);
   context_.writer->Submit(std::move(record));

@@ -51,7 +51,8 @@ Progress::Progress(size_t total, const ProgressSettings& settings, std::ostream&
 void Progress::Add(const ScenarioResult& result) {
   ++finished_;
   ++status_counts_[std::string(ScenarioStatusName(result.status))];
-  if (result.status == ScenarioStatus::kDone) ++reason_counts_[ShortReason(result.termination_reason)];
+  if (result.status == ScenarioStatus::kDone)
+    ++reason_counts_[ShortReason(result.termination_reason)];
 }
 
 void Progress::CountPrevious(const ScenarioResult& result) { Add(result); }
@@ -66,14 +67,15 @@ std::string Progress::Line(std::chrono::steady_clock::time_point now) const {
   char head[64];
   std::snprintf(head, sizeof head, "[%*zu/%zu]", digits, finished_, total_);
   std::string line = head;
+  const auto append_count = [&line](const std::string& name, size_t count) {
+    line.append(" ").append(name).append(" ").append(std::to_string(count));
+  };
   for (const char* status : {"done", "invalid", "failed"}) {
-    line += " " + std::string(status) + " " + std::to_string(status_counts_.at(status));
+    append_count(status, status_counts_.at(status));
   }
   if (!reason_counts_.empty()) {
     line += " |";
-    for (const auto& [reason, count] : reason_counts_) {
-      line += " " + reason + " " + std::to_string(count);
-    }
+    for (const auto& [reason, count] : reason_counts_) append_count(reason, count);
   }
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0.0 ? static_cast<double>(finished_this_run_) / elapsed : 0.0;

@@ -2,11 +2,14 @@
 #include "client/result_writer.h"
 
 #include <utility>
+#include <vector>
+
+#include "client/results_files.h"
 
 namespace asg::client {
 
-ResultWriter::ResultWriter(std::filesystem::path batch_dir)
-    : batch_dir_(std::move(batch_dir)), thread_([this] { Loop(); }) {}
+ResultWriter::ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files)
+    : batch_dir_(std::move(batch_dir)), node_files_(node_files), thread_([this] { Loop(); }) {}
 
 ResultWriter::~ResultWriter() {
   {
@@ -40,21 +43,51 @@ void ResultWriter::Loop() {
   while (true) {
     changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;
-    ScenarioRecord record = std::move(queue_.front());
-    queue_.pop_front();
+    // Group commit: everything queued now is staged, made durable by one syncfs, then renamed
+    // into place, with one fsync of the batch folder for the group.
+    std::vector<ScenarioRecord> group;
+    while (!queue_.empty() && group.size() < kMaxGroup) {
+      group.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
     busy_ = true;
     lock.unlock();
-    std::string failure;
-    try {
-      WriteScenarioFolder(batch_dir_, record);
-    } catch (const std::exception& error) {
-      failure = error.what();
-    }
+    const std::string failure = WriteGroup(group);
     lock.lock();
     busy_ = false;
     if (!failure.empty() && error_.empty()) error_ = failure;
     changed_.notify_all();
   }
+}
+
+std::string ResultWriter::WriteGroup(const std::vector<ScenarioRecord>& group) {
+  std::string failure;
+  std::vector<std::pair<const ScenarioRecord*, std::filesystem::path>> staged;
+  for (const ScenarioRecord& record : group) {
+    try {
+      staged.emplace_back(&record, StageScenarioFolder(batch_dir_, record));
+    } catch (const std::exception& error) {
+      if (failure.empty()) failure = error.what();
+    }
+  }
+  try {
+    if (!staged.empty()) SyncFileSystem(batch_dir_);
+    for (const auto& [record, folder] : staged) {
+      const uint32_t number = record->result.scenario_number;
+      const auto publish = [&, folder = folder] {
+        PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false);
+      };
+      if (node_files_ != nullptr) {
+        node_files_->PublishScenario(number, publish);
+      } else {
+        publish();
+      }
+    }
+    if (!staged.empty()) SyncDirectory(batch_dir_);
+  } catch (const std::exception& error) {
+    if (failure.empty()) failure = error.what();
+  }
+  return failure;
 }
 
 }  // namespace asg::client

@@ -1,5 +1,7 @@
 // Writes scenario folders on a thread of its own, so that the farm loop keeps handing out
-// scenarios while results are written and fsynced.
+// scenarios while results are written. Folders queued together are committed as a group: their
+// files are written, made durable by one syncfs, and only then renamed into place, so a folder
+// that exists is complete even after a machine crash, at one sync per group rather than per file.
 #pragma once
 
 #include <condition_variable>
@@ -8,7 +10,9 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "client/node_files.h"
 #include "client/results.h"
 
 namespace asg::client {
@@ -16,8 +20,10 @@ namespace asg::client {
 /// A background writer of ScenarioRecords into one batch folder. Thread-safe.
 class ResultWriter {
  public:
-  /// Starts the writer thread for `batch_dir`.
-  explicit ResultWriter(std::filesystem::path batch_dir);
+  /// Starts the writer thread for `batch_dir`. With `node_files` (which must outlive the
+  /// writer), every folder is written through NodeFileStore::PublishScenario so that vehicle
+  /// nodes' files are kept and moved in.
+  explicit ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files = nullptr);
   /// Writes what is queued, then stops.
   ~ResultWriter();
   ResultWriter(const ResultWriter&) = delete;
@@ -34,8 +40,13 @@ class ResultWriter {
 
  private:
   void Loop();
+  /// Writes one group of records; returns the first error, empty when all were written.
+  std::string WriteGroup(const std::vector<ScenarioRecord>& group);
+
+  static constexpr size_t kMaxGroup = 64;  ///< records committed by one sync at most
 
   std::filesystem::path batch_dir_;
+  NodeFileStore* node_files_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<ScenarioRecord> queue_;

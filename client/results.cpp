@@ -43,6 +43,12 @@ fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number) {
 }
 
 void WriteScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
+  const fs::path staged = StageScenarioFolder(batch_dir, record);
+  SyncFileSystem(staged);
+  PublishScenarioFolder(batch_dir, staged, record.result.scenario_number, /*sync_parent=*/true);
+}
+
+fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
   const uint32_t number = record.result.scenario_number;
   for (const CaptureFile& capture : record.captures) CheckCaptureName(capture.name, number);
 
@@ -67,17 +73,20 @@ void WriteScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record
     }
     for (const CaptureFile& capture : record.captures) {
       const std::string file_name = capture.name + ".png";
-      WriteFileSynced(captures_dir / file_name, capture.png);
+      WriteFileUnsynced(captures_dir / file_name, capture.png);
       result.captures.push_back(file_name);
     }
-    SyncDirectory(captures_dir);
   }
-  WriteFileSynced(staged / "request.json", JsonFileText(record.request));
-  WriteFileSynced(staged / "result.json", JsonFileText(ResultToJson(result)));
-  WriteFileSynced(staged / "timing.json", JsonFileText(TimingToJson(record.timing)));
-  WriteFileSynced(staged / "trajectory.csv", TrajectoryToCsv(record.trajectory));
-  SyncDirectory(staged);
-  PublishDirectory(staged, ScenarioFolder(batch_dir, number));
+  WriteFileUnsynced(staged / "request.json", JsonFileText(record.request));
+  WriteFileUnsynced(staged / "result.json", JsonFileText(ResultToJson(result)));
+  WriteFileUnsynced(staged / "timing.json", JsonFileText(TimingToJson(record.timing)));
+  WriteFileUnsynced(staged / "trajectory.csv", TrajectoryToCsv(record.trajectory));
+  return staged;
+}
+
+void PublishScenarioFolder(const fs::path& batch_dir, const fs::path& staged,
+                           uint32_t scenario_number, bool sync_parent) {
+  PublishDirectory(staged, ScenarioFolder(batch_dir, scenario_number), sync_parent);
 }
 
 bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number) {

@@ -57,6 +57,18 @@ std::filesystem::path ScenarioFolder(const std::filesystem::path& batch_dir,
 /// given. Throws ResultError on an I/O error or a bad capture name.
 void WriteScenarioFolder(const std::filesystem::path& batch_dir, const ScenarioRecord& record);
 
+/// The first half of WriteScenarioFolder, for writing many folders with one sync: writes the
+/// folder's files into its staging folder without syncing them and returns that folder. The
+/// caller makes them durable (SyncFileSystem) before PublishScenarioFolder.
+std::filesystem::path StageScenarioFolder(const std::filesystem::path& batch_dir,
+                                          const ScenarioRecord& record);
+
+/// The second half: renames a staged folder into place as scenario `scenario_number`'s folder.
+/// The batch folder itself is fsynced only when `sync_parent` is true.
+void PublishScenarioFolder(const std::filesystem::path& batch_dir,
+                           const std::filesystem::path& staged, uint32_t scenario_number,
+                           bool sync_parent);
+
 /// Whether the scenario's folder exists and holds every file with a result.json for that number.
 bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t scenario_number);
 

@@ -44,20 +44,45 @@ std::string PidSuffix() { return ".tmp-" + std::to_string(::getpid()); }
 
 }  // namespace
 
-void WriteFileSynced(const fs::path& path, std::string_view bytes) {
-  FileDescriptor file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (file.get() < 0) FailErrno(path, "create");
+namespace {
+
+// Opens `path` for writing (created or truncated) into `file` and writes all of `bytes`.
+void WriteAll(const fs::path& path, std::string_view bytes, FileDescriptor* file) {
+  if (file->get() < 0) FailErrno(path, "create");
   size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n = ::write(file.get(), bytes.data() + written, bytes.size() - written);
+    const ssize_t n = ::write(file->get(), bytes.data() + written, bytes.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
       FailErrno(path, "write");
     }
     written += static_cast<size_t>(n);
   }
+}
+
+int OpenForWriting(const fs::path& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+void WriteFileSynced(const fs::path& path, std::string_view bytes) {
+  FileDescriptor file(OpenForWriting(path));
+  WriteAll(path, bytes, &file);
   if (::fsync(file.get()) != 0) FailErrno(path, "fsync");
   if (file.Close() != 0) FailErrno(path, "close");
+}
+
+void WriteFileUnsynced(const fs::path& path, std::string_view bytes) {
+  FileDescriptor file(OpenForWriting(path));
+  WriteAll(path, bytes, &file);
+  if (file.Close() != 0) FailErrno(path, "close");
+}
+
+void SyncFileSystem(const fs::path& path) {
+  FileDescriptor handle(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (handle.get() < 0) FailErrno(path, "open");
+  if (::syncfs(handle.get()) != 0) FailErrno(path, "syncfs");
 }
 
 void SyncDirectory(const fs::path& directory) {
@@ -74,7 +99,7 @@ void WriteFileAtomically(const fs::path& path, std::string_view bytes) {
   SyncDirectory(parent);
 }
 
-void PublishDirectory(const fs::path& staged, const fs::path& target) {
+void PublishDirectory(const fs::path& staged, const fs::path& target, bool sync_parent) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code error;
   std::string old_name = ".";  // built by appending: GCC 12 misreports "." + string&&
@@ -87,7 +112,7 @@ void PublishDirectory(const fs::path& staged, const fs::path& target) {
     if (::rename(target.c_str(), old.c_str()) != 0) FailErrno(target, "move aside");
   }
   if (::rename(staged.c_str(), target.c_str()) != 0) FailErrno(target, "rename into place");
-  SyncDirectory(parent);
+  if (sync_parent) SyncDirectory(parent);
   if (replacing) {
     fs::remove_all(old, error);
     if (error) throw ResultError(old.string() + ": cannot remove: " + error.message());

@@ -14,6 +14,14 @@ namespace asg::client {
 /// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
 void WriteFileSynced(const std::filesystem::path& path, std::string_view bytes);
 
+/// Creates (or truncates) `path` and writes `bytes`, leaving durability to a later
+/// SyncFileSystem (group commit of many files).
+void WriteFileUnsynced(const std::filesystem::path& path, std::string_view bytes);
+
+/// Flushes every pending write of the file system holding `path` (syncfs): one journal commit
+/// for a whole group of files instead of one fsync each.
+void SyncFileSystem(const std::filesystem::path& path);
+
 /// fsyncs a directory so that entries created or renamed in it are durable.
 void SyncDirectory(const std::filesystem::path& directory);
 
@@ -23,8 +31,10 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
 
 /// Moves the complete folder `staged` to `target` (same parent folder) by rename. An existing
 /// `target` is first renamed aside and removed after the move, so `target` is never a partial
-/// folder. The parent is fsynced.
-void PublishDirectory(const std::filesystem::path& staged, const std::filesystem::path& target);
+/// folder. The parent is fsynced unless `sync_parent` is false (the caller then syncs it once
+/// for a group of folders).
+void PublishDirectory(const std::filesystem::path& staged, const std::filesystem::path& target,
+                      bool sync_parent = true);
 
 /// The file form of a JSON document: two-space indent, keys in sorted order, trailing newline.
 std::string JsonFileText(const Json& json);

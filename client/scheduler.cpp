@@ -25,7 +25,8 @@ Scheduler::Scheduler(const SchedulerSettings& settings,
     throw std::invalid_argument("SchedulerSettings: max_attempts is 0, expected >= 1");
   }
   if (settings_.scenario_timeout.count() <= 0 || settings_.start_timeout.count() <= 0) {
-    throw std::invalid_argument("SchedulerSettings: scenario_timeout and start_timeout must be > 0");
+    throw std::invalid_argument(
+        "SchedulerSettings: scenario_timeout and start_timeout must be > 0");
   }
   if (queue_.size() != scenario_numbers.size()) {
     throw std::invalid_argument("Scheduler: a scenario number is listed twice");
@@ -60,8 +61,8 @@ SchedulerAction Scheduler::Resubmit(WorkerKey worker, SteadyClock::time_point no
                          reason};
   if (assignment.resubmissions >= settings_.max_resubmissions) {
     action.kind = SchedulerAction::Kind::kDropWorker;
-    action.reason = reason + "; given up after " + std::to_string(assignment.resubmissions) +
-                    " resubmissions";
+    action.reason =
+        reason + "; given up after " + std::to_string(assignment.resubmissions) + " resubmissions";
     return action;
   }
   ++assignment.resubmissions;
@@ -84,23 +85,31 @@ std::optional<ScenarioFailure> Scheduler::ReleaseWorker(WorkerKey worker,
   return std::nullopt;
 }
 
+bool Scheduler::Requeue(uint32_t scenario_number) {
+  if (stopped_ || queue_.contains(scenario_number)) return false;
+  for (const auto& [worker, assignment] : assignments_) {
+    if (assignment.scenario_number == scenario_number) return false;
+  }
+  queue_.insert(scenario_number);
+  return true;
+}
+
 std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
   std::vector<SchedulerAction> actions;
   for (auto& [worker, assignment] : assignments_) {
     const std::string scenario = "scenario " + std::to_string(assignment.scenario_number);
     if (now - assignment.attempt_start >= settings_.scenario_timeout) {
-      actions.push_back({SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
-                         scenario + " exceeded the wall-clock cap of " +
-                             Seconds(settings_.scenario_timeout)});
+      actions.push_back(
+          {SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
+           scenario + " exceeded the wall-clock cap of " + Seconds(settings_.scenario_timeout)});
       continue;
     }
     if (assignment.started || now - assignment.last_send < settings_.start_timeout) continue;
-    const std::string reason =
-        scenario + " not started within " + Seconds(settings_.start_timeout);
+    const std::string reason = scenario + " not started within " + Seconds(settings_.start_timeout);
     if (assignment.resubmissions >= settings_.max_resubmissions) {
       actions.push_back({SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
-                         reason + "; given up after " +
-                             std::to_string(assignment.resubmissions) + " resubmissions"});
+                         reason + "; given up after " + std::to_string(assignment.resubmissions) +
+                             " resubmissions"});
       continue;
     }
     ++assignment.resubmissions;

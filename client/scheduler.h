@@ -33,7 +33,7 @@ using SteadyClock = std::chrono::steady_clock;
 struct SchedulerSettings {
   uint32_t max_attempts = 3;  ///< failed attempts after which a scenario is failed, >= 1
   std::chrono::milliseconds scenario_timeout{300'000};  ///< [ms] wall-clock cap per attempt
-  std::chrono::milliseconds start_timeout{30'000};  ///< [ms] accepted but not started: resubmit
+  std::chrono::milliseconds start_timeout{30'000};      ///< [ms] accepted but not started: resubmit
   uint32_t max_resubmissions = 2;  ///< resubmissions to one worker before it is given up
 };
 
@@ -86,6 +86,10 @@ class Scheduler {
   /// The worker is gone or being dropped: its scenario (if any) counts a failed attempt and is
   /// queued again, or fails for good (returned) after max_attempts. Idempotent per worker.
   std::optional<ScenarioFailure> ReleaseWorker(WorkerKey worker, const std::string& reason);
+
+  /// Queues a scenario again that is neither queued nor held (a rerun asked for by a vehicle
+  /// node); returns false when it is queued or held already, or the scheduler is stopped.
+  bool Requeue(uint32_t scenario_number);
 
   /// Checks the deadlines of every assignment at `now`; returns what the owner must do.
   std::vector<SchedulerAction> Poll(SteadyClock::time_point now);

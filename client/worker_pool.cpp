@@ -77,9 +77,9 @@ int64_t WorkerPool::Launch(uint8_t worker_id, const std::vector<std::string>& ex
   arguments.insert(arguments.end(), settings_.extra_arguments.begin(),
                    settings_.extra_arguments.end());
   arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
-  const std::filesystem::path log = settings_.log_folder / ("worker_" + std::to_string(worker_id) +
-                                                            "." + std::to_string(launches_) +
-                                                            ".txt");
+  const std::filesystem::path log =
+      settings_.log_folder /
+      ("worker_" + std::to_string(worker_id) + "." + std::to_string(launches_) + ".txt");
   bp::environment environment = boost::this_process::environment();
   if (!settings_.token.empty()) environment["ASG_TOKEN"] = settings_.token;
   auto process = std::make_unique<Process>();

@@ -18,11 +18,11 @@ namespace asg::client {
 
 /// How local workers are started.
 struct WorkerLaunchSettings {
-  std::filesystem::path executable;  ///< the asg-worker executable
-  std::string connect;               ///< "HOST:PORT" the workers connect to
-  std::string token;                 ///< passed as ASG_TOKEN; empty passes none
+  std::filesystem::path executable;          ///< the asg-worker executable
+  std::string connect;                       ///< "HOST:PORT" the workers connect to
+  std::string token;                         ///< passed as ASG_TOKEN; empty passes none
   std::vector<std::string> extra_arguments;  ///< appended to every command line
-  std::filesystem::path log_folder;  ///< each launch writes worker_<id>.<launch>.txt here
+  std::filesystem::path log_folder;          ///< each launch writes worker_<id>.<launch>.txt here
 };
 
 /// A worker process that has ended.

@@ -48,7 +48,9 @@ std::string ReadString(const Json& body, const char* key) {
 }  // namespace
 
 Json ToJson(const RegisterWorkerRequest& request) {
-  return Json{{"worker_id", request.worker_id}, {"token", request.token}, {"pid", request.pid}};
+  Json body{{"worker_id", request.worker_id}, {"token", request.token}, {"pid", request.pid}};
+  if (!request.data_endpoint.empty()) body["data_endpoint"] = request.data_endpoint;
+  return body;
 }
 
 Json ToJson(const RegisterWorkerResponse& response) {
@@ -56,8 +58,15 @@ Json ToJson(const RegisterWorkerResponse& response) {
 }
 
 RegisterWorkerRequest DecodeRegisterWorkerRequest(const Json& body) {
-  RequireKeys(body, {"worker_id", "token", "pid"});
   RegisterWorkerRequest request;
+  if (body.is_object() && body.contains("data_endpoint")) {
+    request.data_endpoint = ReadString(body, "data_endpoint");
+    Json rest = body;
+    rest.erase("data_endpoint");
+    RequireKeys(rest, {"worker_id", "token", "pid"});
+  } else {
+    RequireKeys(body, {"worker_id", "token", "pid"});
+  }
   request.worker_id = static_cast<uint8_t>(ReadInteger(body, "worker_id", 0, 255));
   request.token = ReadString(body, "token");
   request.pid = ReadInteger(body, "pid", 0, std::numeric_limits<int64_t>::max());

@@ -1,7 +1,7 @@
 // The farm's own handshake: the first request a worker sends on a new connection, before any
 // AutoSceneGen message. The client refuses every other message until a worker has registered.
 //
-// Conversation: worker -> "RegisterWorker" {worker_id, token, pid}; the client answers
+// Conversation: worker -> "RegisterWorker" {worker_id, token, pid, data_endpoint (optional)}; the client answers
 // "RegisterWorkerResponse" {accepted: true, message} or, for a wrong token, an "Error" reply
 // naming the reason, and closes the connection.
 #pragma once
@@ -21,6 +21,9 @@ struct RegisterWorkerRequest {
   uint8_t worker_id = 0;  ///< the worker's --id, echoed in its AnalyzeScenario requests
   std::string token;      ///< shared secret; must equal the client's token when it has one
   int64_t pid = 0;        ///< the worker's process id on its own host
+  /// Optional "data_endpoint": "HOST:PORT" of the worker's data port for vehicle nodes; empty
+  /// (and left out of the JSON) when the worker has none.
+  std::string data_endpoint;
   bool operator==(const RegisterWorkerRequest&) const = default;
 };
 

@@ -28,7 +28,11 @@ Json MixedScenarios() {
   bad_arrays["scene_description"]["ssa_array"][0]["x"] = {5.0};
   Json unknown_actor = {{"scene_description",
                          {{"ssa_array", {testing::Actors("/Game/No_Such_Actor", {30.0}, {5.0})}}}}};
-  return Json::array({Json::object(), tree_in_path, idle, bad_arrays, unknown_actor});
+  Json capture_only = {{"scene_capture_only", true},
+                       {"take_scene_capture", true},
+                       {"scene_capture_settings",
+                        {{"image_size", 32}, {"ortho_aerial", true}, {"aerial_padding", {0}}}}};
+  return Json::array({Json::object(), tree_in_path, idle, bad_arrays, unknown_actor, capture_only});
 }
 
 /// A batch whose scenarios scatter 0..3 trees at random (some runs collide, some succeed).
@@ -48,10 +52,10 @@ TEST(FarmEndToEnd, MixedBatchLandsInTheRightFoldersWithTheRightStatuses) {
   TempDir dir;
   WriteJson(dir.path() / "mixed.json", SmallBatch("mixed", MixedScenarios()));
   const auto out = dir.path() / "out";
-  const int code =
-      RunToEnd(Executable("asg-client"),
-          {"run", (dir.path() / "mixed.json").string(), "--out", out.string(), "--workers", "2"},
-          dir.path() / "client.txt");
+  const int code = RunToEnd(
+      Executable("asg-client"),
+      {"run", (dir.path() / "mixed.json").string(), "--out", out.string(), "--workers", "2"},
+      dir.path() / "client.txt");
   ASSERT_EQ(code, 0) << ReadText(dir.path() / "client.txt");
 
   EXPECT_EQ(Result(out, 1)["status"], "done");
@@ -64,8 +68,17 @@ TEST(FarmEndToEnd, MixedBatchLandsInTheRightFoldersWithTheRightStatuses) {
   EXPECT_NE(Result(out, 5)["error"].get<std::string>().find("/Game/No_Such_Actor"),
             std::string::npos);
 
+  // scene_capture_only: SUCCESS without running, its capture carried back to the client.
+  EXPECT_EQ(Result(out, 6)["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_EQ(Result(out, 6)["vehicle_sim_time"], 0.0);
+  EXPECT_EQ(Result(out, 6)["captures"], Json::array({"ortho_aerial_pad0.png"}));
+  EXPECT_EQ(ReadText(out / "scenario_0006" / "captures" / "ortho_aerial_pad0.png").substr(1, 3),
+            "PNG");
+  EXPECT_EQ(ReadText(out / "scenario_0006" / "trajectory.csv").find('\n'),
+            ReadText(out / "scenario_0006" / "trajectory.csv").size() - 1);  // header only
+
   const Json summary = Json::parse(ReadText(out / "summary.json"));
-  EXPECT_EQ(summary["status_counts"]["done"], 3);
+  EXPECT_EQ(summary["status_counts"]["done"], 4);
   EXPECT_EQ(summary["status_counts"]["invalid"], 2);
   EXPECT_EQ(summary["status_counts"]["failed"], 0);
   const std::string log = ReadText(out / "asg_log.txt");
@@ -82,16 +95,16 @@ TEST(FarmEndToEnd, OneAndTwoWorkersAndARerunGiveByteIdenticalResults) {
   for (const char* workers : {"1", "2"}) {
     const auto out = dir.path() / (std::string("out") + workers);
     ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                  {"run", batch.string(), "--out", out.string(), "--workers", workers, "-q"},
-                  dir.path() / "client.txt"),
+                       {"run", batch.string(), "--out", out.string(), "--workers", workers, "-q"},
+                       dir.path() / "client.txt"),
               0)
         << ReadText(dir.path() / "client.txt");
   }
-  ASSERT_EQ(
-      RunToEnd(Executable("asg-client"),
-          {"run", batch.string(), "--out", (dir.path() / "again").string(), "--workers", "2", "-q"},
-          dir.path() / "client.txt"),
-      0);
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", (dir.path() / "again").string(), "--workers",
+                      "2", "-q"},
+                     dir.path() / "client.txt"),
+            0);
   testing::ExpectSameResults(dir.path() / "out1", dir.path() / "out2");
   testing::ExpectSameResults(dir.path() / "out1", dir.path() / "again");
   // The batch is not trivial: both outcomes occur.
@@ -105,15 +118,15 @@ TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {
   WriteJson(dir.path() / "mixed.json", SmallBatch("mixed", MixedScenarios()));
   const auto out = dir.path() / "out";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                {"run", (dir.path() / "mixed.json").string(), "--out", out.string(), "--workers",
-                 "1", "-q"},
-                dir.path() / "client.txt"),
+                     {"run", (dir.path() / "mixed.json").string(), "--out", out.string(),
+                      "--workers", "1", "-q"},
+                     dir.path() / "client.txt"),
             0);
   const auto replay = dir.path() / "replay";
   ASSERT_EQ(RunToEnd(Executable("asg-worker"),
-                {"--run-scenario", (out / "scenario_0002" / "request.json").string(), "--out",
-                 replay.string()},
-                dir.path() / "worker.txt"),
+                     {"--run-scenario", (out / "scenario_0002" / "request.json").string(), "--out",
+                      replay.string()},
+                     dir.path() / "worker.txt"),
             0)
       << ReadText(dir.path() / "worker.txt");
   for (const char* file : {"result.json", "trajectory.csv", "request.json"}) {
@@ -122,9 +135,9 @@ TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {
   }
   // A scene that cannot be created is recorded as invalid, and the exit code says so.
   EXPECT_EQ(RunToEnd(Executable("asg-worker"),
-                {"--run-scenario", (out / "scenario_0005" / "request.json").string(), "--out",
-                 replay.string()},
-                dir.path() / "worker.txt"),
+                     {"--run-scenario", (out / "scenario_0005" / "request.json").string(), "--out",
+                      replay.string()},
+                     dir.path() / "worker.txt"),
             1);
   EXPECT_EQ(Result(replay, 5)["status"], "invalid");
 }
@@ -134,20 +147,20 @@ TEST(FarmEndToEnd, UnusableBatchOrCommandLineStopsBeforeAnythingRuns) {
   std::ofstream(dir.path() / "broken.json") << "{\"scenarios\": [";
   const auto out = dir.path() / "out";
   EXPECT_EQ(RunToEnd(Executable("asg-client"),
-                {"run", (dir.path() / "broken.json").string(), "--out", out.string()},
-                dir.path() / "client.txt"),
+                     {"run", (dir.path() / "broken.json").string(), "--out", out.string()},
+                     dir.path() / "client.txt"),
             2);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("broken.json:1:"), std::string::npos)
       << ReadText(dir.path() / "client.txt");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_EQ(RunToEnd(Executable("asg-client"),
-                {"run", (dir.path() / "broken.json").string(), "--out", out.string(), "--listen",
-                 "0.0.0.0:0"},
-                dir.path() / "client.txt"),
+                     {"run", (dir.path() / "broken.json").string(), "--out", out.string(),
+                      "--listen", "0.0.0.0:0"},
+                     dir.path() / "client.txt"),
             2);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("--token"), std::string::npos);
   EXPECT_EQ(RunToEnd(Executable("asg-worker"), {"--id", "300", "--connect", "127.0.0.1:1"},
-                dir.path() / "worker.txt"),
+                     dir.path() / "worker.txt"),
             2);
   EXPECT_EQ(RunToEnd(Executable("asg-client"), {"--version"}, dir.path() / "client.txt"), 0);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("asg-client "), std::string::npos);

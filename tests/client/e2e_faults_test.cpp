@@ -79,17 +79,16 @@ TEST(FarmFaults, MismatchedResultIsRefusedAndTheScenarioRunsAgain) {
 
 TEST(FarmFaults, AcceptedButNeverStartedScenarioIsResubmittedThenMoved) {
   TempDir dir;
-  ASSERT_EQ(RunClient(dir, SmallBatch("silent", testing::PlainScenarios(2)),
-                      {"--workers", "1", "--start-timeout", "0.3", "--fault-inject",
-                       "silent-on=1"}),
-            0)
+  ASSERT_EQ(
+      RunClient(dir, SmallBatch("silent", testing::PlainScenarios(2)),
+                {"--workers", "1", "--start-timeout", "0.3", "--fault-inject", "silent-on=1"}),
+      0)
       << ReadText(dir.path() / "client.txt");
   const auto out = dir.path() / "out";
   EXPECT_EQ(Result(out, 1)["status"], "done");
   const std::string log = ReadText(out / "asg_log.txt");
   EXPECT_NE(log.find("resubmitting scenario 1 to worker 1"), std::string::npos) << log;
-  EXPECT_NE(log.find("not started within 0.3 s; given up after 2 resubmissions"),
-            std::string::npos)
+  EXPECT_NE(log.find("not started within 0.3 s; given up after 2 resubmissions"), std::string::npos)
       << log;
 }
 
@@ -104,19 +103,20 @@ TEST(FarmFaults, WorkerWithAWrongTokenIsRefusedAndOneWithTheRightTokenServes) {
   ASSERT_TRUE(testing::WaitForText(dir.path() / "client.txt", "waiting for workers on ",
                                    std::chrono::seconds(10)));
   const std::string text = client.Output();
-  const size_t at = text.find("waiting for workers on ") + std::string("waiting for workers on ").size();
+  const size_t at =
+      text.find("waiting for workers on ") + std::string("waiting for workers on ").size();
   const std::string address = text.substr(at, text.find('\n', at) - at);
 
   EXPECT_EQ(RunToEnd(Executable("asg-worker"),
-                {"--connect", address, "--id", "7", "--token", "wrong-token"},
-                dir.path() / "bad_worker.txt"),
+                     {"--connect", address, "--id", "7", "--token", "wrong-token"},
+                     dir.path() / "bad_worker.txt"),
             1);
   EXPECT_NE(ReadText(out / "asg_log.txt").find("refused worker 7"), std::string::npos);
   EXPECT_NE(ReadText(dir.path() / "bad_worker.txt").find("wrong token"), std::string::npos);
 
   EXPECT_EQ(RunToEnd(Executable("asg-worker"),
-                {"--connect", address, "--id", "8", "--token", "right-token"},
-                dir.path() / "good_worker.txt"),
+                     {"--connect", address, "--id", "8", "--token", "right-token"},
+                     dir.path() / "good_worker.txt"),
             0)
       << ReadText(dir.path() / "good_worker.txt");
   EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 0) << client.Output();

@@ -74,9 +74,9 @@ class Child {
 };
 
 /// Runs an executable to its end (at most `timeout`) and returns its exit code.
-inline int RunToEnd(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
-               const std::filesystem::path& output,
-               std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+inline int RunToEnd(const std::filesystem::path& executable,
+                    const std::vector<std::string>& arguments, const std::filesystem::path& output,
+                    std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
   return Child(executable, arguments, output).Wait(timeout);
 }
 
@@ -95,10 +95,14 @@ inline bool WaitForText(const std::filesystem::path& file, const std::string& ne
 inline nlohmann::json Actors(const std::string& path_name, const std::vector<double>& x,
                              const std::vector<double>& y) {
   const size_t n = x.size();
-  return {{"path_name", path_name},         {"num_instances", n},
-          {"visible", std::vector<bool>(n, true)}, {"cast_shadow", std::vector<bool>(n, true)},
-          {"x", x},                         {"y", y},
-          {"yaw", std::vector<double>(n, 0.0)},    {"scale", std::vector<double>(n, 1.0)}};
+  return {{"path_name", path_name},
+          {"num_instances", n},
+          {"visible", std::vector<bool>(n, true)},
+          {"cast_shadow", std::vector<bool>(n, true)},
+          {"x", x},
+          {"y", y},
+          {"yaw", std::vector<double>(n, 0.0)},
+          {"scale", std::vector<double>(n, 1.0)}};
 }
 
 /// A tree class of configs/actors.json.
@@ -109,21 +113,20 @@ inline constexpr const char* kTree =
 /// (8, 8) to (32, 32), short timeouts. `scenarios` lists the overrides.
 inline nlohmann::json SmallBatch(const std::string& name, const nlohmann::json& scenarios,
                                  int max_attempts = 3, double scenario_timeout_s = 60.0) {
-  nlohmann::json defaults = {
-      {"sim_timeout_period", 12.0},
-      {"vehicle_idling_timeout_period", 3.0},
-      {"vehicle_stuck_timeout_period", 3.0},
-      {"allow_collisions", false},
-      {"vehicle_start_location", {{"x", 8.0}, {"y", 8.0}, {"z", 0.0}}},
-      {"vehicle_start_yaw", 45.0},
-      {"vehicle_goal_location", {{"x", 32.0}, {"y", 32.0}, {"z", 0.0}}},
-      {"goal_radius", 4.0},
-      {"scene_description",
-       {{"landscape", {{"nominal_size", 40.0}, {"subdivisions", 4}}},
-        {"sunlight_inclination", 30.0},
-        {"sunlight_yaw_angle", 0.0},
-        {"ssa_array", nlohmann::json::array()}}},
-      {"driver", {{"type", "straight"}, {"speed", 5.0}}}};
+  nlohmann::json defaults = {{"sim_timeout_period", 12.0},
+                             {"vehicle_idling_timeout_period", 3.0},
+                             {"vehicle_stuck_timeout_period", 3.0},
+                             {"allow_collisions", false},
+                             {"vehicle_start_location", {{"x", 8.0}, {"y", 8.0}, {"z", 0.0}}},
+                             {"vehicle_start_yaw", 45.0},
+                             {"vehicle_goal_location", {{"x", 32.0}, {"y", 32.0}, {"z", 0.0}}},
+                             {"goal_radius", 4.0},
+                             {"scene_description",
+                              {{"landscape", {{"nominal_size", 40.0}, {"subdivisions", 4}}},
+                               {"sunlight_inclination", 30.0},
+                               {"sunlight_yaw_angle", 0.0},
+                               {"ssa_array", nlohmann::json::array()}}},
+                             {"driver", {{"type", "straight"}, {"speed", 5.0}}}};
   return {{"name", name},
           {"seed", 5},
           {"max_attempts", max_attempts},

@@ -18,14 +18,14 @@ using Json = nlohmann::json;
 TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
   TempDir dir;
   Json scenarios = testing::PlainScenarios(8);
-  scenarios[4] = {{"scene_description",
-                   {{"ssa_array", {testing::Actors(testing::kTree, {20.0}, {20.0})}}}}};
+  scenarios[4] = {
+      {"scene_description", {{"ssa_array", {testing::Actors(testing::kTree, {20.0}, {20.0})}}}}};
   const auto batch = dir.path() / "batch.json";
   testing::WriteJson(batch, testing::SmallBatch("resume", scenarios));
   const auto straight = dir.path() / "straight";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                {"run", batch.string(), "--out", straight.string(), "--workers", "2", "-q"},
-                dir.path() / "straight.txt"),
+                     {"run", batch.string(), "--out", straight.string(), "--workers", "2", "-q"},
+                     dir.path() / "straight.txt"),
             0);
 
   // The first worker hangs on scenario 5, so the batch is surely mid-way when interrupted.
@@ -44,9 +44,9 @@ TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
   EXPECT_FALSE(std::filesystem::exists(resumed / "scenario_0005"));
 
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                {"run", batch.string(), "--out", resumed.string(), "--workers", "2", "--resume",
-                 "-q"},
-                dir.path() / "second.txt"),
+                     {"run", batch.string(), "--out", resumed.string(), "--workers", "2",
+                      "--resume", "-q"},
+                     dir.path() / "second.txt"),
             0)
       << ReadText(dir.path() / "second.txt");
   EXPECT_NE(ReadText(resumed / "asg_log.txt").find("resume: 4 scenarios already complete"),

@@ -34,3 +34,24 @@ TEST(WorkerRegistration, DecodingNamesTheBadField) {
 
 }  // namespace
 }  // namespace asg::client
+
+namespace asg::client {
+namespace {
+
+TEST(WorkerRegistrationDataEndpointTest, DataEndpointIsOptionalAndRoundTrips) {
+  RegisterWorkerRequest request{3, "t", 42, "10.0.0.3:7100"};
+  EXPECT_EQ(ToJson(request).at("data_endpoint"), "10.0.0.3:7100");
+  EXPECT_EQ(DecodeRegisterWorkerRequest(ToJson(request)), request);
+  request.data_endpoint.clear();
+  EXPECT_FALSE(ToJson(request).contains("data_endpoint"));
+  EXPECT_EQ(DecodeRegisterWorkerRequest(ToJson(request)), request);
+  protocol::Json bad = ToJson(request);
+  bad["data_endpoint"] = 5;
+  EXPECT_THROW(DecodeRegisterWorkerRequest(bad), protocol::DecodeError);
+  bad.erase("data_endpoint");
+  bad["extra"] = 1;
+  EXPECT_THROW(DecodeRegisterWorkerRequest(bad), protocol::DecodeError);
+}
+
+}  // namespace
+}  // namespace asg::client
