@@ -1,6 +1,7 @@
 // Parsing of --fault-inject specs.
 #include "worker/fault_injection.h"
 
+#include <charconv>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,18 +16,14 @@ FaultInjection ParseFaultInjection(const std::string& spec) {
     const size_t equals = item.find('=');
     const std::string kind = item.substr(0, equals);
     const std::string value = equals == std::string::npos ? "" : item.substr(equals + 1);
-    size_t parsed = 0;
-    unsigned long number = 0;
-    try {
-      number = std::stoul(value, &parsed);
-    } catch (const std::logic_error&) {
-      parsed = 0;
-    }
-    if (parsed == 0 || parsed != value.size() || number < 1 || number > 65535) {
+    uint32_t number = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (value.empty() || error != std::errc() || end != value.data() + value.size() || number < 1 ||
+        number > 65535) {
       throw std::invalid_argument("fault injection \"" + item +
                                   "\": expected KIND=N with N a scenario number in 1..65535");
     }
-    const auto scenario = static_cast<uint32_t>(number);
+    const uint32_t scenario = number;
     if (kind == "crash-on") {
       faults.crash_on.insert(scenario);
     } else if (kind == "hang-on") {

@@ -5,12 +5,12 @@
 
 #include "capture/capture_error.h"
 #include "scene/scene_error.h"
+#include "worker/node_run.h"
 
 namespace asg::worker {
 
-ScenarioExecutor::ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id,
-                                   bool render_captures)
-    : runner_(catalog), worker_id_(worker_id), render_captures_(render_captures) {}
+ScenarioExecutor::ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id)
+    : runner_(catalog), worker_id_(worker_id) {}
 
 ScenarioExecutor::~ScenarioExecutor() = default;
 
@@ -22,8 +22,29 @@ Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
   try {
     runner_.Build(request);
     on_built();
-    execution.analysis = request.scene_capture_only ? scene::CaptureOnlyResult(request)
-                                                    : runner_.Run().analysis;
+    if (request.scene_capture_only) {
+      execution.analysis = scene::CaptureOnlyResult(request);
+    } else if (request.vehicle_nodes.count > 0) {
+      if (node_server_ == nullptr) {
+        throw scene::SceneError("vehicle_nodes.count is " +
+                                std::to_string(request.vehicle_nodes.count) +
+                                " but this worker has no data port for vehicle nodes");
+      }
+      NodeRunOutcome outcome = RunWithNodes(runner_, request, *node_server_, &cameras_);
+      if (outcome.preempted) {
+        execution.scene_created = true;
+        execution.preempted = true;
+        execution.preempt_reason = outcome.reason;
+        return execution;
+      }
+      execution.analysis = std::move(outcome.result.analysis);
+    } else {
+      execution.analysis = runner_.Run().analysis;
+    }
+  } catch (const capture::CaptureError& error) {
+    // Camera sensors that cannot be rendered make the scenario impossible on this worker.
+    execution.scene_error = std::string("camera sensors: ") + error.what();
+    return execution;
   } catch (const scene::SceneError& error) {
     execution.scene_error = error.what();
     return execution;
@@ -33,10 +54,10 @@ Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
   }
   execution.scene_created = true;
   execution.analysis.worker_id = worker_id_;
-  if (request.take_scene_capture && render_captures_) {
-    execution.captures = TakeCaptures(
-        request, request.scene_capture_only ? nullptr : &execution.analysis,
-        &execution.capture_error);
+  if (request.take_scene_capture) {
+    execution.captures =
+        TakeCaptures(request, request.scene_capture_only ? nullptr : &execution.analysis,
+                     &execution.capture_error);
   }
   return execution;
 }

@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "capture/camera_sensor.h"
 #include "capture/renderer.h"
 #include "protocol/messages.h"
 #include "scene/actor_catalog.h"
 #include "scene/scenario_runner.h"
+#include "worker/node_server.h"
 
 namespace asg::worker {
 
@@ -23,24 +25,31 @@ namespace asg::worker {
 struct Execution {
   bool scene_created = false;  ///< false: the scene could not be created; see scene_error
   std::string scene_error;     ///< the scene module's message naming the item and the value
-  protocol::AnalyzeScenarioRequest analysis;  ///< the run's outcome, worker_id filled
+  protocol::AnalyzeScenarioRequest analysis;    ///< the run's outcome, worker_id filled
   std::vector<capture::CaptureImage> captures;  ///< scene captures, in rendering order
-  std::string capture_error;  ///< why captures were asked for but not rendered; else empty
+  std::string capture_error;   ///< why captures were asked for but not rendered; else empty
+  bool preempted = false;      ///< a vehicle node failed mid-run: no result, run it again
+  std::string preempt_reason;  ///< why it was preempted; empty otherwise
 };
 
 /// Runs requests one after another on the calling thread.
 class ScenarioExecutor {
  public:
-  /// `catalog` must outlive the executor. `render_captures` false skips the captures a request
-  /// asks for (the run itself is unaffected).
-  ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id, bool render_captures);
+  /// `catalog` must outlive the executor; `worker_id` is written into every result.
+  ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id);
   ~ScenarioExecutor();
   ScenarioExecutor(const ScenarioExecutor&) = delete;
   ScenarioExecutor& operator=(const ScenarioExecutor&) = delete;
 
+  /// Gives the executor the worker's data port; requests with vehicle_nodes.count > 0 are then
+  /// driven by the nodes attached to it (worker/node_run.h). `server` must outlive the executor.
+  void SetNodeServer(NodeServer* server) { node_server_ = server; }
+
   /// Builds and runs `request`; `on_built` is called once the scene exists, before the run.
   /// A request whose scene cannot be created (unknown actor, bad landscape, bad vehicle or
-  /// driver parameters, a vehicle that cannot settle) gives scene_created false.
+  /// driver parameters, a vehicle that cannot settle, vehicle nodes without a data port or
+  /// camera sensors that cannot be rendered) gives scene_created false. A run preempted by a
+  /// vehicle node gives preempted true and no captures.
   Execution Execute(const protocol::RunScenarioRequest& request,
                     const std::function<void()>& on_built);
 
@@ -52,8 +61,9 @@ class ScenarioExecutor {
 
   scene::ScenarioRunner runner_;
   uint8_t worker_id_;
-  bool render_captures_;
-  std::unique_ptr<capture::CaptureRenderer> renderer_;  // created at the first capture
+  std::unique_ptr<capture::CaptureRenderer> renderer_;      // created at the first capture
+  NodeServer* node_server_ = nullptr;                       // the data port, when serving nodes
+  std::unique_ptr<capture::CameraSensorRenderer> cameras_;  // created at the first camera sensor
 };
 
 }  // namespace asg::worker

@@ -13,14 +13,13 @@
 
 namespace asg::worker {
 
-int RunScenarioFile(const std::filesystem::path& request_file,
-                    const std::filesystem::path& out_dir, const scene::ActorCatalog& catalog,
-                    uint8_t worker_id, std::ostream& out) {
+int RunScenarioFile(const std::filesystem::path& request_file, const std::filesystem::path& out_dir,
+                    const scene::ActorCatalog& catalog, uint8_t worker_id, std::ostream& out) {
   protocol::RunScenarioRequest request;
   // The process boundary for bad input: nothing runs and nothing is written.
   try {
-    request = protocol::ParseMessage<protocol::RunScenarioRequest>(
-        client::ReadTextFile(request_file));
+    request =
+        protocol::ParseMessage<protocol::RunScenarioRequest>(client::ReadTextFile(request_file));
   } catch (const std::runtime_error& error) {
     out << "asg-worker: " << request_file.string() << ": " << error.what() << "\n";
     return kWorkerExitUsage;
@@ -33,7 +32,7 @@ int RunScenarioFile(const std::filesystem::path& request_file,
   const auto number = static_cast<uint32_t>(request.scenario_number);
 
   const auto started = std::chrono::steady_clock::now();
-  ScenarioExecutor executor(catalog, worker_id, true);
+  ScenarioExecutor executor(catalog, worker_id);
   Execution execution = executor.Execute(request, [] {});
   const double wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -16,8 +16,7 @@ namespace asg::worker {
 /// reason), kWorkerExitFailure when its scene could not be created (the folder then records it
 /// as invalid) or the folder cannot be written, kWorkerExitUsage when the file cannot be read or
 /// is not a valid RunScenario request (nothing is written).
-int RunScenarioFile(const std::filesystem::path& request_file,
-                    const std::filesystem::path& out_dir, const scene::ActorCatalog& catalog,
-                    uint8_t worker_id, std::ostream& out);
+int RunScenarioFile(const std::filesystem::path& request_file, const std::filesystem::path& out_dir,
+                    const scene::ActorCatalog& catalog, uint8_t worker_id, std::ostream& out);
 
 }  // namespace asg::worker

@@ -42,6 +42,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     ("id", po::value<int>(&id)->default_value(0), "worker id 0..255, echoed in every result")
     ("token", po::value<std::string>(),
      "shared secret presented to the client (default: environment variable ASG_TOKEN)")
+    ("data-listen", po::value<std::string>()->default_value("127.0.0.1:0"),
+     "HOST:PORT of the data port vehicle nodes attach to (port 0: a free port)")
     ("reconnect", "when the client goes away, connect again (every 0.5 s) instead of exiting")
     ("catalog", po::value<std::string>()->default_value(scene::DefaultActorCatalogPath()),
      "actor catalog (JSON)")
@@ -93,6 +95,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     command.settings.token = token;
   }
   command.settings.reconnect = values.count("reconnect") > 0;
+  command.settings.data_listen = values["data-listen"].as<std::string>();
   return command;
 }
 

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +17,9 @@
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
+#include "protocol/node_messages.h"
+#include "protocol/trajectory_codec.h"
+#include "worker/node_server.h"
 #include "worker/scenario_executor.h"
 #include "worker/worker_log.h"
 
@@ -37,14 +41,17 @@ class Session {
  public:
   enum class End : uint8_t { kClosed, kRefused };
 
+  /// `data_endpoint` is the data port's "HOST:PORT", told to the client at registration.
   Session(std::shared_ptr<protocol::Connection> connection, const WorkerSettings& settings,
-          ScenarioExecutor* executor)
-      : connection_(std::move(connection)), settings_(settings), executor_(executor) {}
+          ScenarioExecutor* executor, std::string data_endpoint)
+      : connection_(std::move(connection)),
+        settings_(settings),
+        executor_(executor),
+        data_endpoint_(std::move(data_endpoint)) {}
 
   End Serve() {
-    connection_->SetRequestHandler("RunScenario", [this](const protocol::Message& message) {
-      return OnRunScenario(message);
-    });
+    connection_->SetRequestHandler(
+        "RunScenario", [this](const protocol::Message& message) { return OnRunScenario(message); });
     connection_->SetCloseHandler([this](const std::string& reason) { OnClose(reason); });
     connection_->Start();
     const End end = Register() ? RunJobs() : End::kRefused;
@@ -58,11 +65,10 @@ class Session {
  private:
   bool Register() {
     const client::RegisterWorkerRequest request{settings_.worker_id, settings_.token,
-                                                static_cast<int64_t>(::getpid())};
+                                                static_cast<int64_t>(::getpid()), data_endpoint_};
     try {
-      const protocol::Message reply = connection_->Request(client::kRegisterWorkerType,
-                                                           client::ToJson(request), {},
-                                                           kReplyTimeout);
+      const protocol::Message reply = connection_->Request(
+          client::kRegisterWorkerType, client::ToJson(request), {}, kReplyTimeout);
       Log(LogLevel::kInfo, client::DecodeRegisterWorkerResponse(reply.message).message + " by " +
                                connection_->peer());
       return true;
@@ -110,6 +116,12 @@ class Session {
         changed_.wait(lock, [this] { return closed_; });
       }
     });
+    if (execution.preempted) {
+      Log(LogLevel::kWarning, scenario + " preempted: " + execution.preempt_reason);
+      Deliver("RunPreempted", Json(protocol::RunPreemptedRequest{settings_.worker_id, number,
+                                                                 execution.preempt_reason}));
+      return;
+    }
     if (!execution.scene_created) {
       Log(LogLevel::kWarning, scenario + ": cannot create the scene: " + execution.scene_error);
       protocol::WorkerIssueNotificationRequest issue;
@@ -120,15 +132,24 @@ class Session {
       return;
     }
     if (settings_.faults.mismatch_on.contains(number)) {
-      Log(LogLevel::kWarning, "fault injection: reporting " + scenario + " as " +
-                                  std::to_string(number + 1));
+      Log(LogLevel::kWarning,
+          "fault injection: reporting " + scenario + " as " + std::to_string(number + 1));
       execution.analysis.scenario_number = static_cast<uint16_t>(number + 1);
     }
+    // Captures travel in the frame's attachment, described in order by analysis.captures, and
+    // the trajectory after them in binary (protocol/trajectory_codec.h).
+    std::string attachment;
+    for (const capture::CaptureImage& image : execution.captures) {
+      execution.analysis.captures.push_back({image.name, image.png.size()});
+      attachment.append(reinterpret_cast<const char*>(image.png.data()), image.png.size());
+    }
+    execution.analysis.capture_error = execution.capture_error;
     Log(LogLevel::kInfo,
         scenario + " ended: " +
-            std::string(protocol::TerminationReasonName(static_cast<protocol::TerminationReason>(
-                execution.analysis.termination_reason))));
-    Deliver("AnalyzeScenario", Json(execution.analysis));
+            std::string(protocol::TerminationReasonName(
+                static_cast<protocol::TerminationReason>(execution.analysis.termination_reason))));
+    protocol::PackTrajectory(&execution.analysis, &attachment);
+    Deliver("AnalyzeScenario", Json(execution.analysis), std::move(attachment));
   }
 
   /// The current scenario is over on this side: a RunScenario for it from now on (the client
@@ -140,10 +161,10 @@ class Session {
 
   /// Sends a request to the client and waits for its reply; a refusal or a lost connection is
   /// logged (the connection's close handler ends the session).
-  void Deliver(const std::string& type, const Json& body) {
+  void Deliver(const std::string& type, const Json& body, std::string attachment = {}) {
     ReleaseCurrent();
     try {
-      connection_->Request(type, body, {}, kReplyTimeout);
+      connection_->Request(type, body, std::move(attachment), kReplyTimeout);
     } catch (const protocol::RequestError& error) {
       Log(LogLevel::kWarning, error.what());
     }
@@ -158,8 +179,8 @@ class Session {
     auto request = protocol::DecodeMessage<protocol::RunScenarioRequest>(message.message);
     std::lock_guard lock(mutex_);
     const int32_t number = request.scenario_number;
-    const bool held = (current_ && *current_ == number) ||
-                      (pending_ && pending_->scenario_number == number);
+    const bool held =
+        (current_ && *current_ == number) || (pending_ && pending_->scenario_number == number);
     if (!held) {
       if (current_ || pending_) {
         throw std::runtime_error("busy with scenario " +
@@ -193,6 +214,7 @@ class Session {
   std::shared_ptr<protocol::Connection> connection_;
   const WorkerSettings& settings_;
   ScenarioExecutor* executor_;
+  std::string data_endpoint_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<protocol::RunScenarioRequest> pending_;  // accepted, not yet started
@@ -204,18 +226,34 @@ class Session {
 
 int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& catalog) {
   protocol::IoThreads io(1);
-  // Captures are not rendered in the farm: AnalyzeScenario has no field to describe them yet.
-  ScenarioExecutor executor(catalog, settings.worker_id, false);
+  // The data port of vehicle nodes, on its own io thread so that lock-step replies never wait
+  // behind the client's traffic; bound before the first connection.
+  protocol::IoThreads node_io(1);
+  std::unique_ptr<NodeServer> node_server;
+  try {
+    NodeServerSettings node_settings;
+    node_settings.listen = settings.data_listen;
+    node_settings.token = settings.token;
+    node_settings.connection = settings.connection;
+    node_server = std::make_unique<NodeServer>(node_io.context().get_executor(), node_settings);
+  } catch (const std::exception& error) {
+    Log(LogLevel::kError, std::string("cannot listen for vehicle nodes: ") + error.what());
+    return kWorkerExitFailure;
+  }
+  Log(LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
+  ScenarioExecutor executor(catalog, settings.worker_id);
+  executor.SetNodeServer(node_server.get());
   const auto first_deadline = std::chrono::steady_clock::now() + settings.connect_window;
   bool connected_before = false;
   while (true) {
     std::shared_ptr<protocol::Connection> connection;
     try {
-      connection = protocol::Connect(io.context().get_executor(), settings.connect,
-                                     kConnectTimeout, settings.connection);
+      connection = protocol::Connect(io.context().get_executor(), settings.connect, kConnectTimeout,
+                                     settings.connection);
     } catch (const std::runtime_error& error) {
-      const bool keep_trying = settings.reconnect ||
-                               (!connected_before && std::chrono::steady_clock::now() < first_deadline);
+      const bool keep_trying =
+          settings.reconnect ||
+          (!connected_before && std::chrono::steady_clock::now() < first_deadline);
       if (!keep_trying) {
         Log(LogLevel::kError, std::string("cannot connect: ") + error.what());
         return connected_before ? kWorkerExitOk : kWorkerExitFailure;
@@ -224,9 +262,9 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
       continue;
     }
     connected_before = true;
-    Log(LogLevel::kInfo, "worker " + std::to_string(settings.worker_id) + " connected to " +
-                             settings.connect);
-    Session session(connection, settings, &executor);
+    Log(LogLevel::kInfo,
+        "worker " + std::to_string(settings.worker_id) + " connected to " + settings.connect);
+    Session session(connection, settings, &executor, node_server->endpoint());
     if (session.Serve() == Session::End::kRefused) return kWorkerExitFailure;
     if (!settings.reconnect) return kWorkerExitOk;
     Log(LogLevel::kInfo, "reconnecting to " + settings.connect);

@@ -32,15 +32,16 @@ inline constexpr int kWorkerExitUsage = 2;    ///< bad command line
 
 /// How a worker finds and serves its client.
 struct WorkerSettings {
-  std::string connect;     ///< "HOST:PORT" of the client
-  uint8_t worker_id = 0;   ///< --id, echoed in every AnalyzeScenario
-  std::string token;       ///< presented at registration
+  std::string connect;    ///< "HOST:PORT" of the client
+  uint8_t worker_id = 0;  ///< --id, echoed in every AnalyzeScenario
+  std::string token;      ///< presented at registration; also required of vehicle nodes
+  std::string data_listen = "127.0.0.1:0";  ///< HOST:PORT of the data port for vehicle nodes
   bool reconnect = false;  ///< after the client goes away, connect again instead of exiting
   FaultInjection faults;   ///< deliberate faults, for tests only
   std::chrono::milliseconds connect_window{10'000};  ///< [ms] keep trying the first connect
   std::chrono::milliseconds retry_period{500};       ///< [ms] between connection attempts
   std::chrono::milliseconds exit_grace{3'000};  ///< [ms] a run in progress may finish this long
-  protocol::ConnectionSettings connection;       ///< heartbeats of the connection
+  protocol::ConnectionSettings connection;      ///< heartbeats of the connection
 };
 
 /// Serves clients as settings say and returns the exit code. Blocking; runs scenarios on the

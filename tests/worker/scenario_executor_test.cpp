@@ -27,7 +27,7 @@ class ScenarioExecutorTest : public ::testing::Test {
 };
 
 TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
-  ScenarioExecutor executor(catalog_, 5, false);
+  ScenarioExecutor executor(catalog_, 5);
   int built = 0;
   const Execution execution = executor.Execute(SmallRequest(), [&] { ++built; });
   EXPECT_EQ(built, 1);
@@ -42,7 +42,7 @@ TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
 }
 
 TEST_F(ScenarioExecutorTest, SceneCaptureOnlyIsSuccessWithoutATrajectory) {
-  ScenarioExecutor executor(catalog_, 1, false);
+  ScenarioExecutor executor(catalog_, 1);
   protocol::RunScenarioRequest request = SmallRequest();
   request.scene_capture_only = true;
   const Execution execution = executor.Execute(request, [] {});
@@ -53,8 +53,25 @@ TEST_F(ScenarioExecutorTest, SceneCaptureOnlyIsSuccessWithoutATrajectory) {
   EXPECT_TRUE(execution.analysis.vehicle_trajectory.empty());
 }
 
+TEST_F(ScenarioExecutorTest, RequestedCapturesAreRenderedAsPngs) {
+  ScenarioExecutor executor(catalog_, 1);
+  protocol::RunScenarioRequest request = SmallRequest();
+  request.scene_capture_only = true;
+  request.take_scene_capture = true;
+  request.scene_capture_settings.image_size = 32;
+  request.scene_capture_settings.ortho_aerial = true;
+  request.scene_capture_settings.aerial_padding = {0};
+  const Execution execution = executor.Execute(request, [] {});
+  ASSERT_TRUE(execution.scene_created);
+  ASSERT_EQ(execution.capture_error, "");
+  ASSERT_EQ(execution.captures.size(), 1u);
+  EXPECT_EQ(execution.captures[0].name, "ortho_aerial_pad0");
+  ASSERT_GT(execution.captures[0].png.size(), 8u);
+  EXPECT_EQ(execution.captures[0].png[1], 'P');  // "\x89PNG"
+}
+
 TEST_F(ScenarioExecutorTest, UnknownActorIsASceneErrorNamingIt) {
-  ScenarioExecutor executor(catalog_, 1, false);
+  ScenarioExecutor executor(catalog_, 1);
   protocol::RunScenarioRequest request = SmallRequest();
   protocol::StructuralSceneActorLayout layout;
   layout.path_name = "/Game/No_Such_Actor";

@@ -1,0 +1,139 @@
+// Data-plane benchmarks: the lock-step round trip of one Step with one node on loopback, and the
+// reference workload driven by an odometry-only node in sync mode against the built-in driver.
+//
+//   build-dataplane/experiments/worker/bench_lockstep --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "experiments/scene/reference_workload.h"
+#include "protocol/endpoint.h"
+#include "protocol/io_threads.h"
+#include "protocol/messages_json.h"
+#include "scene/actor_catalog.h"
+#include "scene/scenario_runner.h"
+#include "worker/node_driver.h"
+#include "worker/node_run.h"
+#include "worker/node_server.h"
+
+namespace asg::worker {
+namespace {
+
+/// The built-in straight driver's law (speed 5 m/s, gain 1.5, clamp 30 deg) from a Step.
+protocol::StepResponse StraightLaw(const protocol::StepRequest& step, const protocol::Point& goal,
+                                   double max_steer) {
+  const protocol::Quaternion& q = step.odometry.pose.orientation;
+  const double yaw =
+      std::atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z)) /
+      (std::numbers::pi / 180.0);
+  const protocol::Point& p = step.odometry.pose.position;
+  const double bearing = std::atan2(goal.y - p.y, goal.x - p.x) * 180.0 / std::numbers::pi;
+  protocol::StepResponse response;
+  response.has_control = true;
+  response.control.longitudinal_velocity = 5.0;
+  response.control.steering_angle =
+      std::clamp(-1.5 * std::remainder(bearing - yaw, 360.0), -max_steer, max_steer);
+  return response;
+}
+
+/// An odometry-only node on its own io thread, answering each Step with the straight law.
+class BenchNode {
+ public:
+  BenchNode(const std::string& endpoint, const protocol::Point& goal, double max_steer) : io_(1) {
+    connection_ =
+        protocol::Connect(io_.context().get_executor(), endpoint, std::chrono::seconds(2));
+    connection_->SetRequestHandler("RunStart", [](const protocol::Message&) {
+      return protocol::Json(protocol::RunStartResponse{true});
+    });
+    connection_->SetHandler("Step", [this, goal, max_steer](const protocol::Message& message) {
+      const auto step = protocol::DecodeMessage<protocol::StepRequest>(message.message);
+      connection_->Reply(message, protocol::Json(StraightLaw(step, goal, max_steer)));
+    });
+    connection_->SetHandler("VehicleStatus", [](const protocol::Message&) {});
+    connection_->SetHandler("RunEnd", [](const protocol::Message&) {});
+    connection_->Start();
+    connection_->Request("AttachNode", protocol::Json(protocol::AttachNodeRequest{"bench", ""}));
+  }
+  ~BenchNode() {
+    connection_->Close("bench over");
+    io_.Stop();
+  }
+
+ private:
+  protocol::IoThreads io_;
+  std::shared_ptr<protocol::Connection> connection_;
+};
+
+void BM_LockStepRoundTrip(benchmark::State& state) {
+  protocol::IoThreads io(1);
+  NodeServer server(io.context().get_executor(), NodeServerSettings{});
+  BenchNode node(server.endpoint(), {50.0, 50.0, 0.0}, 30.0);
+  auto nodes = server.WaitForNodes(1, std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  NodeDriverSettings settings;
+  settings.scenario_number = 1;
+  settings.spec.count = 1;
+  ExternalNodeDriver driver(nodes, settings, nullptr);
+  protocol::OdometryWithoutCovariance odometry;
+  odometry.header.frame_id = "world";
+  odometry.child_frame_id = "vehicle";
+  odometry.pose.position = {10.0, 10.0, 1.0};
+  scene::DriverInput input;
+  input.odometry = &odometry;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(driver.Tick(input));
+    input.time += 0.05;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_LockStepRoundTrip)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+const scene::ActorCatalog& Catalog() {
+  static const scene::ActorCatalog catalog =
+      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  return catalog;
+}
+
+void BM_ReferenceWorkloadBuiltIn(benchmark::State& state) {
+  const protocol::RunScenarioRequest request = scene::experiments::ReferenceWorkload(1);
+  scene::ScenarioRunner runner(Catalog());
+  runner.Build(request);
+  size_t ticks = 0;
+  for (auto _ : state) {
+    const scene::RunResult result = runner.Run();
+    ticks = result.analysis.vehicle_trajectory.size();
+  }
+  state.counters["ticks"] = static_cast<double>(ticks);
+}
+BENCHMARK(BM_ReferenceWorkloadBuiltIn)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
+  protocol::RunScenarioRequest request = scene::experiments::ReferenceWorkload(1);
+  request.vehicle_nodes.count = 1;
+  scene::ScenarioRunner runner(Catalog());
+  runner.Build(request);
+  const scene::RunResult reference = runner.Run();
+  protocol::IoThreads io(1);
+  NodeServer server(io.context().get_executor(), NodeServerSettings{});
+  BenchNode node(server.endpoint(), request.vehicle_goal_location,
+                 request.vehicle.max_steering_angle);
+  std::unique_ptr<capture::CameraSensorRenderer> cameras;
+  for (auto _ : state) {
+    const NodeRunOutcome outcome = RunWithNodes(runner, request, server, &cameras);
+    if (outcome.preempted) {
+      state.SkipWithError(outcome.reason.c_str());
+      return;
+    }
+    if (outcome.result.analysis != reference.analysis) {
+      state.SkipWithError("the node's run differs from the built-in driver's");
+      return;
+    }
+  }
+  state.counters["ticks"] = static_cast<double>(reference.analysis.vehicle_trajectory.size());
+}
+BENCHMARK(BM_ReferenceWorkloadNodeSync)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace asg::worker
+
+BENCHMARK_MAIN();

@@ -1,0 +1,259 @@
+// Tests for worker/node_run.h and worker/node_driver.h: runs driven by in-test vehicle nodes over
+// real loopback connections.
+#include "worker/node_run.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "protocol/io_threads.h"
+#include "scene/actor_catalog.h"
+#include "tests/worker/node_fake_node.h"
+
+namespace asg::worker {
+namespace {
+
+using fake::ConstantLaw;
+using fake::ControlLaw;
+using fake::FakeNode;
+using fake::StraightLaw;
+
+/// A small flat scenario: straight from (8, 8) towards (32, 32) on a 40 m landscape.
+protocol::RunScenarioRequest SmallRequest(uint32_t nodes) {
+  protocol::RunScenarioRequest request;
+  request.scenario_number = 4;
+  request.sim_timeout_period = 12.0;
+  request.vehicle_start_location = {8.0, 8.0, 0.0};
+  request.vehicle_start_yaw = 45.0;
+  request.vehicle_goal_location = {32.0, 32.0, 0.0};
+  request.goal_radius = 4.0;
+  request.scene_description.landscape.nominal_size = 40.0;
+  request.scene_description.landscape.subdivisions = 4;
+  request.driver.type = protocol::DriverSpec::Type::kStraight;
+  request.driver.speed = 5.0;
+  request.vehicle_nodes.count = nodes;
+  request.vehicle_nodes.step_deadline = 5.0;
+  return request;
+}
+
+/// Always the same control.
+class ConstantDriver : public scene::Driver {
+ public:
+  explicit ConstantDriver(const protocol::PhysXControl& control) : control_(control) {}
+  protocol::PhysXControl Tick(const scene::DriverInput&) override { return control_; }
+
+ private:
+  protocol::PhysXControl control_;
+};
+
+class NodeRunTest : public ::testing::Test {
+ protected:
+  /// The built-in driver's run of `request`.
+  scene::RunResult BuiltIn(const protocol::RunScenarioRequest& request,
+                           scene::Driver* driver = nullptr) {
+    runner_.Build(request);
+    return runner_.Run(driver);
+  }
+  NodeRunOutcome WithNodes(const protocol::RunScenarioRequest& request) {
+    runner_.Build(request);
+    return RunWithNodes(runner_, request, server_, &cameras_);
+  }
+  ControlLaw Straight(const protocol::RunScenarioRequest& request) {
+    return StraightLaw(request.vehicle_goal_location, request.driver.speed,
+                       request.vehicle.max_steering_angle);
+  }
+
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ScenarioRunner runner_{catalog_};
+  protocol::IoThreads io_{1};
+  NodeServer server_{io_.context().get_executor(), NodeServerSettings{}};
+  std::unique_ptr<capture::CameraSensorRenderer> cameras_;
+};
+
+TEST_F(NodeRunTest, LockStepWithOneNodeReproducesTheBuiltInStraightDriver) {
+  const protocol::RunScenarioRequest request = SmallRequest(1);
+  const scene::RunResult reference = BuiltIn(request);
+  FakeNode node(server_.endpoint(), "solo", Straight(request));
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  ASSERT_TRUE(node.WaitForRunEnd());
+
+  // Bit for bit: trajectory, counters, reason and time.
+  EXPECT_EQ(outcome.result.analysis, reference.analysis);
+  EXPECT_EQ(outcome.result.reason, protocol::TerminationReason::REASON_SUCCESS);
+
+  const auto steps = node.steps();
+  const auto& trajectory = reference.analysis.vehicle_trajectory;
+  ASSERT_EQ(steps.size() + 1, trajectory.size());  // no Step at the final state
+  EXPECT_EQ(outcome.ticks, steps.size());
+  for (size_t k = 0; k < steps.size(); ++k) {
+    EXPECT_EQ(steps[k].tick, k);
+    EXPECT_EQ(steps[k].scenario_number, 4u);
+    EXPECT_DOUBLE_EQ(steps[k].time, k * 0.05);
+    EXPECT_EQ(steps[k].odometry, trajectory[k]);
+    EXPECT_TRUE(steps[k].readings.empty());
+  }
+  const auto events = node.events();
+  ASSERT_GE(events.size(), 5u);
+  EXPECT_EQ(events[0], "RunStart");
+  EXPECT_EQ(events[1], "VehicleStatus enabled");
+  EXPECT_EQ(events[2], "Step");
+  EXPECT_EQ(events[events.size() - 2], "VehicleStatus disabled");
+  EXPECT_EQ(events.back(), "RunEnd");
+  EXPECT_FALSE(node.statuses().back().preempted);
+  const auto start = node.start();
+  ASSERT_TRUE(start.has_value());
+  EXPECT_EQ(start->scenario_number, 4u);
+  EXPECT_DOUBLE_EQ(start->control_period, 0.05);
+  EXPECT_TRUE(start->sync);
+  EXPECT_EQ(start->vehicle_goal_location.x, 32.0);
+  const auto end = node.run_end();
+  EXPECT_FALSE(end->preempted);
+  EXPECT_EQ(end->scenario_number, 4u);
+  EXPECT_EQ(end->termination_reason, reference.analysis.termination_reason);
+  EXPECT_EQ(end->termination_reason_name, "REASON_SUCCESS");
+  EXPECT_EQ(end->vehicle_sim_time, reference.analysis.vehicle_sim_time);
+}
+
+TEST_F(NodeRunTest, TheFirstNameAmongNodesThatSentAControlIsApplied) {
+  const protocol::RunScenarioRequest request = SmallRequest(3);
+  const scene::RunResult reference = BuiltIn(request);
+  protocol::StepResponse stop;
+  stop.has_control = true;
+  stop.control.handbrake = true;
+  // "a" sends no control, "b" the straight law, "c" a handbrake stop: "b" drives.
+  FakeNode a(server_.endpoint(), "a", ConstantLaw(protocol::StepResponse{}));
+  FakeNode c(server_.endpoint(), "c", ConstantLaw(stop));
+  FakeNode b(server_.endpoint(), "b", Straight(request));
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  EXPECT_EQ(outcome.result.analysis, reference.analysis);
+  for (FakeNode* node : {&a, &b, &c}) {
+    ASSERT_TRUE(node->WaitForRunEnd());
+    EXPECT_EQ(node->steps().size(), outcome.ticks);
+  }
+}
+
+TEST_F(NodeRunTest, TwoNodesTheFirstNameDrives) {
+  protocol::RunScenarioRequest request = SmallRequest(2);
+  request.sim_timeout_period = 3.0;
+  protocol::StepResponse slow;
+  slow.has_control = true;
+  slow.control.longitudinal_velocity = 2.0;
+  slow.control.steering_angle = 10.0;
+  protocol::StepResponse fast = slow;
+  fast.control.longitudinal_velocity = 6.0;
+  ConstantDriver constant(slow.control);
+  const scene::RunResult reference = BuiltIn(request, &constant);
+  FakeNode second(server_.endpoint(), "zeta", ConstantLaw(fast));
+  FakeNode first(server_.endpoint(), "alpha", ConstantLaw(slow));
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  EXPECT_EQ(outcome.result.analysis.vehicle_trajectory, reference.analysis.vehicle_trajectory);
+}
+
+TEST_F(NodeRunTest, EgoControlIsMappedWithTheRunsVehicle) {
+  protocol::RunScenarioRequest request = SmallRequest(1);
+  request.sim_timeout_period = 3.0;
+  request.vehicle.max_speed = 8.0;
+  protocol::StepResponse ego;
+  ego.has_ego_control = true;
+  ego.ego_control = {0.5, -0.25, 0.0, 1};
+  const protocol::PhysXControl mapped = protocol::ToPhysXControl(ego.ego_control, request.vehicle);
+  ASSERT_EQ(mapped.longitudinal_velocity, 4.0);
+  ConstantDriver constant(mapped);
+  const scene::RunResult reference = BuiltIn(request, &constant);
+  FakeNode node(server_.endpoint(), "ego", ConstantLaw(ego));
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  EXPECT_EQ(outcome.result.analysis.vehicle_trajectory, reference.analysis.vehicle_trajectory);
+  // A different mapping would have driven elsewhere.
+  ConstantDriver idle(protocol::PhysXControl{});
+  EXPECT_NE(BuiltIn(request, &idle).analysis.vehicle_trajectory,
+            outcome.result.analysis.vehicle_trajectory);
+}
+
+TEST_F(NodeRunTest, ASilentNodePreemptsWithinTheDeadlineAndTheOthersAreTold) {
+  protocol::RunScenarioRequest request = SmallRequest(2);
+  request.vehicle_nodes.step_deadline = 0.3;
+  FakeNode quiet(server_.endpoint(), "quiet", Straight(request), FakeNode::Fault::kSilent, 5);
+  FakeNode other(server_.endpoint(), "other", Straight(request));
+  const auto begin = std::chrono::steady_clock::now();
+  const NodeRunOutcome outcome = WithNodes(request);
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  ASSERT_TRUE(outcome.preempted);
+  EXPECT_NE(outcome.reason.find("quiet"), std::string::npos) << outcome.reason;
+  EXPECT_NE(outcome.reason.find("no reply"), std::string::npos) << outcome.reason;
+  EXPECT_EQ(outcome.ticks, 5u);
+  EXPECT_LT(elapsed, 0.3 + 1.0);
+  EXPECT_GE(elapsed, 0.3);
+  ASSERT_TRUE(other.WaitForRunEnd());
+  EXPECT_TRUE(other.run_end()->preempted);
+  EXPECT_EQ(other.run_end()->reason, outcome.reason);
+  const auto statuses = other.statuses();
+  ASSERT_EQ(statuses.size(), 2u);
+  EXPECT_TRUE(statuses[0].enabled);
+  EXPECT_FALSE(statuses[1].enabled);
+  EXPECT_TRUE(statuses[1].preempted);
+  EXPECT_EQ(other.steps().size(), 6u);  // ticks 0..5; tick 5 went unanswered by "quiet"
+}
+
+TEST_F(NodeRunTest, ADisconnectingNodePreemptsTheRun) {
+  const protocol::RunScenarioRequest request = SmallRequest(2);
+  FakeNode leaving(server_.endpoint(), "leaving", Straight(request), FakeNode::Fault::kDisconnect,
+                   3);
+  FakeNode other(server_.endpoint(), "other", Straight(request));
+  const auto begin = std::chrono::steady_clock::now();
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_TRUE(outcome.preempted);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(4));
+  EXPECT_NE(outcome.reason.find("leaving"), std::string::npos) << outcome.reason;
+  ASSERT_TRUE(other.WaitForRunEnd());
+  EXPECT_TRUE(other.run_end()->preempted);
+  // The worker stays ready: the remaining node and a newcomer run the scenario again.
+  FakeNode newcomer(server_.endpoint(), "newcomer", Straight(request));
+  const NodeRunOutcome again = WithNodes(request);
+  ASSERT_FALSE(again.preempted) << again.reason;
+  EXPECT_EQ(again.result.analysis, BuiltIn(request).analysis);
+}
+
+TEST_F(NodeRunTest, TooFewNodesPreemptWithoutStartingAny) {
+  protocol::RunScenarioRequest request = SmallRequest(2);
+  request.vehicle_nodes.step_deadline = 0.2;
+  FakeNode lonely(server_.endpoint(), "lonely", Straight(request));
+  const NodeRunOutcome outcome = WithNodes(request);
+  ASSERT_TRUE(outcome.preempted);
+  EXPECT_EQ(outcome.reason, "1 of 2 vehicle nodes attached within the step deadline");
+  EXPECT_TRUE(lonely.events().empty());
+}
+
+TEST_F(NodeRunTest, AsyncModePacesToWallTimeAndAppliesControlMessages) {
+  protocol::RunScenarioRequest request = SmallRequest(1);
+  request.sim_timeout_period = 2.0;
+  request.vehicle_nodes.sync = false;
+  request.vehicle_nodes.realtime_factor = 4.0;
+  protocol::StepResponse go;
+  go.has_control = true;
+  go.control.longitudinal_velocity = 5.0;
+  FakeNode node(server_.endpoint(), "async", ConstantLaw(go), FakeNode::Fault::kNone, 0, {},
+                /*async=*/true);
+  const auto begin = std::chrono::steady_clock::now();
+  const NodeRunOutcome outcome = WithNodes(request);
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  EXPECT_EQ(outcome.result.reason, protocol::TerminationReason::REASON_SIM_TIMEOUT);
+  // 2 s of simulated time at 4x: at least 0.5 s of wall time.
+  EXPECT_GE(elapsed, 2.0 / 4.0 - 0.06);
+  ASSERT_TRUE(node.WaitForRunEnd());
+  const auto steps = node.steps();
+  ASSERT_EQ(steps.size(), outcome.ticks);
+  for (size_t k = 0; k < steps.size(); ++k) EXPECT_EQ(steps[k].tick, k);
+  EXPECT_FALSE(node.start()->sync);
+  // The node's Control messages moved the vehicle.
+  EXPECT_GT(outcome.result.analysis.counters.distance_travelled, 3.0);
+}
+
+}  // namespace
+}  // namespace asg::worker

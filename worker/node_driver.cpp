@@ -1,0 +1,145 @@
+// Lock-step and paced Steps, control selection, and preemption on node failure.
+#include "worker/node_driver.h"
+
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "protocol/messages_json.h"
+
+namespace asg::worker {
+
+namespace {
+
+/// The replies of one sync tick, filled by the connections' strands.
+struct TickReplies {
+  std::mutex mutex;
+  std::condition_variable done;
+  size_t remaining = 0;
+  std::vector<std::optional<protocol::Message>> replies;
+  std::string failure;  // the first failure, "node 'NAME': ..."
+};
+
+std::chrono::milliseconds DeadlineMs(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(seconds * 1000.0)));
+}
+
+}  // namespace
+
+ExternalNodeDriver::ExternalNodeDriver(std::vector<std::shared_ptr<NodeLink>> nodes,
+                                       const NodeDriverSettings& settings, NodeSensors* sensors)
+    : nodes_(std::move(nodes)), settings_(settings), sensors_(sensors) {}
+
+protocol::PhysXControl ExternalNodeDriver::Tick(const scene::DriverInput& input) {
+  std::string attachment;
+  const protocol::StepRequest step = MakeStep(input, &attachment);
+  if (settings_.spec.sync) {
+    TickSync(step, std::move(attachment));
+  } else {
+    TickAsync(input, step, std::move(attachment));
+  }
+  ++tick_;
+  return control_;
+}
+
+protocol::StepRequest ExternalNodeDriver::MakeStep(const scene::DriverInput& input,
+                                                   std::string* attachment) {
+  protocol::StepRequest step;
+  step.scenario_number = settings_.scenario_number;
+  step.tick = tick_;
+  step.time = input.time;
+  if (input.odometry != nullptr) step.odometry = *input.odometry;
+  if (sensors_ != nullptr) {
+    StepSensorData data = sensors_->Sample(input);
+    step.readings = std::move(data.readings);
+    *attachment = std::move(data.attachment);
+  }
+  return step;
+}
+
+void ExternalNodeDriver::TickSync(const protocol::StepRequest& step, std::string attachment) {
+  const protocol::Json body(step);
+  auto state = std::make_shared<TickReplies>();
+  state->remaining = nodes_.size();
+  state->replies.resize(nodes_.size());
+  const auto timeout = DeadlineMs(settings_.spec.step_deadline);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const std::string name = nodes_[i]->name();
+    nodes_[i]->connection().AsyncRequest(
+        kStepType, body, i + 1 == nodes_.size() ? std::move(attachment) : attachment, timeout,
+        [state, i, name](protocol::RequestResult result) {
+          std::lock_guard lock(state->mutex);
+          if (result.success) {
+            state->replies[i] = std::move(result.reply);
+          } else if (state->failure.empty()) {
+            state->failure = "node '" + name + "': " + result.description;
+          }
+          --state->remaining;
+          state->done.notify_all();
+        });
+  }
+  std::vector<std::optional<protocol::StepResponse>> responses(nodes_.size());
+  {
+    std::unique_lock lock(state->mutex);
+    // Each request's own timer completes it by the deadline; the margin covers a stalled strand.
+    const bool finished = state->done.wait_for(lock, timeout + std::chrono::seconds(1), [&] {
+      return state->remaining == 0 || !state->failure.empty();
+    });
+    if (!state->failure.empty()) throw NodePreempted(state->failure);
+    if (!finished) throw NodePreempted("no Step reply within the step deadline");
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      // A reply that does not decode is the node's failure, like a missing one.
+      try {
+        responses[i] = protocol::DecodeMessage<protocol::StepResponse>(state->replies[i]->message);
+      } catch (const protocol::DecodeError& error) {
+        throw NodePreempted("node '" + nodes_[i]->name() + "': bad StepResponse: " + error.what());
+      }
+    }
+  }
+  Choose(responses);
+}
+
+void ExternalNodeDriver::TickAsync(const scene::DriverInput& input,
+                                   const protocol::StepRequest& step, std::string attachment) {
+  RequireOpen();
+  const auto now = std::chrono::steady_clock::now();
+  if (tick_ == 0) start_ = now;
+  const auto due =
+      start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(input.time / settings_.spec.realtime_factor));
+  if (due > now) std::this_thread::sleep_until(due);
+  std::vector<std::optional<protocol::StepResponse>> responses;
+  responses.reserve(nodes_.size());
+  for (const auto& node : nodes_) responses.push_back(node->TakeControl());
+  Choose(responses);
+  const protocol::Json body(step);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i]->connection().Send(kStepType, body,
+                                 i + 1 == nodes_.size() ? std::move(attachment) : attachment);
+  }
+}
+
+bool ExternalNodeDriver::Choose(
+    const std::vector<std::optional<protocol::StepResponse>>& responses) {
+  for (const auto& response : responses) {
+    if (!response) continue;
+    if (response->has_control) {
+      control_ = response->control;
+      return true;
+    }
+    if (response->has_ego_control) {
+      control_ = protocol::ToPhysXControl(response->ego_control, settings_.vehicle);
+      return true;
+    }
+  }
+  return false;
+}
+
+void ExternalNodeDriver::RequireOpen() const {
+  for (const auto& node : nodes_) {
+    if (!node->open()) throw NodePreempted("node '" + node->name() + "' disconnected");
+  }
+}
+
+}  // namespace asg::worker

@@ -1,0 +1,76 @@
+// ExternalNodeDriver: a scene::Driver whose controls come from the attached vehicle nodes over
+// the data plane (docs/vehicle-nodes.md).
+//
+// Sync (lock-step): at each tick the driver sends every node the Step of that tick as a request
+// and waits for all replies, at most step_deadline. The control applied at tick k is the one of
+// tick k's replies from the node whose name sorts first among those that sent one (PhysXControl
+// as is, EgoControl through protocol::ToPhysXControl); without any, the previous control (zero
+// at first) is held.
+// Async: simulated time is paced to wall time / realtime_factor; Steps are sent as messages and
+// the control applied at a tick is chosen, by the same rule, among the Control messages received
+// since the previous tick.
+// A node that disconnects, misses the deadline or answers with an Error or an undecodable reply
+// makes Tick throw NodePreempted naming the node and the cause.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "protocol/node_messages.h"
+#include "scene/driver.h"
+#include "worker/node_sensors.h"
+#include "worker/node_server.h"
+
+namespace asg::worker {
+
+/// A run aborted by a vehicle node; what() is the reason sent in RunEnd and RunPreempted.
+class NodePreempted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a driver needs besides its nodes.
+struct NodeDriverSettings {
+  uint32_t scenario_number = 0;
+  protocol::VehicleNodesSpec spec;  ///< sync, realtime_factor, step_deadline
+  protocol::VehicleParams vehicle;  ///< for EgoControl
+};
+
+/// Drives the vehicle with the controls of `nodes`. Owned by one run; Tick runs on the run's
+/// thread.
+class ExternalNodeDriver : public scene::Driver {
+ public:
+  /// `nodes` sorted by name (NodeServer::WaitForNodes); `sensors` may be null (odometry only) and
+  /// must outlive the driver.
+  ExternalNodeDriver(std::vector<std::shared_ptr<NodeLink>> nodes,
+                     const NodeDriverSettings& settings, NodeSensors* sensors);
+
+  /// Sends the tick's Step and returns the control to apply. Throws NodePreempted.
+  protocol::PhysXControl Tick(const scene::DriverInput& input) override;
+
+  /// Ticks sent so far.
+  uint32_t ticks() const { return tick_; }
+
+ private:
+  protocol::StepRequest MakeStep(const scene::DriverInput& input, std::string* attachment);
+  void TickSync(const protocol::StepRequest& step, std::string attachment);
+  void TickAsync(const scene::DriverInput& input, const protocol::StepRequest& step,
+                 std::string attachment);
+  /// Applies the first control among `responses` (in node order); false when none has one.
+  bool Choose(const std::vector<std::optional<protocol::StepResponse>>& responses);
+  void RequireOpen() const;
+
+  std::vector<std::shared_ptr<NodeLink>> nodes_;
+  NodeDriverSettings settings_;
+  NodeSensors* sensors_;
+  uint32_t tick_ = 0;
+  protocol::PhysXControl control_;               // held until a node sends another
+  std::chrono::steady_clock::time_point start_;  // wall time of tick 0 (async)
+};
+
+}  // namespace asg::worker

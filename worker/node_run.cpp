@@ -1,0 +1,145 @@
+// Wait for the nodes, start them, run under ExternalNodeDriver, end or preempt them.
+#include "worker/node_run.h"
+
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+
+#include "protocol/messages_json.h"
+#include "worker/node_driver.h"
+#include "worker/node_sensors.h"
+
+namespace asg::worker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Clock::duration Seconds(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+/// Sends RunStart to every node and waits for each RunStartResponse {ready: true}. Throws
+/// NodePreempted naming the first node that fails or is not ready.
+void StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
+                const protocol::RunStartRequest& start, double deadline) {
+  struct Replies {
+    std::mutex mutex;
+    std::condition_variable done;
+    size_t remaining = 0;
+    std::string failure;
+  };
+  auto state = std::make_shared<Replies>();
+  state->remaining = nodes.size();
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(std::ceil(deadline * 1000.0)));
+  const protocol::Json body(start);
+  for (const auto& node : nodes) {
+    const std::string name = node->name();
+    node->connection().AsyncRequest(
+        kRunStartType, body, {}, timeout, [state, name](protocol::RequestResult result) {
+          std::string failure;
+          if (!result.success) {
+            failure = result.description;
+          } else {
+            // A reply that does not decode is the node's failure (connection boundary).
+            try {
+              if (!protocol::DecodeMessage<protocol::RunStartResponse>(result.reply.message)
+                       .ready) {
+                failure = "RunStartResponse ready is false";
+              }
+            } catch (const protocol::DecodeError& error) {
+              failure = std::string("bad RunStartResponse: ") + error.what();
+            }
+          }
+          std::lock_guard lock(state->mutex);
+          if (!failure.empty() && state->failure.empty()) {
+            state->failure = "node '" + name + "': " + failure;
+          }
+          --state->remaining;
+          state->done.notify_all();
+        });
+  }
+  std::unique_lock lock(state->mutex);
+  const bool finished = state->done.wait_for(lock, timeout + std::chrono::seconds(1), [&] {
+    return state->remaining == 0 || !state->failure.empty();
+  });
+  if (!state->failure.empty()) throw NodePreempted(state->failure);
+  if (!finished) throw NodePreempted("no RunStart reply within the step deadline");
+}
+
+/// Tells every node still connected that the run is over.
+void EndNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
+              const protocol::RunEndMessage& end) {
+  const protocol::Json status(protocol::VehicleStatus{false, end.preempted});
+  const protocol::Json body(end);
+  for (const auto& node : nodes) {
+    if (!node->open()) continue;
+    node->connection().Send(kVehicleStatusType, status);
+    node->connection().Send(kRunEndType, body);
+  }
+}
+
+protocol::RunStartRequest MakeRunStart(const scene::ScenarioRunner& runner,
+                                       const protocol::RunScenarioRequest& request) {
+  const scene::DriverTask task = runner.Task();
+  protocol::RunStartRequest start;
+  start.scenario_number = static_cast<uint32_t>(request.scenario_number);
+  start.scene_description = request.scene_description;
+  start.vehicle_start_location = task.start;
+  start.vehicle_start_yaw = task.start_yaw;
+  start.vehicle_goal_location = task.goal;
+  start.goal_radius = task.goal_radius;
+  start.control_period = task.control_period;
+  start.sync = request.vehicle_nodes.sync;
+  start.sensors = request.vehicle_nodes.sensors;
+  start.vehicle = request.vehicle;
+  return start;
+}
+
+}  // namespace
+
+NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
+                            const protocol::RunScenarioRequest& request, NodeServer& server,
+                            std::unique_ptr<capture::CameraSensorRenderer>* cameras) {
+  const protocol::VehicleNodesSpec& spec = request.vehicle_nodes;
+  const uint32_t number = static_cast<uint32_t>(request.scenario_number);
+  NodeRunOutcome outcome;
+  protocol::RunEndMessage end;
+  end.scenario_number = number;
+
+  const auto nodes = server.WaitForNodes(spec.count, Clock::now() + Seconds(spec.step_deadline));
+  if (nodes.size() < spec.count) {
+    outcome.preempted = true;
+    outcome.reason = std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
+                     " vehicle nodes attached within the step deadline";
+    return outcome;
+  }
+  NodeSensors sensors(spec.sensors, runner.world(), request.seed, cameras);
+  NodeDriverSettings settings{number, spec, request.vehicle};
+  ExternalNodeDriver driver(nodes, settings, &sensors);
+  // Node failures end the run here, at the data plane's boundary, as a preemption.
+  try {
+    StartNodes(nodes, MakeRunStart(runner, request), spec.step_deadline);
+    const protocol::Json enabled(protocol::VehicleStatus{true, false});
+    for (const auto& node : nodes) node->connection().Send(kVehicleStatusType, enabled);
+    outcome.result = runner.Run(&driver);
+  } catch (const NodePreempted& preempted) {
+    outcome.preempted = true;
+    outcome.reason = preempted.what();
+    outcome.ticks = driver.ticks();
+    end.preempted = true;
+    end.reason = outcome.reason;
+    EndNodes(nodes, end);
+    return outcome;
+  }
+  outcome.ticks = driver.ticks();
+  const protocol::AnalyzeScenarioRequest& analysis = outcome.result.analysis;
+  end.termination_reason = analysis.termination_reason;
+  end.termination_reason_name = std::string(protocol::TerminationReasonName(outcome.result.reason));
+  end.vehicle_sim_time = analysis.vehicle_sim_time;
+  EndNodes(nodes, end);
+  return outcome;
+}
+
+}  // namespace asg::worker

@@ -1,0 +1,144 @@
+// The data port: admission (AttachNode), detachment on close, and the attached-node registry.
+#include "worker/node_server.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <stdexcept>
+
+#include "protocol/endpoint.h"
+#include "protocol/messages_json.h"
+
+namespace asg::worker {
+
+void NodeLink::StoreControl(const protocol::StepResponse& control) {
+  std::lock_guard lock(mutex_);
+  latest_ = control;
+}
+
+std::optional<protocol::StepResponse> NodeLink::TakeControl() {
+  std::lock_guard lock(mutex_);
+  std::optional<protocol::StepResponse> control = std::move(latest_);
+  latest_.reset();
+  return control;
+}
+
+/// What the connection handlers share with the server: the registry of attached nodes.
+struct NodeServer::State {
+  std::string token;
+  mutable std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::string, std::shared_ptr<NodeLink>> nodes;  // attached, by name
+  bool stopped = false;
+};
+
+void NodeServer::Admit(const std::shared_ptr<State>& state,
+                       const std::shared_ptr<protocol::Connection>& connection) {
+  // The link this connection attached as, once it has; guarded by state->mutex.
+  auto attached = std::make_shared<std::shared_ptr<NodeLink>>();
+  std::weak_ptr<protocol::Connection> weak = connection;
+  connection->SetRequestHandler(
+      kAttachNodeType, [state, attached, weak](const protocol::Message& message) {
+        const auto request = protocol::DecodeMessage<protocol::AttachNodeRequest>(message.message);
+        const std::shared_ptr<protocol::Connection> self = weak.lock();
+        if (!self) throw std::runtime_error("connection gone");
+        if (!state->token.empty() && request.token != state->token) {
+          throw std::runtime_error("AttachNode refused: wrong token");
+        }
+        if (request.node_name.empty())
+          throw std::runtime_error("AttachNode refused: empty node_name");
+        std::lock_guard lock(state->mutex);
+        if (*attached) {
+          throw std::runtime_error("AttachNode refused: already attached as '" +
+                                   (*attached)->name() + "'");
+        }
+        if (state->stopped) throw std::runtime_error("AttachNode refused: worker shutting down");
+        auto existing = state->nodes.find(request.node_name);
+        if (existing != state->nodes.end() && existing->second->open()) {
+          throw std::runtime_error("AttachNode refused: node name '" + request.node_name +
+                                   "' is already attached");
+        }
+        *attached = std::make_shared<NodeLink>(request.node_name, self);
+        state->nodes[request.node_name] = *attached;
+        state->changed.notify_all();
+        return protocol::Json(protocol::AttachNodeResponse{true});
+      });
+  connection->SetHandler(kControlType, [state, attached](const protocol::Message& message) {
+    const auto control = protocol::DecodeMessage<protocol::StepResponse>(message.message);
+    std::shared_ptr<NodeLink> link;
+    {
+      std::lock_guard lock(state->mutex);
+      link = *attached;
+    }
+    if (!link) throw std::runtime_error("Control refused: AttachNode first");
+    link->StoreControl(control);
+  });
+  connection->SetCloseHandler([state, attached](const std::string&) {
+    std::lock_guard lock(state->mutex);
+    if (*attached) {
+      auto entry = state->nodes.find((*attached)->name());
+      if (entry != state->nodes.end() && entry->second == *attached) state->nodes.erase(entry);
+      attached->reset();
+    }
+    state->changed.notify_all();
+  });
+  connection->Start();
+}
+
+NodeServer::NodeServer(const boost::asio::any_io_executor& executor,
+                       const NodeServerSettings& settings)
+    : state_(std::make_shared<State>()) {
+  state_->token = settings.token;
+  // ParseHostPort wants a port to connect to (1..65535); a listener may also ask for port 0.
+  const std::string& listen = settings.listen;
+  const bool ephemeral = listen.size() > 2 && listen.ends_with(":0");
+  protocol::HostPort address =
+      protocol::ParseHostPort(ephemeral ? listen.substr(0, listen.size() - 1) + "1" : listen);
+  if (ephemeral) address.port = 0;
+  host_ = address.host;
+  std::shared_ptr<State> state = state_;
+  server_ = std::make_unique<protocol::Server>(
+      executor, address.host, address.port, settings.connection,
+      [state](std::shared_ptr<protocol::Connection> connection) { Admit(state, connection); });
+}
+
+NodeServer::~NodeServer() {
+  server_->Stop();
+  std::map<std::string, std::shared_ptr<NodeLink>> nodes;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopped = true;
+    nodes.swap(state_->nodes);
+  }
+  for (const auto& [name, link] : nodes) link->connection().Close("worker shutting down");
+}
+
+std::string NodeServer::endpoint() const {
+  const bool ipv6 = host_.find(':') != std::string::npos;
+  return (ipv6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(server_->port());
+}
+
+std::vector<std::shared_ptr<NodeLink>> NodeServer::WaitForNodes(
+    size_t count, std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(state_->mutex);
+  auto enough = [&] {
+    return static_cast<size_t>(
+               std::count_if(state_->nodes.begin(), state_->nodes.end(),
+                             [](const auto& entry) { return entry.second->open(); })) >= count;
+  };
+  state_->changed.wait_until(lock, deadline, enough);
+  std::vector<std::shared_ptr<NodeLink>> nodes;
+  for (const auto& [name, link] : state_->nodes) {
+    if (link->open()) nodes.push_back(link);
+  }
+  return nodes;  // std::map iterates in name order
+}
+
+std::vector<std::string> NodeServer::AttachedNames() const {
+  std::lock_guard lock(state_->mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, link] : state_->nodes) names.push_back(name);
+  return names;
+}
+
+}  // namespace asg::worker
