@@ -122,4 +122,14 @@ struct CaptureFile {
   bool operator==(const CaptureFile&) const = default;
 };
 
+/// Where an AnalyzeScenario frame carries its trajectory in binary (trajectory_codec.h): the
+/// samples' count and byte offset in the frame attachment. count 0: the samples are in the JSON.
+struct TrajectoryAttachment {
+  uint64_t offset = 0;         ///< [bytes] into the attachment
+  uint32_t count = 0;          ///< samples
+  std::string frame_id;        ///< header.frame_id shared by every sample
+  std::string child_frame_id;  ///< child_frame_id shared by every sample
+  bool operator==(const TrajectoryAttachment&) const = default;
+};
+
 }  // namespace asg::protocol

@@ -179,6 +179,17 @@ struct Schema<CaptureFile> {
   }
 };
 
+template <>
+struct Schema<TrajectoryAttachment> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("offset", m.offset);
+    v.Required("count", m.count);
+    v.Optional("frame_id", m.frame_id);
+    v.Optional("child_frame_id", m.child_frame_id);
+  }
+};
+
 }  // namespace json_detail
 
 ASG_DEFINE_JSON(ReliefFeature)
@@ -188,5 +199,6 @@ ASG_DEFINE_JSON(VehicleParams)
 ASG_DEFINE_JSON(SimulationSettings)
 ASG_DEFINE_JSON(RunCounters)
 ASG_DEFINE_JSON(CaptureFile)
+ASG_DEFINE_JSON(TrajectoryAttachment)
 
 }  // namespace asg::protocol

@@ -145,6 +145,7 @@ struct AnalyzeScenarioRequest {
   RunCounters counters;               ///< extension: counters of the run
   std::vector<CaptureFile> captures;  ///< extension: PNGs in the frame attachment, in order
   std::string capture_error;          ///< extension: why captures are missing; empty when none
+  TrajectoryAttachment trajectory_attachment;  ///< extension: binary trajectory, see above
   bool operator==(const AnalyzeScenarioRequest&) const = default;
 };
 struct AnalyzeScenarioResponse {

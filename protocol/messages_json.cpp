@@ -198,6 +198,7 @@ struct Schema<AnalyzeScenarioRequest> {
     v.Optional("counters", m.counters);
     v.Optional("captures", m.captures);
     v.Optional("capture_error", m.capture_error);
+    v.Optional("trajectory_attachment", m.trajectory_attachment);
   }
 };
 

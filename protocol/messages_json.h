@@ -65,6 +65,7 @@ ASG_DECLARE_JSON(VehicleParams);
 ASG_DECLARE_JSON(SimulationSettings);
 ASG_DECLARE_JSON(RunCounters);
 ASG_DECLARE_JSON(CaptureFile);
+ASG_DECLARE_JSON(TrajectoryAttachment);
 ASG_DECLARE_JSON(LandscapeDescription);
 ASG_DECLARE_JSON(OdometryWithoutCovariance);
 ASG_DECLARE_JSON(PhysXControl);

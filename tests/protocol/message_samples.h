@@ -108,6 +108,10 @@ inline CaptureFile Sample<CaptureFile>() {
   return CaptureFile{"ortho_aerial_pad0_annotated", 123456};
 }
 template <>
+inline TrajectoryAttachment Sample<TrajectoryAttachment>() {
+  return TrajectoryAttachment{1024, 341, "world", "vehicle"};
+}
+template <>
 inline RunCounters Sample<RunCounters>() {
   return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700};
 }
@@ -194,7 +198,8 @@ inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
       0.5,
       Sample<RunCounters>(),
       {Sample<CaptureFile>(), CaptureFile{"perspective_vehicle_start_pov", 77}},
-      "image_size 5000 is outside 1..4096 px"};
+      "image_size 5000 is outside 1..4096 px",
+      Sample<TrajectoryAttachment>()};
 }
 template <>
 inline AnalyzeScenarioResponse Sample<AnalyzeScenarioResponse>() {

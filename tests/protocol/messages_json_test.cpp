@@ -45,6 +45,7 @@ ASG_WIRE_KEYS(VehicleParams, "mass", "length", "width", "body_height", "wheelbas
               "max_brake_force", "speed_kp", "speed_kd", "steering_rate")
 ASG_WIRE_KEYS(SimulationSettings, "physics_rate", "control_rate")
 ASG_WIRE_KEYS(CaptureFile, "name", "size")
+ASG_WIRE_KEYS(TrajectoryAttachment, "offset", "count", "frame_id", "child_frame_id")
 ASG_WIRE_KEYS(RunCounters, "control_messages", "collisions_touched", "max_abs_roll",
               "max_abs_pitch", "distance_travelled", "settle_time", "physics_steps")
 ASG_WIRE_KEYS(LandscapeDescription, "nominal_size", "subdivisions", "border", "relief")
@@ -64,7 +65,8 @@ ASG_WIRE_KEYS(VehicleNodeOperatingInfo, "worker_ids", "scenario_numbers", "ok_to
               "save_minimal")
 ASG_WIRE_KEYS(VehicleStatus, "enabled", "preempted")
 ASG_WIRE_KEYS(AnalyzeScenarioRequest, "worker_id", "scenario_number", "termination_reason",
-              "vehicle_trajectory", "vehicle_sim_time", "counters", "captures", "capture_error")
+              "vehicle_trajectory", "vehicle_sim_time", "counters", "captures", "capture_error",
+              "trajectory_attachment")
 ASG_WIRE_KEYS(AnalyzeScenarioResponse, "received")
 ASG_WIRE_KEYS(NotifyReadyRequest, "worker_id", "node_name", "last_scenario_number", "request_rerun",
               "reason_for_rerun")
@@ -86,16 +88,15 @@ ASG_WIRE_KEYS(WorkerIssueNotificationResponse, "received")
 template <class T>
 class EveryMessage : public ::testing::Test {};
 
-using AllMessages =
-    ::testing::Types<Time, Header, ColorRGBA, Point, Vector3, Quaternion, Pose, Twist,
-                     ReliefFeature, ScriptedCommand, DriverSpec, VehicleParams, SimulationSettings,
-                     RunCounters, CaptureFile, LandscapeDescription, OdometryWithoutCovariance,
-                     PhysXControl, SceneCaptureSettings, StructuralSceneActorLayout,
-                     SceneDescription, StatusCode, VehicleNodeOperatingInfo, VehicleStatus,
-                     AnalyzeScenarioRequest, AnalyzeScenarioResponse, NotifyReadyRequest,
-                     NotifyReadyResponse, RegisterVehicleNodeRequest, RegisterVehicleNodeResponse,
-                     RunScenarioRequest, RunScenarioResponse, WorkerIssueNotificationRequest,
-                     WorkerIssueNotificationResponse>;
+using AllMessages = ::testing::Types<
+    Time, Header, ColorRGBA, Point, Vector3, Quaternion, Pose, Twist, ReliefFeature,
+    ScriptedCommand, DriverSpec, VehicleParams, SimulationSettings, RunCounters, CaptureFile,
+    TrajectoryAttachment, LandscapeDescription, OdometryWithoutCovariance, PhysXControl,
+    SceneCaptureSettings, StructuralSceneActorLayout, SceneDescription, StatusCode,
+    VehicleNodeOperatingInfo, VehicleStatus, AnalyzeScenarioRequest, AnalyzeScenarioResponse,
+    NotifyReadyRequest, NotifyReadyResponse, RegisterVehicleNodeRequest,
+    RegisterVehicleNodeResponse, RunScenarioRequest, RunScenarioResponse,
+    WorkerIssueNotificationRequest, WorkerIssueNotificationResponse>;
 TYPED_TEST_SUITE(EveryMessage, AllMessages);
 
 TYPED_TEST(EveryMessage, SampleDiffersFromDefault) {
