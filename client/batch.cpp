@@ -17,6 +17,9 @@ namespace {
 
 constexpr uint32_t kMaxScenarioNumber = std::numeric_limits<uint16_t>::max();
 
+// Keys of the top-level vehicle_nodes that the control plane reads and requests do not carry.
+constexpr const char* kClientOnlyNodeKeys[] = {"max_reruns", "save_minimal"};
+
 [[noreturn]] void Fail(const std::string& origin, const std::string& path,
                        const std::string& problem) {
   throw BatchError(origin + ": " + path + ": " + problem);
@@ -153,8 +156,14 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     Fail(origin, "scenarios", "expected an array, got " + ShortDump(listed));
   }
 
-  // Fields absent from defaults and overrides take a default-constructed request's values.
-  const Json base = DeepMerge(Json(protocol::RunScenarioRequest{}), batch.defaults);
+  // Fields absent from defaults and overrides take a default-constructed request's values,
+  // except vehicle_nodes, which comes from the batch's top-level vehicle_nodes without the
+  // client-only keys (defaults and overrides may still change it per scenario).
+  Json request_nodes = batch.settings.vehicle_nodes;
+  for (const char* client_only : kClientOnlyNodeKeys) request_nodes.erase(client_only);
+  const Json base =
+      DeepMerge(DeepMerge(Json(protocol::RunScenarioRequest{}), {{"vehicle_nodes", request_nodes}}),
+                batch.defaults);
 
   // Listed scenarios: given numbers first, then 1, 2, 3... for the rest, skipping used ones.
   std::map<uint32_t, std::string> used;

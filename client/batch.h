@@ -12,7 +12,9 @@
 // top-level keys are errors. A scenario is DeepMerge(DeepMerge(base, defaults), overrides) plus
 // its number and seed, decoded strictly into protocol::RunScenarioRequest, where base is the
 // JSON of a default-constructed RunScenarioRequest (so a batch names only what it changes;
-// arrays such as ssa_array still replace whole, and each SSA layout must be complete).
+// arrays such as ssa_array still replace whole, and each SSA layout must be complete) whose
+// vehicle_nodes is the top-level "vehicle_nodes" without the client-only keys max_reruns and
+// save_minimal (so "defaults" or an override can still change it for some scenarios).
 //
 // Numbering: a "scenario_number" in an override is used as given (1..65535: AnalyzeScenario
 // carries it as uint16, and 0 is reserved); the other listed scenarios get 1, 2, 3... in order,
@@ -45,8 +47,8 @@ namespace asg::client {
 struct BatchSettings {
   std::string name;   ///< "name", or the file's stem when absent
   uint64_t seed = 0;  ///< "seed": the batch seed, a non-negative integer
-  /// "vehicle_nodes", merged over the defaults {"count": 0, "sync": true, "sensors": []} and
-  /// passed through unchecked otherwise.
+  /// "vehicle_nodes", merged over the defaults {"count": 0, "sync": true, "sensors": []}: the
+  /// farm reads count, max_reruns and save_minimal; the rest is every request's vehicle_nodes.
   Json vehicle_nodes;
   uint32_t max_attempts = 3;          ///< "max_attempts": tries per scenario before failed, >= 1
   double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0

@@ -128,7 +128,7 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
                                       settings.worker_arguments, settings.out_dir / "logs"});
   }
   FarmLoopContext context{&batch,    &settings, &logger, &events, pool ? &*pool : nullptr,
-                          &progress, &writer, &nodes};
+                          &progress, &writer,   &nodes};
   FarmLoop loop(context, to_run);
   if (!to_run.empty()) {
     if (settings.workers == 0) {

@@ -277,13 +277,14 @@ void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
       continue;
     }
     // The ready gate: every vehicle node of the worker is ready for its next scenario.
-    if (context_.nodes != nullptr && (!context_.nodes->registry().GateOpen(link.worker_id) ||
-                                      scheduler_.AssignedTo(key))) {
+    if (context_.nodes != nullptr &&
+        (!context_.nodes->registry().GateOpen(link.worker_id) || scheduler_.AssignedTo(key))) {
       continue;
     }
     const auto number = scheduler_.Assign(key, now);
     if (!number) continue;
-    if (context_.nodes != nullptr) context_.nodes->registry().StartScenario(link.worker_id, *number);
+    if (context_.nodes != nullptr)
+      context_.nodes->registry().StartScenario(link.worker_id, *number);
     attempt_start_[*number] = now;
     context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
     Send(key, *number);

@@ -118,7 +118,7 @@ class FarmLoop {
   std::map<uint32_t, ScenarioOutcome> outcomes_;
   std::map<uint32_t, std::vector<RerunRecord>> reruns_;  // accepted reruns per scenario
   std::set<uint32_t> pending_reruns_;  // accepted while the scenario was still held
-  uint32_t early_exits_ = 0;  // consecutive local workers that ended before registering
+  uint32_t early_exits_ = 0;           // consecutive local workers that ended before registering
   bool interrupted_ = false;
   std::string breakdown_;
 };

@@ -1,9 +1,9 @@
 // The farm's own handshake: the first request a worker sends on a new connection, before any
 // AutoSceneGen message. The client refuses every other message until a worker has registered.
 //
-// Conversation: worker -> "RegisterWorker" {worker_id, token, pid, data_endpoint (optional)}; the client answers
-// "RegisterWorkerResponse" {accepted: true, message} or, for a wrong token, an "Error" reply
-// naming the reason, and closes the connection.
+// Conversation: worker -> "RegisterWorker" {worker_id, token, pid, data_endpoint (optional)}; the
+// client answers "RegisterWorkerResponse" {accepted: true, message} or, for a wrong token, an
+// "Error" reply naming the reason, and closes the connection.
 #pragma once
 
 #include <cstdint>

@@ -29,11 +29,11 @@ class RayCaster {
 
 /// What a driver sees at one control tick.
 struct DriverInput {
-  double time = 0.0;                             ///< [s] since the first control tick (0 at the first)
+  double time = 0.0;  ///< [s] since the first control tick (0 at the first)
   const protocol::OdometryWithoutCovariance* odometry = nullptr;  ///< pose in world, body twist
-  double roll = 0.0, pitch = 0.0, yaw = 0.0;     ///< [deg] chassis attitude (yaw from +x, CCW)
-  double forward_speed = 0.0;                    ///< [m/s] along the chassis' forward axis
-  const RayCaster* rays = nullptr;               ///< line-of-sight sensor queries
+  double roll = 0.0, pitch = 0.0, yaw = 0.0;  ///< [deg] chassis attitude (yaw from +x, CCW)
+  double forward_speed = 0.0;                 ///< [m/s] along the chassis' forward axis
+  const RayCaster* rays = nullptr;            ///< line-of-sight sensor queries
 };
 
 /// A driver turns what it sees into one PhysXControl per control tick.
@@ -46,14 +46,14 @@ class Driver {
 
 /// What a driver knows about its task before the first tick.
 struct DriverTask {
-  protocol::Point start;        ///< [m] start location (z from the ground)
-  double start_yaw = 0.0;       ///< [deg]
-  protocol::Point goal;         ///< [m] goal location
-  double goal_radius = 5.0;     ///< [m]
-  double landscape_min = 0.0;   ///< [m] lowest x and y of the landscape grid
-  double landscape_max = 60.0;  ///< [m] highest x and y of the landscape grid
-  double control_period = 0.05;             ///< [s] time between ticks
-  protocol::VehicleParams vehicle;          ///< the vehicle being driven
+  protocol::Point start;            ///< [m] start location (z from the ground)
+  double start_yaw = 0.0;           ///< [deg]
+  protocol::Point goal;             ///< [m] goal location
+  double goal_radius = 5.0;         ///< [m]
+  double landscape_min = 0.0;       ///< [m] lowest x and y of the landscape grid
+  double landscape_max = 60.0;      ///< [m] highest x and y of the landscape grid
+  double control_period = 0.05;     ///< [s] time between ticks
+  protocol::VehicleParams vehicle;  ///< the vehicle being driven
 };
 
 /// Creates the built-in driver a DriverSpec names. Throws std::invalid_argument on bad specs.

@@ -1,4 +1,5 @@
 // asg-worker: runs ASG Farm scenarios for an asg-client, or one request file on its own.
+#include <cstdlib>
 #include <iostream>
 
 #include "scene/actor_catalog.h"
@@ -8,6 +9,9 @@
 #include "worker/worker_session.h"
 
 int main(int argc, char** argv) {
+  // One worker per core: Mesa's llvmpipe would otherwise start a rasterizer thread per core in
+  // every worker. A value set by the user is kept.
+  ::setenv("LP_NUM_THREADS", "1", /*overwrite=*/0);
   using asg::worker::WorkerCommand;
   WorkerCommand command;
   try {
