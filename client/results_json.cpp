@@ -38,6 +38,7 @@ ScenarioResult DoneResult(const protocol::AnalyzeScenarioRequest& analysis, uint
   result.termination_reason = analysis.termination_reason;
   result.vehicle_sim_time = analysis.vehicle_sim_time;
   result.counters = analysis.counters;
+  result.capture_error = analysis.capture_error;
   return result;
 }
 
@@ -61,6 +62,7 @@ Json ResultToJson(const ScenarioResult& result) {
   } else {
     json["error"] = result.error;
   }
+  if (!result.capture_error.empty()) json["capture_error"] = result.capture_error;
   return json;
 }
 
@@ -86,6 +88,9 @@ ScenarioResult ResultFromJson(const Json& json, const std::string& origin) {
       protocol::Decode(json.at("counters"), "counters", &result.counters);
     } else {
       result.error = json.at("error").get<std::string>();
+    }
+    if (json.contains("capture_error")) {
+      result.capture_error = json.at("capture_error").get<std::string>();
     }
   } catch (const Json::exception& error) {
     throw ResultError(origin + ": " + error.what());

@@ -56,6 +56,7 @@ struct ScenarioResult {
   protocol::RunCounters counters;     ///< from AnalyzeScenario
   std::vector<RerunRecord> reruns;    ///< accepted rerun requests, in order
   std::vector<std::string> captures;  ///< file names in captures/, e.g. "ortho_aerial_pad0.png"
+  std::string capture_error;          ///< why captures asked for are missing; empty when none
   bool operator==(const ScenarioResult&) const = default;
 };
 
@@ -83,7 +84,7 @@ struct ScenarioTiming {
 
 /// result.json's object: scenario_number, status, attempts, seed, reruns, captures, plus
 /// termination_reason, termination_reason_name, vehicle_sim_time and counters when done, or
-/// error when not.
+/// error when not, and capture_error when captures failed.
 Json ResultToJson(const ScenarioResult& result);
 /// Reads a result.json object back; throws ResultError "<origin>: <problem>".
 ScenarioResult ResultFromJson(const Json& json, const std::string& origin);

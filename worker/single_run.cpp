@@ -55,6 +55,7 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   }
   if (!execution.capture_error.empty()) {
     Log(client::LogLevel::kWarning, "captures not rendered: " + execution.capture_error);
+    record.result.capture_error = execution.capture_error;
   }
   record.timing.worker_id = worker_id;
   record.timing.wall_time_s = wall_time_s;

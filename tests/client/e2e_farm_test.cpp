@@ -32,7 +32,13 @@ Json MixedScenarios() {
                        {"take_scene_capture", true},
                        {"scene_capture_settings",
                         {{"image_size", 32}, {"ortho_aerial", true}, {"aerial_padding", {0}}}}};
-  return Json::array({Json::object(), tree_in_path, idle, bad_arrays, unknown_actor, capture_only});
+  // Captures over the 4096 px cap: the run is done, the capture failure is in its result.
+  Json oversized_capture = {
+      {"take_scene_capture", true},
+      {"scene_capture_settings",
+       {{"image_size", 5000}, {"ortho_aerial", true}, {"aerial_padding", {0}}}}};
+  return Json::array({Json::object(), tree_in_path, idle, bad_arrays, unknown_actor, capture_only,
+                      oversized_capture});
 }
 
 /// A batch whose scenarios scatter 0..3 trees at random (some runs collide, some succeed).
@@ -77,8 +83,15 @@ TEST(FarmEndToEnd, MixedBatchLandsInTheRightFoldersWithTheRightStatuses) {
   EXPECT_EQ(ReadText(out / "scenario_0006" / "trajectory.csv").find('\n'),
             ReadText(out / "scenario_0006" / "trajectory.csv").size() - 1);  // header only
 
+  EXPECT_EQ(Result(out, 7)["status"], "done");
+  EXPECT_EQ(Result(out, 7)["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_EQ(Result(out, 7)["captures"], Json::array());
+  EXPECT_NE(Result(out, 7)["capture_error"].get<std::string>().find("5000"), std::string::npos)
+      << Result(out, 7).dump();
+  EXPECT_FALSE(Result(out, 1).contains("capture_error"));
+
   const Json summary = Json::parse(ReadText(out / "summary.json"));
-  EXPECT_EQ(summary["status_counts"]["done"], 4);
+  EXPECT_EQ(summary["status_counts"]["done"], 5);
   EXPECT_EQ(summary["status_counts"]["invalid"], 2);
   EXPECT_EQ(summary["status_counts"]["failed"], 0);
   const std::string log = ReadText(out / "asg_log.txt");
