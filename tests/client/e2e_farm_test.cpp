@@ -2,6 +2,7 @@
 // real executables over loopback, a mixed batch, determinism across worker counts, replaying a
 // scenario with asg-worker --run-scenario, and the command-line exits.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include "e2e_process.h"
 #include "temp_dir.h"
@@ -177,6 +178,32 @@ TEST(FarmEndToEnd, UnusableBatchOrCommandLineStopsBeforeAnythingRuns) {
             2);
   EXPECT_EQ(RunToEnd(Executable("asg-client"), {"--version"}, dir.path() / "client.txt"), 0);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("asg-client "), std::string::npos);
+}
+
+TEST(FarmEndToEnd, WorkerWithoutEglRunsItsScenariosAndReportsTheCaptureError) {
+  TempDir dir;
+  Json with_capture = {{"take_scene_capture", true},
+                       {"scene_capture_settings",
+                        {{"image_size", 32}, {"ortho_aerial", true}, {"aerial_padding", {0}}}}};
+  WriteJson(dir.path() / "captures.json",
+            SmallBatch("captures", Json::array({with_capture, with_capture})));
+  const auto out = dir.path() / "out";
+  // libglvnd finds no EGL vendor library: the workers, launched by the client, inherit this.
+  ::setenv("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/asg_no_vendor.json", 1);
+  const int code = RunToEnd(
+      Executable("asg-client"),
+      {"run", (dir.path() / "captures.json").string(), "--out", out.string(), "--workers", "1"},
+      dir.path() / "client.txt");
+  ::unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES");
+  ASSERT_EQ(code, 0) << ReadText(dir.path() / "client.txt");
+  for (int number : {1, 2}) {
+    const Json result = Result(out, number);
+    EXPECT_EQ(result["status"], "done");
+    EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS");
+    EXPECT_EQ(result["captures"], Json::array());
+    EXPECT_NE(result["capture_error"].get<std::string>().find("EGL"), std::string::npos)
+        << result.dump();
+  }
 }
 
 }  // namespace
