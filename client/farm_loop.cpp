@@ -2,6 +2,8 @@
 // farm_records.cpp.
 #include "client/farm_loop.h"
 
+#include <optional>
+
 #include "protocol/messages_json.h"
 
 namespace asg::client {
@@ -12,6 +14,8 @@ using Kind = FarmEvent::Kind;
 
 /// How long the loop waits for events before checking processes and deadlines.
 constexpr std::chrono::milliseconds kTick{50};
+/// How long the farm waits, after the last result, for the nodes to say they are ready.
+constexpr std::chrono::milliseconds kLastReadyWait{10'000};
 /// How long a local worker whose connection closed may take to exit before it is killed.
 constexpr std::chrono::milliseconds kExitAfterClose{2000};
 /// How long a RunScenario may wait for its RunScenarioResponse.
@@ -38,7 +42,20 @@ void FarmLoop::Run() {
   for (uint32_t id = 1; id <= context_.settings->workers; ++id) {
     Launch(static_cast<uint8_t>(id), true);
   }
-  while (!interrupted_ && breakdown_.empty() && !scheduler_.Drained()) {
+  // Once every scenario is recorded, the loop still waits (at most kLastReadyWait) for the
+  // nodes' NotifyReady after their last run, which may ask for a rerun.
+  std::optional<SteadyClock::time_point> drained_at;
+  while (!interrupted_ && breakdown_.empty()) {
+    if (scheduler_.Drained()) {
+      const auto now = SteadyClock::now();
+      if (!drained_at) drained_at = now;
+      if (context_.nodes == nullptr || !context_.nodes->registry().AwaitingReady() ||
+          now - *drained_at > kLastReadyWait) {
+        break;
+      }
+    } else {
+      drained_at.reset();
+    }
     std::vector<FarmEvent> events = context_.events->WaitAll(kTick);
     const auto now = SteadyClock::now();
     for (FarmEvent& event : events) Handle(event, now);

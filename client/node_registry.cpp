@@ -70,7 +70,7 @@ NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registratio
     return Refuse("refused " + label + ": the worker already has " +
                   std::to_string(settings_.nodes_per_worker) + " node(s)");
   }
-  worker.nodes.emplace(registration.node_name, Node{});
+  worker.nodes.emplace(registration.node_name, Node{std::nullopt, worker.scenario_number});
   return {true, ""};
 }
 
@@ -112,9 +112,27 @@ bool NodeRegistry::GateOpen(uint8_t worker_id) const {
   const Worker& worker = it->second;
   if (worker.running || worker.nodes.size() < settings_.nodes_per_worker) return false;
   for (const auto& [name, node] : worker.nodes) {
-    if (node.ready_after != worker.scenario_number) return false;
+    if (!IsReady(worker, node)) return false;
   }
   return true;
+}
+
+bool NodeRegistry::AwaitingReady() const {
+  if (settings_.nodes_per_worker == 0) return false;
+  for (const auto& [id, worker] : workers_) {
+    if (worker.running || worker.scenario_number == 0) continue;
+    for (const auto& [name, node] : worker.nodes) {
+      if (!IsReady(worker, node)) return true;
+    }
+  }
+  return false;
+}
+
+bool NodeRegistry::IsReady(const Worker& worker, const Node& node) {
+  // Ready for the worker's last scenario, or joined since it was handed out (a replacement
+  // node, e.g. after a preemption) and ready from its start (NotifyReady 0).
+  const bool fresh = node.ready_after == 0u && node.joined_at == worker.scenario_number;
+  return node.ready_after == worker.scenario_number || fresh;
 }
 
 void NodeRegistry::StartScenario(uint8_t worker_id, uint32_t scenario_number) {

@@ -4,7 +4,9 @@
 //
 // The gate, as AutoSceneGen's client: a worker may be handed its next scenario only when all
 // `nodes_per_worker` nodes of that worker are registered and each has sent NotifyReady for the
-// worker's last scenario number (0 before the first), and the worker holds no scenario. With
+// worker's last scenario number (0 before the first), and the worker holds no scenario. A node
+// that registered after that scenario was handed out (a replacement, e.g. after a preemption)
+// is ready with NotifyReady 0, since it never saw the scenario. With
 // nodes_per_worker == 0 (the built-in driver) the gate is always open and no node may register.
 //
 // Reruns: NotifyReady with request_rerun for a scenario that this node's worker ran is accepted
@@ -85,6 +87,10 @@ class NodeRegistry {
   /// Whether the worker may be handed its next scenario now.
   bool GateOpen(uint8_t worker_id) const;
 
+  /// Whether some worker that ran a scenario and holds none still has a registered node that
+  /// has not sent NotifyReady for that scenario (which may ask for a rerun of it).
+  bool AwaitingReady() const;
+
   /// The worker is handed `scenario_number`: it becomes the worker's last scenario number,
   /// ok_to_run is set, and its nodes must NotifyReady for it before the next one.
   void StartScenario(uint8_t worker_id, uint32_t scenario_number);
@@ -113,6 +119,7 @@ class NodeRegistry {
  private:
   struct Node {
     std::optional<uint32_t> ready_after;  // last_scenario_number of its latest NotifyReady
+    uint32_t joined_at = 0;               // the worker's scenario_number when the node registered
   };
   struct Worker {
     std::string data_endpoint;
@@ -121,6 +128,8 @@ class NodeRegistry {
     std::set<uint32_t> ran;        // every scenario it was handed
     std::map<std::string, Node> nodes;
   };
+  // Whether `node` of `worker` is ready for the worker's next scenario.
+  static bool IsReady(const Worker& worker, const Node& node);
   struct RerunState {
     uint32_t runs = 0;                     // times the scenario was handed out
     uint32_t accepted = 0;                 // reruns accepted

@@ -124,14 +124,32 @@ void Connection::ReplyError(int64_t reference, const std::string& description) {
 }
 
 void Connection::Enqueue(OutgoingFrame frame) {
+  NoteFrameForStrand();
   asio::dispatch(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    self->MarkStrandWriting(true, !self->close_begun_);
     if (self->close_begun_) return;
     self->write_queue_.push_back(std::move(frame));
     self->StartWrite();
   });
 }
 
+void Connection::NoteFrameForStrand() {
+  std::lock_guard lock(direct_mutex_);
+  ++frames_for_strand_;
+}
+
+void Connection::MarkStrandWriting(bool noted, bool queued) {
+  std::lock_guard lock(direct_mutex_);
+  if (noted) --frames_for_strand_;
+  if (queued) strand_writing_ = true;
+}
+
 void Connection::StartWrite() {
+  if (!writing_ && write_queue_.empty()) {
+    // The write path is idle: a request may be sent directly from its caller's thread.
+    std::lock_guard lock(direct_mutex_);
+    strand_writing_ = false;
+  }
   if (writing_ || write_queue_.empty() || finished_) return;
   // Everything queued goes out in one gathered write.
   writing_ = true;
@@ -213,6 +231,7 @@ void Connection::Dispatch(Message message) {
   if (message.type == kHeartbeatType) return;
   if (IsReplyType(message.type)) {
     // A reply completes its pending request; an unmatched one is dropped, never answered.
+    AdoptDirectRequests();
     const auto it = pending_.find(message.reference);
     if (it == pending_.end()) return;
     if (message.type != kErrorType && message.type != it->second.reply_type) return;
@@ -266,6 +285,8 @@ void Connection::ContinueClose() {
   // peer has ended its side too (or at close_timeout), so the peer reads every reply.
   if (!close_begun_ || finished_ || writing_ || !write_queue_.empty()) return;
   if (!shutdown_sent_) {
+    // A direct send in progress completes before the sending side is shut down.
+    std::lock_guard lock(direct_mutex_);
     boost::system::error_code ignored;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
     shutdown_sent_ = true;
@@ -288,8 +309,12 @@ void Connection::FinishClose() {
   closing_.store(true);
   heartbeat_timer_.cancel();
   close_timer_.cancel();
-  boost::system::error_code ignored;
-  socket_.close(ignored);
+  {
+    // No direct send is using the socket while it closes (closing_ keeps later ones out).
+    std::lock_guard lock(direct_mutex_);
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+  }
   FailPendingRequests();
   write_queue_.clear();
   if (close_handler_) {

@@ -3,7 +3,10 @@
 //
 // Threading: every handler, reply callback and the close handler runs on the connection's
 // strand, on a thread of the io_context that owns the socket. Send, Reply, AsyncRequest and
-// Close may be called from any thread. The blocking Request must not be called from a thread
+// Close may be called from any thread; frames sent from one thread leave in call order. A
+// request of at most 64 KiB made off the io threads while nothing else is being written is
+// written on the calling thread (sparing a hand-off to the io thread); its reply still comes on
+// the strand. The blocking Request must not be called from a thread
 // running the io_context (it would wait for a reply that thread has to deliver).
 //
 // Hostile input: a frame whose header is wrong (magic, lengths over the cap) or whose payload
@@ -22,6 +25,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -132,6 +136,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool OnIoThread() const;
   void RequireNotStarted(const char* what) const;
   void Enqueue(OutgoingFrame frame);
+  /// Counts a frame handed to the strand, before the hand-off; any thread.
+  void NoteFrameForStrand();
+  /// On the strand: uncounts a frame counted by NoteFrameForStrand (`noted`) and marks the write
+  /// path busy before a frame is queued (`queued`).
+  void MarkStrandWriting(bool noted, bool queued);
+  /// Sends a request's frame from the calling thread when the strand's write path is idle,
+  /// registering the request first; false (nothing done) when it has to go through the strand.
+  bool TrySendDirect(int64_t reference, const std::string& reply_type,
+                     std::chrono::milliseconds timeout, OutgoingFrame& frame,
+                     ReplyCallback& callback);
+  /// Moves the requests registered by TrySendDirect into pending_; on the strand.
+  void AdoptDirectRequests();
   void StartWrite();
   void OnWrite(const boost::system::error_code& error);
   void StartRead();
@@ -176,6 +192,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::chrono::steady_clock::time_point last_heartbeat_sent_;
   boost::asio::steady_timer heartbeat_timer_;
   boost::asio::steady_timer close_timer_;
+
+  // Shared between the strand and threads sending directly (TrySendDirect), under direct_mutex_.
+  std::mutex direct_mutex_;
+  size_t frames_for_strand_ = 0;  // frames handed to the strand and not queued or dropped yet
+  bool strand_writing_ = false;   // the strand has frames queued or a write in flight
+  std::unordered_map<int64_t, PendingRequest> direct_pending_;  // registered, not yet adopted
 };
 
 }  // namespace asg::protocol

@@ -1,6 +1,11 @@
 // Connection: requests awaiting replies (keyed by reference, each with its own timeout timer)
 // and the heartbeat that sends liveness frames and declares a silent peer dead.
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <boost/asio/dispatch.hpp>
+#include <cerrno>
+#include <cstring>
 #include <future>
 #include <utility>
 
@@ -9,6 +14,14 @@
 namespace asg::protocol {
 
 namespace asio = boost::asio;
+
+namespace {
+
+/// The largest request frame AsyncRequest writes from its caller's thread [bytes]: one that a
+/// socket's send buffer normally takes at once, so the caller does not wait for the peer.
+constexpr size_t kDirectSendMaxBytes = 64 * 1024;
+
+}  // namespace
 
 bool Connection::OnIoThread() const {
   if (strand_.running_in_this_thread()) return true;
@@ -22,8 +35,16 @@ void Connection::AsyncRequest(const std::string& type, const Json& message, std:
   OutgoingFrame frame{
       EncodeFrameHead(type, reference, message, attachment.size(), settings_.limits),
       std::move(attachment)};
+  // Off the io threads, a small frame is written at once when the write path is idle, which
+  // spares a hand-off to the io thread.
+  if (frame.head.size() + frame.attachment.size() <= kDirectSendMaxBytes && !OnIoThread() &&
+      TrySendDirect(reference, ResponseType(type), timeout, frame, callback)) {
+    return;
+  }
+  NoteFrameForStrand();
   asio::dispatch(strand_, [self = shared_from_this(), type, reference, timeout,
                            frame = std::move(frame), callback = std::move(callback)]() mutable {
+    self->MarkStrandWriting(true, !self->close_begun_);
     if (self->close_begun_) {
       RequestResult result;
       result.description = type + " (reference " + std::to_string(reference) +
@@ -72,7 +93,71 @@ Message Connection::Request(const std::string& type, const Json& message, std::s
   return std::move(result.reply);
 }
 
+bool Connection::TrySendDirect(int64_t reference, const std::string& reply_type,
+                               std::chrono::milliseconds timeout, OutgoingFrame& frame,
+                               ReplyCallback& callback) {
+  std::unique_lock lock(direct_mutex_);
+  // Frames handed to the strand earlier go first: the direct path waits until they are written.
+  if (!started_.load() || closing_.load() || strand_writing_ || frames_for_strand_ > 0) {
+    return false;
+  }
+  // Registered before the frame leaves, so no reply can miss it; the strand adopts it.
+  PendingRequest pending{reply_type, std::move(callback),
+                         std::make_unique<asio::steady_timer>(strand_, timeout)};
+  pending.timer->async_wait([self = shared_from_this(), reference, reply_type,
+                             timeout](const boost::system::error_code& error) {
+    if (error) return;
+    RequestResult result;
+    const std::string type = reply_type.substr(0, reply_type.size() - std::strlen("Response"));
+    result.description = type + " (reference " + std::to_string(reference) + "): no reply within " +
+                         std::to_string(timeout.count()) + " ms";
+    self->CompleteRequest(reference, std::move(result));
+  });
+  direct_pending_.emplace(reference, std::move(pending));
+  // The whole frame is written under the lock, so frames never interleave; a full send buffer
+  // is waited on for at most the request's timeout.
+  const int fd = socket_.native_handle();
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string failure;
+  for (const std::string* part : {&frame.head, &frame.attachment}) {
+    size_t sent = 0;
+    while (sent < part->size() && failure.empty()) {
+      const ssize_t n =
+          ::send(fd, part->data() + sent, part->size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n >= 0) {
+        sent += static_cast<size_t>(n);
+        continue;
+      }
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        failure = "write to " + peer_ + " failed: " + std::strerror(errno);
+        break;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        failure = "write to " + peer_ + " blocked for " + std::to_string(timeout.count()) + " ms";
+        break;
+      }
+      pollfd poll_fd{fd, POLLOUT, 0};
+      ::poll(&poll_fd, 1, static_cast<int>(left.count()));
+    }
+  }
+  lock.unlock();
+  // The request fails with the connection's close, on the strand, like every other.
+  if (!failure.empty()) Close(failure);
+  return true;
+}
+
+void Connection::AdoptDirectRequests() {
+  std::lock_guard lock(direct_mutex_);
+  for (auto& [reference, pending] : direct_pending_)
+    pending_.emplace(reference, std::move(pending));
+  direct_pending_.clear();
+}
+
 void Connection::CompleteRequest(int64_t reference, RequestResult result) {
+  AdoptDirectRequests();
   const auto it = pending_.find(reference);
   if (it == pending_.end()) return;
   PendingRequest pending = std::move(it->second);
@@ -87,6 +172,7 @@ void Connection::CompleteRequest(int64_t reference, RequestResult result) {
 }
 
 void Connection::FailPendingRequests() {
+  AdoptDirectRequests();
   while (!pending_.empty()) {
     const int64_t reference = pending_.begin()->first;
     RequestResult result;
@@ -117,6 +203,7 @@ void Connection::OnHeartbeatTick() {
   }
   if (now - last_heartbeat_sent_ >= settings_.heartbeat_interval) {
     last_heartbeat_sent_ = now;
+    MarkStrandWriting(false, true);
     write_queue_.push_back(
         {EncodeFrameHead(kHeartbeatType, 0, Json::object(), 0, settings_.limits), {}});
     StartWrite();

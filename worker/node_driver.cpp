@@ -65,17 +65,19 @@ void ExternalNodeDriver::TickSync(const protocol::StepRequest& step, std::string
   state->replies.resize(nodes_.size());
   const auto timeout = DeadlineMs(settings_.spec.step_deadline);
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    const std::string name = nodes_[i]->name();
     nodes_[i]->connection().AsyncRequest(
         kStepType, body, i + 1 == nodes_.size() ? std::move(attachment) : attachment, timeout,
-        [state, i, name](protocol::RequestResult result) {
-          std::lock_guard lock(state->mutex);
-          if (result.success) {
-            state->replies[i] = std::move(result.reply);
-          } else if (state->failure.empty()) {
-            state->failure = "node '" + name + "': " + result.description;
+        [state, i, node = nodes_[i]](protocol::RequestResult result) {
+          {
+            std::lock_guard lock(state->mutex);
+            if (result.success) {
+              state->replies[i] = std::move(result.reply);
+            } else if (state->failure.empty()) {
+              state->failure = "node '" + node->name() + "': " + result.description;
+            }
+            --state->remaining;
           }
-          --state->remaining;
+          // Notified after unlocking, so the woken thread does not block again on the mutex.
           state->done.notify_all();
         });
   }

@@ -52,11 +52,14 @@ void StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
               failure = std::string("bad RunStartResponse: ") + error.what();
             }
           }
-          std::lock_guard lock(state->mutex);
-          if (!failure.empty() && state->failure.empty()) {
-            state->failure = "node '" + name + "': " + failure;
+          {
+            std::lock_guard lock(state->mutex);
+            if (!failure.empty() && state->failure.empty()) {
+              state->failure = "node '" + name + "': " + failure;
+            }
+            --state->remaining;
           }
-          --state->remaining;
+          // Notified after unlocking, so the woken thread does not block again on the mutex.
           state->done.notify_all();
         });
   }

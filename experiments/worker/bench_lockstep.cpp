@@ -1,8 +1,11 @@
 // Data-plane benchmarks: the lock-step round trip of one Step with one node on loopback, and the
 // reference workload driven by an odometry-only node in sync mode against the built-in driver.
+// Besides time, each reports per tick the process's context switches (csw_per_tick, the thread
+// hand-offs) and CPU time of all its threads (process_cpu_us_per_tick).
 //
-//   build-dataplane/experiments/worker/bench_lockstep --benchmark_min_time=2
+//   build-lockstep/experiments/worker/bench_lockstep --benchmark_min_time=2
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <numbers>
@@ -19,6 +22,37 @@
 
 namespace asg::worker {
 namespace {
+
+/// The process's context switches and CPU time (every thread) since construction, reported as
+/// per-tick benchmark counters: thread hand-offs show as context switches, and the CPU time counts
+/// the io threads that the benchmark's own CPU column leaves out.
+class ProcessUsage {
+ public:
+  ProcessUsage() : start_(Now()) {}
+
+  /// Sets the counters "csw_per_tick" and "process_cpu_us_per_tick" of `state` for `ticks` ticks.
+  void Report(benchmark::State& state, double ticks) const {
+    if (ticks <= 0.0) return;
+    const Sample end = Now();
+    state.counters["csw_per_tick"] = (end.switches - start_.switches) / ticks;
+    state.counters["process_cpu_us_per_tick"] = (end.cpu_us - start_.cpu_us) / ticks;
+  }
+
+ private:
+  struct Sample {
+    double switches = 0.0;  // voluntary and involuntary
+    double cpu_us = 0.0;    // user and system [us]
+  };
+  static Sample Now() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto us = [](const timeval& time) { return time.tv_sec * 1e6 + time.tv_usec; };
+    return {static_cast<double>(usage.ru_nvcsw + usage.ru_nivcsw),
+            us(usage.ru_utime) + us(usage.ru_stime)};
+  }
+
+  Sample start_;
+};
 
 /// The built-in straight driver's law (speed 5 m/s, gain 1.5, clamp 30 deg) from a Step.
 protocol::StepResponse StraightLaw(const protocol::StepRequest& step, const protocol::Point& goal,
@@ -80,10 +114,12 @@ void BM_LockStepRoundTrip(benchmark::State& state) {
   odometry.pose.position = {10.0, 10.0, 1.0};
   scene::DriverInput input;
   input.odometry = &odometry;
+  const ProcessUsage usage;
   for (auto _ : state) {
     benchmark::DoNotOptimize(driver.Tick(input));
     input.time += 0.05;
   }
+  usage.Report(state, static_cast<double>(state.iterations()));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_LockStepRoundTrip)->Unit(benchmark::kMicrosecond)->UseRealTime();
@@ -99,10 +135,12 @@ void BM_ReferenceWorkloadBuiltIn(benchmark::State& state) {
   scene::ScenarioRunner runner(Catalog());
   runner.Build(request);
   size_t ticks = 0;
+  const ProcessUsage usage;
   for (auto _ : state) {
     const scene::RunResult result = runner.Run();
     ticks = result.analysis.vehicle_trajectory.size();
   }
+  usage.Report(state, static_cast<double>(state.iterations() * ticks));
   state.counters["ticks"] = static_cast<double>(ticks);
 }
 BENCHMARK(BM_ReferenceWorkloadBuiltIn)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -118,6 +156,7 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
   BenchNode node(server.endpoint(), request.vehicle_goal_location,
                  request.vehicle.max_steering_angle);
   std::unique_ptr<capture::CameraSensorRenderer> cameras;
+  const ProcessUsage usage;
   for (auto _ : state) {
     const NodeRunOutcome outcome = RunWithNodes(runner, request, server, &cameras);
     if (outcome.preempted) {
@@ -129,7 +168,9 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
       return;
     }
   }
-  state.counters["ticks"] = static_cast<double>(reference.analysis.vehicle_trajectory.size());
+  const size_t ticks = reference.analysis.vehicle_trajectory.size();
+  usage.Report(state, static_cast<double>(state.iterations() * ticks));
+  state.counters["ticks"] = static_cast<double>(ticks);
 }
 BENCHMARK(BM_ReferenceWorkloadNodeSync)->Unit(benchmark::kMillisecond)->UseRealTime();
 

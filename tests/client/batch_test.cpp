@@ -154,6 +154,27 @@ TEST(BatchTest, ClientSettingsHaveDefaultsAndOverrides) {
             std::string::npos);
 }
 
+TEST(BatchTest, TopLevelVehicleNodesReachEveryRequestWithoutClientOnlyKeys) {
+  const Batch batch = Parse(R"({"vehicle_nodes": {"count": 2, "sync": false, "max_reruns": 1,
+      "save_minimal": true, "sensors": [{"type": "camera", "name": "front"}]},
+      "scenarios": [{}, {"vehicle_nodes": {"count": 0}}], "generate": {"count": 1}})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  for (const PlannedScenario& planned : batch.scenarios) {
+    ASSERT_EQ(planned.status, PlanStatus::kValid) << planned.error;
+    EXPECT_FALSE(planned.request.vehicle_nodes.sync) << planned.source;
+    ASSERT_EQ(planned.request.vehicle_nodes.sensors.size(), 1u) << planned.source;
+    EXPECT_FALSE(planned.request_json["vehicle_nodes"].contains("max_reruns"));
+    EXPECT_FALSE(planned.request_json["vehicle_nodes"].contains("save_minimal"));
+  }
+  EXPECT_EQ(batch.scenarios[0].request.vehicle_nodes.count, 2u);
+  EXPECT_EQ(batch.scenarios[1].request.vehicle_nodes.count, 0u);  // the override wins
+  EXPECT_EQ(batch.scenarios[2].request.vehicle_nodes.count, 2u);  // generated
+  // The client-side settings keep every key.
+  EXPECT_EQ(batch.settings.vehicle_nodes["max_reruns"], 1);
+  // Without a top-level vehicle_nodes the built-in driver runs.
+  EXPECT_EQ(Parse(R"({"scenarios": [{}]})").scenarios[0].request.vehicle_nodes.count, 0u);
+}
+
 TEST(BatchTest, GeneratedScenariosAreNumberedAfterListedOnes) {
   const Batch batch = Parse(R"({"scenarios": [{"scenario_number": 10}, {}],
                                 "generate": {"count": 3}})");

@@ -58,6 +58,46 @@ TEST(NodeRegistryTest, UnregisteringANodeClosesTheGate) {
   EXPECT_FALSE(registry.GateOpen(2));
 }
 
+TEST(NodeRegistryTest, AReplacementNodeIsReadyFromItsStart) {
+  NodeRegistry registry(Settings(1));
+  registry.AddWorker(1, "");
+  ASSERT_TRUE(registry.Register({1, "first", ""}).ok);
+  registry.NotifyReady(Ready(1, "first", 0));
+  registry.StartScenario(1, 3);
+  EXPECT_TRUE(registry.Unregister(1, "first"));  // killed mid-run: the run is preempted
+  registry.EndScenario(1);
+  ASSERT_TRUE(registry.Register({1, "second", ""}).ok);
+  EXPECT_FALSE(registry.GateOpen(1)) << "no NotifyReady yet";
+  registry.NotifyReady(Ready(1, "second", 0));
+  EXPECT_TRUE(registry.GateOpen(1)) << "joined after scenario 3 was handed out";
+  // A node that was there before scenario 4 must be ready for 4, not for 0.
+  registry.StartScenario(1, 4);
+  registry.EndScenario(1);
+  registry.NotifyReady(Ready(1, "second", 0));
+  EXPECT_FALSE(registry.GateOpen(1));
+  registry.NotifyReady(Ready(1, "second", 4));
+  EXPECT_TRUE(registry.GateOpen(1));
+}
+
+TEST(NodeRegistryTest, AwaitsReadyFromTheNodesOfAFinishedScenario) {
+  NodeRegistry registry(Settings(1));
+  registry.AddWorker(1, "");
+  EXPECT_FALSE(registry.AwaitingReady()) << "no scenario ran";
+  ASSERT_TRUE(registry.Register({1, "stack", ""}).ok);
+  registry.NotifyReady(Ready(1, "stack", 0));
+  EXPECT_FALSE(registry.AwaitingReady());
+  registry.StartScenario(1, 2);
+  EXPECT_FALSE(registry.AwaitingReady()) << "the worker still runs it";
+  registry.EndScenario(1);
+  EXPECT_TRUE(registry.AwaitingReady()) << "the node may still ask for a rerun";
+  registry.NotifyReady(Ready(1, "stack", 2));
+  EXPECT_FALSE(registry.AwaitingReady());
+  registry.StartScenario(1, 3);
+  registry.EndScenario(1);
+  EXPECT_TRUE(registry.Unregister(1, "stack"));
+  EXPECT_FALSE(registry.AwaitingReady()) << "a node that left is not waited for";
+}
+
 TEST(NodeRegistryTest, WithoutNodesTheGateIsAlwaysOpenAndNoNodeMayRegister) {
   NodeRegistry registry(Settings(0));
   registry.AddWorker(1, "");

@@ -1,0 +1,210 @@
+// End-to-end tests of external vehicle nodes (docs/vehicle-nodes.md): the real asg-client,
+// asg-worker and node executables (asg-node-straight, the Python straight node, the Python test
+// node tests/nodes/e2e_test_node.py) over loopback, with real files.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <regex>
+
+#include "e2e_process.h"
+#include "temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+using testing::Child;
+using testing::Executable;
+using testing::ReadText;
+using testing::Result;
+using testing::SmallBatch;
+using testing::TempDir;
+using testing::WaitForText;
+using testing::WriteJson;
+using Json = nlohmann::json;
+using std::chrono::seconds;
+
+const std::filesystem::path kSource = ASG_SOURCE_DIR;
+const std::filesystem::path kPython = ASG_PYTHON3;
+
+/// SmallBatch driven by `count` vehicle nodes per worker (top-level vehicle_nodes).
+Json NodeBatch(const std::string& name, int scenarios, int count = 1) {
+  Json batch = SmallBatch(name, testing::PlainScenarios(scenarios));
+  batch["vehicle_nodes"] = {{"count", count}, {"sync", true}};
+  return batch;
+}
+
+/// An asg-client running `batch` with one local worker into dir/out; its port is read from its
+/// log (out/asg_log.txt) once the worker is launched (the registry accepts nodes for worker 1
+/// from then on).
+class Farm {
+ public:
+  Farm(const std::filesystem::path& dir, const Json& batch)
+      : out_(dir / "out"), log_(dir / "client.txt") {
+    WriteJson(dir / "batch.json", batch);
+    client_.emplace(
+        Executable("asg-client"),
+        std::vector<std::string>{"run", (dir / "batch.json").string(), "--out", out_.string(),
+                                 "--workers", "1", "--listen", "127.0.0.1:0"},
+        log_);
+    const std::filesystem::path farm_log = out_ / "asg_log.txt";
+    EXPECT_TRUE(WaitForText(farm_log, "launched worker 1", seconds(20))) << ReadText(log_);
+    std::smatch match;
+    const std::string text = ReadText(farm_log);
+    static const std::regex kListening("listening on 127\\.0\\.0\\.1:([0-9]+)");
+    if (std::regex_search(text, match, kListening)) endpoint_ = "127.0.0.1:" + match[1].str();
+    EXPECT_FALSE(endpoint_.empty()) << text;
+  }
+
+  const std::string& endpoint() const { return endpoint_; }
+  const std::filesystem::path& out() const { return out_; }
+  /// The client's console output.
+  const std::filesystem::path& log() const { return log_; }
+  /// The client's log, out/asg_log.txt.
+  std::filesystem::path farm_log() const { return out_ / "asg_log.txt"; }
+  /// Waits for the client's exit (at most `timeout`); its exit code, -1 when killed.
+  int Wait(std::chrono::milliseconds timeout) { return client_->Wait(timeout); }
+
+ private:
+  std::filesystem::path out_;
+  std::filesystem::path log_;
+  std::optional<Child> client_;
+  std::string endpoint_;
+};
+
+/// asg-node-straight for worker 1, output in `output`.
+Child CppStraightNode(const Farm& farm, const std::string& name,
+                      const std::filesystem::path& output) {
+  return Child(Executable("asg-node-straight"),
+               {"--connect", farm.endpoint(), "--worker-id", "1", "--name", name}, output);
+}
+
+/// A Python node script for worker 1 with extra arguments, output in `output`.
+Child PythonNode(const std::filesystem::path& script, const Farm& farm, const std::string& name,
+                 const std::filesystem::path& output, std::vector<std::string> extra = {}) {
+  std::vector<std::string> arguments = {
+      script.string(), "--connect", farm.endpoint(), "--worker-id", "1", "--name", name};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  return Child(kPython, arguments, output);
+}
+
+const std::filesystem::path kPythonStraight =
+    kSource / "nodes" / "python" / "examples" / "straight_node.py";
+const std::filesystem::path kTestNode = kSource / "tests" / "nodes" / "e2e_test_node.py";
+
+/// Expects every scenario 1..count to be done with REASON_SUCCESS.
+void ExpectAllSucceeded(const std::filesystem::path& out, int count) {
+  for (int number = 1; number <= count; ++number) {
+    const Json result = Result(out, number);
+    EXPECT_EQ(result["status"], "done") << number;
+    EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS") << number;
+  }
+}
+
+TEST(NodesEndToEnd, CppStraightNodeDrivesToTheGoal) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("cpp_node", 2));
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node = CppStraightNode(farm, "straight", dir.path() / "node.txt");
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  ExpectAllSucceeded(farm.out(), 2);
+  EXPECT_EQ(Json::parse(
+                ReadText(farm.out() / "scenario_0001" / "request.json"))["vehicle_nodes"]["count"],
+            1);
+  EXPECT_NE(ReadText(farm.farm_log()).find("node 'straight' registered for worker 1"),
+            std::string::npos);
+  EXPECT_EQ(node.Wait(seconds(10)), 0) << node.Output();  // it stops when the client closes
+}
+
+TEST(NodesEndToEnd, PythonStraightNodeDrivesToTheGoal) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("python_node", 2));
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node = PythonNode(kPythonStraight, farm, "straight", dir.path() / "node.txt");
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  ExpectAllSucceeded(farm.out(), 2);
+  EXPECT_NE(ReadText(farm.farm_log()).find("node 'straight' registered for worker 1"),
+            std::string::npos);
+  EXPECT_EQ(node.Wait(seconds(10)), 0) << node.Output();
+}
+
+TEST(NodesEndToEnd, ExternalStraightNodeMatchesTheBuiltInDriverByteForByte) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "builtin");
+  std::filesystem::create_directories(dir.path() / "node");
+  Farm builtin(dir.path() / "builtin", SmallBatch("same", testing::PlainScenarios(2)));
+  ASSERT_FALSE(builtin.endpoint().empty());
+  ASSERT_EQ(builtin.Wait(seconds(60)), 0) << ReadText(builtin.farm_log());
+  Json node_batch = NodeBatch("same", 2);
+  Farm farm(dir.path() / "node", node_batch);
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node = CppStraightNode(farm, "straight", dir.path() / "node.txt");
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  ExpectAllSucceeded(farm.out(), 2);
+  for (const char* folder : {"scenario_0001", "scenario_0002"}) {
+    for (const char* file : {"result.json", "trajectory.csv"}) {
+      const std::string expected = ReadText(builtin.out() / folder / file);
+      EXPECT_FALSE(expected.empty()) << folder << "/" << file;
+      EXPECT_EQ(ReadText(farm.out() / folder / file), expected) << folder << "/" << file;
+    }
+  }
+  node.Wait(seconds(10));
+}
+
+TEST(NodesEndToEnd, KilledNodePreemptsAndTheScenarioCompletesWithTheNextNode) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("killed", 1));
+  ASSERT_FALSE(farm.endpoint().empty());
+  // A slow node (20 ms per tick) so that the run is still going when it is killed.
+  std::optional<Child> slow;
+  slow.emplace(PythonNode(kTestNode, farm, "n", dir.path() / "slow.txt", {"--step-delay", "0.02"}));
+  ASSERT_TRUE(WaitForText(farm.farm_log(), "scenario 1 started", seconds(30)))
+      << ReadText(farm.farm_log());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  slow->Signal(SIGKILL);
+  slow->Wait(seconds(5));
+  ASSERT_TRUE(WaitForText(farm.farm_log(), "node 'n' of worker 1 left", seconds(10)))
+      << ReadText(farm.farm_log());
+  Child next = CppStraightNode(farm, "n", dir.path() / "next.txt");
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << next.Output();
+  const Json result = Result(farm.out(), 1);
+  EXPECT_EQ(result["status"], "done");
+  EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_GE(result["attempts"].get<int>(), 2);
+  next.Wait(seconds(10));
+}
+
+TEST(NodesEndToEnd, ARerunRequestIsHonouredOnce) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("rerun", 1));
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node =
+      PythonNode(kTestNode, farm, "asker", dir.path() / "node.txt", {"--request-rerun-once"});
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  const Json result = Result(farm.out(), 1);
+  EXPECT_EQ(result["status"], "done");
+  EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS");
+  ASSERT_EQ(result["reruns"].size(), 1u) << result.dump();
+  EXPECT_EQ(result["reruns"][0]["node_name"], "asker");
+  EXPECT_EQ(result["reruns"][0]["reason"], "test rerun of scenario 1");
+  node.Wait(seconds(10));
+}
+
+TEST(NodesEndToEnd, NodeFilesLandInTheScenarioFolderAndEscapesAreRefused) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("files", 1));
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node = PythonNode(kTestNode, farm, "saver", dir.path() / "node.txt",
+                          {"--upload", "logs/run.txt", "--upload", "../../x"});
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  EXPECT_EQ(ReadText(farm.out() / "scenario_0001" / "nodes" / "saver" / "logs" / "run.txt"),
+            "scenario 1\n");
+  node.Wait(seconds(10));
+  const std::string output = node.Output();
+  EXPECT_NE(output.find("upload ../../x refused"), std::string::npos) << output;
+  EXPECT_FALSE(std::filesystem::exists(farm.out() / "scenario_0001" / "x"));
+  EXPECT_FALSE(std::filesystem::exists(farm.out() / "x"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x"));
+}
+
+}  // namespace
+}  // namespace asg::client
