@@ -4,18 +4,6 @@
 #include <numbers>
 
 namespace asg::scene {
-namespace {
-
-uint64_t RotateLeft(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-}  // namespace
-
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 uint64_t SensorSeed(uint64_t run_seed, uint64_t sensor_seed, std::string_view name) {
   uint64_t hash = 0xCBF29CE484222325ull;  // FNV-1a offset basis
@@ -31,24 +19,11 @@ uint64_t SensorSeed(uint64_t run_seed, uint64_t sensor_seed, std::string_view na
   return SplitMix64(&state);
 }
 
-NoiseGenerator::NoiseGenerator(uint64_t seed) {
-  uint64_t state = seed;
-  for (uint64_t& word : state_) word = SplitMix64(&state);
-}
+NoiseGenerator::NoiseGenerator(uint64_t seed) : random_(seed) {}
 
-uint64_t NoiseGenerator::Next() {
-  const uint64_t result = RotateLeft(state_[1] * 5, 7) * 9;
-  const uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = RotateLeft(state_[3], 45);
-  return result;
-}
+uint64_t NoiseGenerator::Next() { return random_.NextU64(); }
 
-double NoiseGenerator::Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+double NoiseGenerator::Uniform() { return random_.Uniform01(); }
 
 double NoiseGenerator::Gaussian(double stddev) {
   if (stddev == 0.0) return 0.0;

@@ -1,16 +1,16 @@
-// The seeded random numbers of the sensor models, written out so that a seed gives the same
-// sequence with every compiler and standard library: xoshiro256** seeded through splitmix64,
-// uniforms from the top 53 bits, Gaussians by the Box-Muller transform.
+// The seeded random numbers of the sensor models: protocol::Random (xoshiro256** seeded through
+// splitmix64, the same sequence with every compiler and standard library) with Gaussians by the
+// Box-Muller transform.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string_view>
 
+#include "protocol/random.h"
+
 namespace asg::scene {
 
-/// One step of splitmix64: advances *state and returns a well-mixed 64-bit value.
-uint64_t SplitMix64(uint64_t* state);
+using protocol::SplitMix64;
 
 /// A sensor's seed from the run seed, the sensor's own seed and its name (FNV-1a hashed).
 uint64_t SensorSeed(uint64_t run_seed, uint64_t sensor_seed, std::string_view name);
@@ -27,7 +27,7 @@ class NoiseGenerator {
   double Gaussian(double stddev);
 
  private:
-  std::array<uint64_t, 4> state_{};
+  protocol::Random random_;
   double spare_ = 0.0;  ///< second Box-Muller output, unit variance
   bool has_spare_ = false;
 };
