@@ -114,7 +114,7 @@ SceneBuffers::SceneBuffers(const scene::World& world, const protocol::VehiclePar
     auto& [casters, others] = models[group];
     const GLsizei shadow_instances = static_cast<GLsizei>(casters.size());
     casters.insert(casters.end(), others.begin(), others.end());
-    for (const MeshPart& part : ActorParts(*group.first)) {
+    for (const MeshPart& part : ColouredActorParts(*group.first)) {
       DrawItem item;
       item.mesh = std::make_unique<InstancedMesh>(part.mesh, casters);
       item.color = part.color;

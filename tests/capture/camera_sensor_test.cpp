@@ -64,7 +64,7 @@ double CastRay(const scene::World& world, const Eigen::Vector3d& origin,
   double nearest = ray.z() < 0.0 ? -origin.z() / ray.z() : std::numeric_limits<double>::infinity();
   for (const scene::ActorInstance& instance : world.actors) {
     const Eigen::Matrix4d model = InstanceModel(instance).cast<double>();
-    for (const MeshPart& part : ActorParts(*instance.kind)) {
+    for (const MeshPart& part : ColouredActorParts(*instance.kind)) {
       const Mesh& mesh = part.mesh;
       auto world_point = [&](uint32_t index) {
         return (model * mesh.positions[index].cast<double>().homogeneous()).head<3>().eval();
