@@ -9,14 +9,14 @@
 #include <string>
 
 #include "protocol/messages.h"
+#include "protocol/random.h"
 
 namespace asg::scene::experiments {
 
-/// The reference request with `trees` + `bushes` actors placed from `seed`, `subdivisions` cells
-/// per side (2^subdivisions), driven by the built-in `driver`.
-inline protocol::RunScenarioRequest ReferenceWorkload(
-    uint64_t seed, int subdivisions = 6, int trees = 6, int bushes = 6,
-    protocol::DriverSpec::Type driver = protocol::DriverSpec::Type::kStraight) {
+/// The reference request without actors: a flat landscape of `size` m with 2^subdivisions cells
+/// per side, start (10, 10) yaw 45, goal (50, 50) radius 5, timeouts 17 / 5 / 5 s, roll/pitch
+/// limits 70 deg, collisions allowed, sun 30 deg high, the straight driver at 5 m/s.
+inline protocol::RunScenarioRequest ReferenceRequest(double size = 60.0, int subdivisions = 6) {
   protocol::RunScenarioRequest request;
   request.scenario_number = 1;
   request.sim_timeout_period = 17.0;
@@ -29,20 +29,27 @@ inline protocol::RunScenarioRequest ReferenceWorkload(
   request.vehicle_start_yaw = 45.0;
   request.vehicle_goal_location = {50.0, 50.0, 0.0};
   request.goal_radius = 5.0;
-  request.scene_description.landscape.nominal_size = 60.0;
+  request.scene_description.landscape.nominal_size = size;
   request.scene_description.landscape.subdivisions = subdivisions;
   request.scene_description.sunlight_inclination = 30.0;
-  request.driver.type = driver;
+  request.driver.type = protocol::DriverSpec::Type::kStraight;
   request.driver.speed = 5.0;
+  return request;
+}
+
+/// The reference request with `trees` + `bushes` actors placed from `seed`, `subdivisions` cells
+/// per side (2^subdivisions), driven by the built-in `driver`.
+inline protocol::RunScenarioRequest ReferenceWorkload(
+    uint64_t seed, int subdivisions = 6, int trees = 6, int bushes = 6,
+    protocol::DriverSpec::Type driver = protocol::DriverSpec::Type::kStraight) {
+  protocol::RunScenarioRequest request = ReferenceRequest(60.0, subdivisions);
+  request.driver.type = driver;
   request.seed = seed;
 
   // splitmix64: the same positions on every platform.
   uint64_t state = seed;
   auto uniform = [&state](double low, double high) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return low + (high - low) * static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+    return low + (high - low) * static_cast<double>(protocol::SplitMix64(&state) >> 11) * 0x1.0p-53;
   };
   const char* const names[] = {"/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop",
                                "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop"};

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/scene/reference_workload.h"
 #include "protocol/messages.h"
 #include "scene/actor_catalog.h"
 
@@ -20,28 +21,8 @@ inline const ActorCatalog& ShippedCatalog() {
   return catalog;
 }
 
-/// A flat landscape of `size` m with 2^subdivisions cells, start (10, 10) yaw 45, goal (50, 50)
-/// radius 5, timeouts 17 / 5 / 5 s, roll/pitch limits 70 deg, collisions allowed, straight driver
-/// at 5 m/s: the reference workload without actors.
-inline protocol::RunScenarioRequest ReferenceRequest(double size = 60.0, int subdivisions = 6) {
-  protocol::RunScenarioRequest request;
-  request.scenario_number = 1;
-  request.sim_timeout_period = 17.0;
-  request.vehicle_idling_timeout_period = 5.0;
-  request.vehicle_stuck_timeout_period = 5.0;
-  request.max_vehicle_roll = 70.0;
-  request.max_vehicle_pitch = 70.0;
-  request.allow_collisions = true;
-  request.vehicle_start_location = {10.0, 10.0, 0.0};
-  request.vehicle_start_yaw = 45.0;
-  request.vehicle_goal_location = {50.0, 50.0, 0.0};
-  request.goal_radius = 5.0;
-  request.scene_description.landscape.nominal_size = size;
-  request.scene_description.landscape.subdivisions = subdivisions;
-  request.driver.type = protocol::DriverSpec::Type::kStraight;
-  request.driver.speed = 5.0;
-  return request;
-}
+/// The reference workload without actors (experiments/scene/reference_workload.h).
+using experiments::ReferenceRequest;
 
 /// Appends one layout of `path_name` with instances at (x[i], y[i]), yaw 0, the given scale.
 inline void AddActors(protocol::RunScenarioRequest* request, const std::string& path_name,
