@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/json_declare.h"
 #include "protocol/messages.h"
 
 namespace asg::protocol {
@@ -41,15 +42,7 @@ class DecodeError : public std::runtime_error {
   std::string path_;
 };
 
-// Declares, for each message type T:
-//   void to_json(Json&, const T&);                        // nlohmann ADL hook
-//   void from_json(const Json&, T&);                      // strict, path relative to the value
-//   void Decode(const Json&, const std::string& path, T*); // strict, path prefixed to errors
-#define ASG_DECLARE_JSON(T)                \
-  void to_json(Json& j, const T& value);   \
-  void from_json(const Json& j, T& value); \
-  void Decode(const Json& j, const std::string& path, T* value)
-
+// to_json, from_json and Decode of every message (see json_declare.h).
 ASG_DECLARE_JSON(Time);
 ASG_DECLARE_JSON(Header);
 ASG_DECLARE_JSON(ColorRGBA);
@@ -85,8 +78,6 @@ ASG_DECLARE_JSON(RunScenarioRequest);
 ASG_DECLARE_JSON(RunScenarioResponse);
 ASG_DECLARE_JSON(WorkerIssueNotificationRequest);
 ASG_DECLARE_JSON(WorkerIssueNotificationResponse);
-
-#undef ASG_DECLARE_JSON
 
 /// Decodes a whole message; errors carry paths relative to the message root.
 template <class T>

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/json_declare.h"
 #include "protocol/messages.h"
 #include "protocol/sensor_specs.h"
 
@@ -142,27 +143,20 @@ struct RunPreemptedRequest {
   bool operator==(const RunPreemptedRequest&) const = default;
 };
 
-#define ASG_DECLARE_NODE_JSON(T)           \
-  void to_json(Json& j, const T& value);   \
-  void from_json(const Json& j, T& value); \
-  void Decode(const Json& j, const std::string& path, T* value)
-
-ASG_DECLARE_NODE_JSON(NodeRegistration);
-ASG_DECLARE_NODE_JSON(UnregisterVehicleNodeRequest);
-ASG_DECLARE_NODE_JSON(UnregisterVehicleNodeResponse);
-ASG_DECLARE_NODE_JSON(NodeOperatingInfo);
-ASG_DECLARE_NODE_JSON(SaveNodeFileRequest);
-ASG_DECLARE_NODE_JSON(SaveNodeFileResponse);
-ASG_DECLARE_NODE_JSON(AttachNodeRequest);
-ASG_DECLARE_NODE_JSON(AttachNodeResponse);
-ASG_DECLARE_NODE_JSON(RunStartRequest);
-ASG_DECLARE_NODE_JSON(RunStartResponse);
-ASG_DECLARE_NODE_JSON(EgoControl);
-ASG_DECLARE_NODE_JSON(StepRequest);
-ASG_DECLARE_NODE_JSON(StepResponse);
-ASG_DECLARE_NODE_JSON(RunEndMessage);
-ASG_DECLARE_NODE_JSON(RunPreemptedRequest);
-
-#undef ASG_DECLARE_NODE_JSON
+ASG_DECLARE_JSON(NodeRegistration);
+ASG_DECLARE_JSON(UnregisterVehicleNodeRequest);
+ASG_DECLARE_JSON(UnregisterVehicleNodeResponse);
+ASG_DECLARE_JSON(NodeOperatingInfo);
+ASG_DECLARE_JSON(SaveNodeFileRequest);
+ASG_DECLARE_JSON(SaveNodeFileResponse);
+ASG_DECLARE_JSON(AttachNodeRequest);
+ASG_DECLARE_JSON(AttachNodeResponse);
+ASG_DECLARE_JSON(RunStartRequest);
+ASG_DECLARE_JSON(RunStartResponse);
+ASG_DECLARE_JSON(EgoControl);
+ASG_DECLARE_JSON(StepRequest);
+ASG_DECLARE_JSON(StepResponse);
+ASG_DECLARE_JSON(RunEndMessage);
+ASG_DECLARE_JSON(RunPreemptedRequest);
 
 }  // namespace asg::protocol

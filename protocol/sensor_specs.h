@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "protocol/geometry.h"
+#include "protocol/json_declare.h"
 
 namespace asg::protocol {
 
@@ -132,18 +133,13 @@ struct VehicleNodesSpec {
 
 // JSON (nlohmann ADL hooks and path-prefixed strict decoding, as in messages_json.h).
 using Json = nlohmann::json;
-#define ASG_DECLARE_SENSOR_JSON(T)         \
-  void to_json(Json& j, const T& value);   \
-  void from_json(const Json& j, T& value); \
-  void Decode(const Json& j, const std::string& path, T* value)
-ASG_DECLARE_SENSOR_JSON(SensorMount);
-ASG_DECLARE_SENSOR_JSON(CameraSpec);
-ASG_DECLARE_SENSOR_JSON(LidarSpec);
-ASG_DECLARE_SENSOR_JSON(OccupancyGridSpec);
-ASG_DECLARE_SENSOR_JSON(ImuSpec);
-ASG_DECLARE_SENSOR_JSON(DetectionSpec);
-ASG_DECLARE_SENSOR_JSON(SensorSpec);
-ASG_DECLARE_SENSOR_JSON(VehicleNodesSpec);
-#undef ASG_DECLARE_SENSOR_JSON
+ASG_DECLARE_JSON(SensorMount);
+ASG_DECLARE_JSON(CameraSpec);
+ASG_DECLARE_JSON(LidarSpec);
+ASG_DECLARE_JSON(OccupancyGridSpec);
+ASG_DECLARE_JSON(ImuSpec);
+ASG_DECLARE_JSON(DetectionSpec);
+ASG_DECLARE_JSON(SensorSpec);
+ASG_DECLARE_JSON(VehicleNodesSpec);
 
 }  // namespace asg::protocol

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

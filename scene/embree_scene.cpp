@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "protocol/check.h"
 #include "scene/actor_meshes.h"
-#include "scene/check.h"
 
 namespace asg::scene {
 

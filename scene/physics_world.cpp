@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 #include "scene/physics_world.h"
 #include "scene/termination.h"
 #include "scene/vehicle.h"

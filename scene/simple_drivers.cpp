@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

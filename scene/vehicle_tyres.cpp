@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 
 namespace asg::scene {
 namespace {

@@ -3,22 +3,12 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <numbers>
 #include <stdexcept>
 #include <string>
 
+#include "protocol/check.h"
 #include "terrain/relief.h"
-
-// Always-on invariant check: prints the condition with file and line, then aborts.
-#define ASG_TERRAIN_DEMAND(condition)                                                        \
-  do {                                                                                       \
-    if (!(condition)) {                                                                      \
-      std::fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #condition); \
-      std::abort();                                                                          \
-    }                                                                                        \
-  } while (false)
 
 namespace asg::terrain {
 namespace {
@@ -68,7 +58,7 @@ Landscape::Landscape(const protocol::LandscapeDescription& description)
   }
   border_vertices_ = static_cast<int>(std::max(0.0, border_vertices));
   n_ = cells + 1 + 2 * border_vertices_;
-  ASG_TERRAIN_DEMAND(n_ >= 2 && n_ <= kMaxVerticesPerSide);
+  ASG_CHECK(n_ >= 2 && n_ <= kMaxVerticesPerSide);
 
   // Heights: the sum of the features at every vertex, evaluated once.
   heights_.assign(static_cast<size_t>(n_) * n_, 0.0f);
@@ -181,10 +171,10 @@ LandscapeMesh Landscape::BuildMesh() const {
       add_triangle(v00, v11, v01);
     }
   }
-  ASG_TERRAIN_DEMAND(next == mesh.indices.size());
+  ASG_CHECK(next == mesh.indices.size());
   mesh.normals.resize(n * n);
   for (size_t k = 0; k < n * n; ++k) {
-    ASG_TERRAIN_DEMAND(sums[k].z() > 0.0);
+    ASG_CHECK(sums[k].z() > 0.0);
     mesh.normals[k] = sums[k].normalized().cast<float>();
   }
   return mesh;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "scene/check.h"
+#include "protocol/check.h"
 #include "scene/sensor_reading.h"
 
 namespace asg::worker {
