@@ -30,6 +30,12 @@ void SetMatrix(GLint location, const Eigen::Matrix4f& matrix) {
   glUniformMatrix4fv(location, 1, GL_FALSE, matrix.data());
 }
 
+// The PNG file of a square RGB8 image, as the bytes a CaptureImage holds.
+std::string PngString(int size, const std::vector<uint8_t>& rgb) {
+  const std::vector<uint8_t> png = EncodePng(size, size, rgb);
+  return std::string(png.begin(), png.end());
+}
+
 }  // namespace
 
 struct CaptureRenderer::Resources {
@@ -127,7 +133,7 @@ const std::string& CaptureRenderer::context_description() const {
   return resources_->context.description();
 }
 
-std::vector<CaptureImage> CaptureRenderer::Render(
+std::vector<protocol::CaptureImage> CaptureRenderer::Render(
     const scene::World& world, const protocol::RunScenarioRequest& request,
     const protocol::AnalyzeScenarioRequest* run_result) {
   if (!request.take_scene_capture) return {};
@@ -152,10 +158,10 @@ std::vector<CaptureImage> CaptureRenderer::Render(
   OverlayMesh goal_ring;
   if (settings.draw_annotations) goal_ring = GoalRing(world, settings);
 
-  std::vector<CaptureImage> images;
+  std::vector<protocol::CaptureImage> images;
   for (const CaptureView& view : views) {
     gl.DrawView(buffers, view, sun);
-    images.push_back({view.name, EncodePng(size, size, gl.target->ReadRgb())});
+    images.push_back({view.name, PngString(size, gl.target->ReadRgb())});
     if (!settings.draw_annotations) continue;
     OverlayMesh overlay = goal_ring;
     if (view.marks_run) {
@@ -164,7 +170,7 @@ std::vector<CaptureImage> CaptureRenderer::Render(
       overlay.Append(RunMarks(world, run_result, metres_per_pixel));
     }
     gl.DrawOverlay(overlay, view);
-    images.push_back({view.name + "_annotated", EncodePng(size, size, gl.target->ReadRgb())});
+    images.push_back({view.name + "_annotated", PngString(size, gl.target->ReadRgb())});
   }
   const GLenum error = glGetError();
   if (error != GL_NO_ERROR) {

@@ -22,12 +22,6 @@ namespace asg::capture {
 /// Largest accepted scene_capture_settings.image_size [px].
 inline constexpr uint32_t kMaxImageSize = 4096;
 
-/// One rendered image.
-struct CaptureImage {
-  std::string name;          ///< file name without ".png", e.g. "ortho_aerial_pad0_annotated"
-  std::vector<uint8_t> png;  ///< PNG file bytes, RGB8, image_size x image_size
-};
-
 /// Renders scene captures. Thread-confined: construct and use it on one thread; the GL context
 /// is that thread's (EglContext::ForThisThread) and GL resources are created per renderer.
 class CaptureRenderer {
@@ -45,9 +39,9 @@ class CaptureRenderer {
   /// termination reason for the annotated ortho aerial) or nullptr before a run. The vehicle is
   /// drawn at world.start with the shape of request.vehicle. Throws CaptureError naming the
   /// field and value when image_size is 0 or above kMaxImageSize, and on GL failures.
-  std::vector<CaptureImage> Render(const scene::World& world,
-                                   const protocol::RunScenarioRequest& request,
-                                   const protocol::AnalyzeScenarioRequest* run_result);
+  std::vector<protocol::CaptureImage> Render(const scene::World& world,
+                                             const protocol::RunScenarioRequest& request,
+                                             const protocol::AnalyzeScenarioRequest* run_result);
 
   /// The context's description (platform, GL vendor, renderer, version), for logs.
   const std::string& context_description() const;

@@ -17,12 +17,55 @@ namespace {
 
 constexpr uint32_t kMaxScenarioNumber = std::numeric_limits<uint16_t>::max();
 
-// Keys of the top-level vehicle_nodes that the control plane reads and requests do not carry.
-constexpr const char* kClientOnlyNodeKeys[] = {"max_reruns", "save_minimal"};
+/// Most vehicle nodes per worker, and most accepted reruns per scenario.
+constexpr uint64_t kMaxNodeCount = 255;
 
 [[noreturn]] void Fail(const std::string& origin, const std::string& path,
                        const std::string& problem) {
   throw BatchError(origin + ": " + path + ": " + problem);
+}
+
+/// A value for an error message with its JSON type: `string "x"`, `number -1`, `null`.
+std::string Described(const Json& value) {
+  if (value.is_null()) return "null";
+  return std::string(value.type_name()) + " " + ShortDump(value);
+}
+
+/// The top-level "vehicle_nodes" object: the client-only keys read here, the rest decoded
+/// strictly as the requests' VehicleNodesSpec.
+BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origin) {
+  BatchNodeSettings settings;
+  Json spec = object;
+  if (const auto found = object.find("max_reruns"); found != object.end()) {
+    if (!found->is_number_unsigned()) {
+      Fail(origin, "vehicle_nodes.max_reruns",
+           "expected an unsigned integer, got " + Described(*found));
+    }
+    if (found->get<uint64_t>() > kMaxNodeCount) {
+      Fail(origin, "vehicle_nodes.max_reruns",
+           "expected at most " + std::to_string(kMaxNodeCount) + ", got " + ShortDump(*found));
+    }
+    settings.max_reruns = found->get<uint32_t>();
+    spec.erase("max_reruns");
+  }
+  if (const auto found = object.find("save_minimal"); found != object.end()) {
+    if (!found->is_boolean()) {
+      Fail(origin, "vehicle_nodes.save_minimal", "expected a boolean, got " + Described(*found));
+    }
+    settings.save_minimal = found->get<bool>();
+    spec.erase("save_minimal");
+  }
+  try {
+    protocol::Decode(spec, "vehicle_nodes", &settings.spec);
+  } catch (const protocol::DecodeError& error) {
+    throw BatchError(origin + ": " + error.what());
+  }
+  if (settings.spec.count > kMaxNodeCount) {
+    Fail(origin, "vehicle_nodes.count",
+         "expected at most " + std::to_string(kMaxNodeCount) + " nodes per worker, got " +
+             std::to_string(settings.spec.count));
+  }
+  return settings;
 }
 
 BatchSettings ParseSettings(const Json& root, const std::string& origin,
@@ -41,12 +84,11 @@ BatchSettings ParseSettings(const Json& root, const std::string& origin,
     }
     settings.seed = root["seed"].get<uint64_t>();
   }
-  settings.vehicle_nodes = {{"count", 0}, {"sync", true}, {"sensors", Json::array()}};
   if (root.contains("vehicle_nodes")) {
     if (!root["vehicle_nodes"].is_object()) {
       Fail(origin, "vehicle_nodes", "expected an object, got " + ShortDump(root["vehicle_nodes"]));
     }
-    settings.vehicle_nodes = DeepMerge(settings.vehicle_nodes, root["vehicle_nodes"]);
+    settings.vehicle_nodes = ParseNodeSettings(root["vehicle_nodes"], origin);
   }
   if (root.contains("max_attempts")) {
     const Json& value = root["max_attempts"];
@@ -157,13 +199,11 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   }
 
   // Fields absent from defaults and overrides take a default-constructed request's values,
-  // except vehicle_nodes, which comes from the batch's top-level vehicle_nodes without the
-  // client-only keys (defaults and overrides may still change it per scenario).
-  Json request_nodes = batch.settings.vehicle_nodes;
-  for (const char* client_only : kClientOnlyNodeKeys) request_nodes.erase(client_only);
-  const Json base =
-      DeepMerge(DeepMerge(Json(protocol::RunScenarioRequest{}), {{"vehicle_nodes", request_nodes}}),
-                batch.defaults);
+  // except vehicle_nodes, which is the batch's top-level spec (defaults and overrides may still
+  // change it per scenario).
+  protocol::RunScenarioRequest base_request;
+  base_request.vehicle_nodes = batch.settings.vehicle_nodes.spec;
+  const Json base = DeepMerge(Json(base_request), batch.defaults);
 
   // Listed scenarios: given numbers first, then 1, 2, 3... for the rest, skipping used ones.
   std::map<uint32_t, std::string> used;

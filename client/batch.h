@@ -6,15 +6,19 @@
 //    "defaults": {<any RunScenarioRequest fields and extensions>},
 //    "scenarios": [{<overrides>, "scenario_number": 4 (optional)}, ...],
 //    "generate": {<see generate.h>},
-//    "vehicle_nodes": {"count": 0, "sync": true, "sensors": []},
+//    "vehicle_nodes": {"count": 0, "sync": true, "sensors": [], "max_reruns": 3,
+//                      "save_minimal": false},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
 // Every key is optional except that at least one scenario must be listed or generated; unknown
 // top-level keys are errors. A scenario is DeepMerge(DeepMerge(base, defaults), overrides) plus
 // its number and seed, decoded strictly into protocol::RunScenarioRequest, where base is the
 // JSON of a default-constructed RunScenarioRequest (so a batch names only what it changes;
 // arrays such as ssa_array still replace whole, and each SSA layout must be complete) whose
-// vehicle_nodes is the top-level "vehicle_nodes" without the client-only keys max_reruns and
-// save_minimal (so "defaults" or an override can still change it for some scenarios).
+// vehicle_nodes is BatchNodeSettings::spec, the top-level "vehicle_nodes" without the client-only
+// keys max_reruns and save_minimal (so "defaults" or an override can still change it for some
+// scenarios). The top-level "vehicle_nodes" is decoded strictly with the batch: a bad value there
+// is a BatchError, e.g. "batch.json: vehicle_nodes.max_reruns: expected an unsigned integer, got
+// string "x"".
 //
 // Numbering: a "scenario_number" in an override is used as given (1..65535: AnalyzeScenario
 // carries it as uint16, and 0 is reserved); the other listed scenarios get 1, 2, 3... in order,
@@ -43,13 +47,22 @@
 
 namespace asg::client {
 
+/// The batch's top-level "vehicle_nodes": the nodes every request offers, and the control
+/// plane's own settings (which requests do not carry).
+struct BatchNodeSettings {
+  /// count (0..255 per worker), sync, realtime_factor, step_deadline and sensors: every request's
+  /// vehicle_nodes unless "defaults" or an override change them.
+  protocol::VehicleNodesSpec spec;
+  uint32_t max_reruns = 3;    ///< "max_reruns": accepted reruns per scenario at most, 0..255
+  bool save_minimal = false;  ///< "save_minimal": told to the nodes in the operating info
+  bool operator==(const BatchNodeSettings&) const = default;
+};
+
 /// Client settings of a batch beside its scenarios, for the orchestrator.
 struct BatchSettings {
-  std::string name;   ///< "name", or the file's stem when absent
-  uint64_t seed = 0;  ///< "seed": the batch seed, a non-negative integer
-  /// "vehicle_nodes", merged over the defaults {"count": 0, "sync": true, "sensors": []}: the
-  /// farm reads count, max_reruns and save_minimal; the rest is every request's vehicle_nodes.
-  Json vehicle_nodes;
+  std::string name;                   ///< "name", or the file's stem when absent
+  uint64_t seed = 0;                  ///< "seed": the batch seed, a non-negative integer
+  BatchNodeSettings vehicle_nodes;    ///< "vehicle_nodes", decoded strictly
   uint32_t max_attempts = 3;          ///< "max_attempts": tries per scenario before failed, >= 1
   double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0
 };

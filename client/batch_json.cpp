@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "protocol/json_parse.h"
+#include "protocol/messages_json.h"
+
 namespace asg::client {
 
 Json DeepMerge(const Json& base, const Json& overrides) {
@@ -40,7 +43,10 @@ TextPosition PositionOfOffset(std::string_view text, size_t offset) {
 
 Json ParseJsonText(std::string_view text, const std::string& origin) {
   try {
-    return Json::parse(text);
+    // Strict: a key repeated within one object is refused instead of keeping the last value.
+    return protocol::ParseJsonStrict<Json>(text);
+  } catch (const protocol::DecodeError& error) {
+    throw BatchError(origin + ": " + error.what());
   } catch (const Json::parse_error& error) {
     // error.byte is the 1-based count of bytes read when parsing stopped, i.e. the offending
     // byte is at 0-based offset byte - 1.

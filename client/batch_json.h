@@ -11,7 +11,7 @@
 
 namespace asg::client {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 /// A batch that cannot be used at all: unreadable file, malformed JSON, or a structural problem
 /// (wrong type of a top-level key, duplicate scenario numbers, a bad "generate" section). The
@@ -39,7 +39,9 @@ struct TextPosition {
 TextPosition PositionOfOffset(std::string_view text, size_t offset);
 
 /// Parses `text` as JSON; a syntax error throws BatchError "<origin>:<line>:<column>: malformed
-/// JSON: <detail>", the position being that of the last byte of the offending token.
+/// JSON: <detail>", the position being that of the last byte of the offending token. A key
+/// repeated within one object throws BatchError "<origin>: <path>: duplicate key in one object"
+/// (path as "defaults.goal_radius"), and so does nesting deeper than 64 objects and arrays.
 Json ParseJsonText(std::string_view text, const std::string& origin);
 
 /// The whole content of `file`; throws BatchError "<file>: cannot read: <reason>".

@@ -25,10 +25,7 @@ namespace {
 void WaitForSignal(boost::asio::signal_set* signals, EventQueue* events) {
   signals->async_wait([signals, events](const boost::system::error_code& error, int number) {
     if (error) return;
-    FarmEvent event;
-    event.kind = FarmEvent::Kind::kSignal;
-    event.signal_number = number;
-    events->Push(std::move(event));
+    events->Push(FarmEvent{0, farm_event::Signal{number}});
     WaitForSignal(signals, events);
   });
 }
@@ -48,13 +45,11 @@ std::string ConnectHost(const std::string& listen_host) {
   return listen_host;
 }
 
-ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
-  ScenarioRecord record;
+results::ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
+  results::ScenarioRecord record;
   record.request = planned.request_json;
-  record.result.scenario_number = planned.scenario_number;
-  record.result.status = ScenarioStatus::kInvalid;
-  record.result.error = planned.error;
-  record.result.seed = planned.seed;
+  record.result = results::UnrunnableResult(
+      planned.scenario_number, results::ScenarioStatus::kInvalid, planned.error, planned.seed);
   return record;
 }
 
@@ -63,12 +58,12 @@ ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
 int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out) {
   const auto started = SteadyClock::now();
   std::filesystem::create_directories(settings.out_dir);
-  Logger logger(settings.out_dir / "asg_log.txt", false);
+  protocol::Logger logger(settings.out_dir / "asg_log.txt", false);
   logger.Info("batch \"" + batch.settings.name + "\" from " + batch.origin + ": " +
               std::to_string(batch.scenarios.size()) + " scenarios (" +
               std::to_string(batch.CountInvalid()) + " invalid), results in " +
               settings.out_dir.string());
-  if (const size_t removed = RemoveStagingFolders(settings.out_dir); removed > 0) {
+  if (const size_t removed = results::RemoveStagingFolders(settings.out_dir); removed > 0) {
     logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
   }
 
@@ -86,18 +81,18 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   Progress progress(batch.scenarios.size(), progress_settings, out);
 
   // Scenarios kept from an earlier run, invalid ones recorded at once, the rest to run.
-  std::map<uint32_t, ScenarioOutcome> recorded;
+  std::map<uint32_t, results::ScenarioOutcome> recorded;
   std::vector<uint32_t> to_run;
   size_t resumed = 0;
   for (const PlannedScenario& planned : batch.scenarios) {
     const uint32_t number = planned.scenario_number;
-    if (settings.resume && ScenarioFolderComplete(settings.out_dir, number)) {
-      recorded[number] = *LoadScenarioOutcome(settings.out_dir, number);
+    if (settings.resume && results::ScenarioFolderComplete(settings.out_dir, number)) {
+      recorded[number] = *results::LoadScenarioOutcome(settings.out_dir, number);
       progress.CountPrevious(recorded[number].result);
       ++resumed;
     } else if (planned.status == PlanStatus::kInvalid) {
-      ScenarioRecord record = InvalidRecord(planned);
-      recorded[number] = ScenarioOutcome{record.result, record.timing};
+      results::ScenarioRecord record = InvalidRecord(planned);
+      recorded[number] = results::ScenarioOutcome{record.result, record.timing};
       progress.Count(record.result);
       logger.Warning("scenario " + std::to_string(number) + " invalid: " + planned.error);
       writer.Submit(std::move(record));
@@ -150,7 +145,7 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   progress.Finish(SteadyClock::now());
 
   for (const auto& [number, outcome] : loop.outcomes()) recorded[number] = outcome;
-  std::vector<ScenarioOutcome> outcomes;
+  std::vector<results::ScenarioOutcome> outcomes;
   for (auto& [number, outcome] : recorded) outcomes.push_back(outcome);
   const double wall_time_s = std::chrono::duration<double>(SteadyClock::now() - started).count();
   const BatchSummary summary =

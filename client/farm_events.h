@@ -12,45 +12,80 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "client/node_links.h"
-#include "client/results.h"
-#include "client/scheduler.h"
-#include "client/worker_registration.h"
+#include "client/scenario_state.h"
 #include "protocol/connection.h"
 #include "protocol/messages.h"
+#include "protocol/worker_registration.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
-/// One thing that happened on the network side.
-struct FarmEvent {
-  enum class Kind : uint8_t {
-    kRegistered,  ///< a worker presented the right token; `connection`, `registration` set
-    kStatus,      ///< StatusCode `status` arrived
-    kRunRefused,  ///< a RunScenario got an Error reply or none; `text` says why
-    kResult,      ///< AnalyzeScenario arrived: `request` (to reply to), `analysis` and
-                  ///< `captures`, or `text` saying why it does not decode
-    kIssue,       ///< WorkerIssueNotification arrived (already answered); `issue`
-    kClosed,      ///< the connection closed; `text` is the reason
-    kSignal,      ///< SIGINT or SIGTERM; `signal_number`
-    kNode,        ///< a vehicle-node request or the close of a node connection; `node`
-    kPreempted,   ///< RunPreempted arrived (already answered); `preempted`
-  };
-  Kind kind = Kind::kClosed;
-  WorkerKey worker = 0;  ///< the connection it concerns (0 for kSignal)
-  std::shared_ptr<protocol::Connection> connection;
-  RegisterWorkerRequest registration;
-  uint8_t status = 0;
-  uint32_t scenario_number = 0;  ///< kRunRefused: the scenario sent
-  protocol::Message request;     ///< kResult: the frame (type and reference) to reply to
-  protocol::AnalyzeScenarioRequest analysis;
-  std::vector<CaptureFile> captures;  ///< kResult: the PNGs cut from the attachment
+/// The kinds of FarmEvent, one struct each.
+namespace farm_event {
+
+/// A worker presented the right token and was registered.
+struct Registered {
+  std::shared_ptr<protocol::Connection> connection;  ///< the worker's connection, shared
+  protocol::RegisterWorkerRequest registration;
+};
+
+/// A StatusCode arrived.
+struct Status {
+  uint8_t status = 0;  ///< a protocol::StatusCode value
+};
+
+/// A RunScenario got an Error reply or none.
+struct RunRefused {
+  uint32_t scenario_number = 0;  ///< the scenario sent
+  std::string reason;            ///< why
+};
+
+/// An AnalyzeScenario arrived; it is to be answered (accepted or refused) by the farm loop.
+struct Result {
+  protocol::Message request;  ///< the frame to reply to (type and reference; no attachment)
+  protocol::AnalyzeScenarioRequest analysis;     ///< meaningful when `error` is empty
+  std::vector<protocol::CaptureImage> captures;  ///< the PNGs cut from the attachment
+  std::string error;  ///< why the report does not decode; empty when it does
+};
+
+/// A WorkerIssueNotification arrived (already answered).
+struct Issue {
   protocol::WorkerIssueNotificationRequest issue;
-  std::string text;
+};
+
+/// The worker connection closed.
+struct Closed {
+  std::string reason;
+};
+
+/// SIGINT or SIGTERM.
+struct Signal {
   int signal_number = 0;
-  NodeEvent node;                           ///< kNode
-  protocol::RunPreemptedRequest preempted;  ///< kPreempted
+};
+
+/// A vehicle-node request, or the close of a node connection.
+struct Node {
+  NodeEvent node;
+};
+
+/// A RunPreempted arrived (already answered).
+struct Preempted {
+  protocol::RunPreemptedRequest preempted;
+};
+
+}  // namespace farm_event
+
+/// One thing that happened on the network side: which connection, and what.
+struct FarmEvent {
+  using Payload = std::variant<farm_event::Registered, farm_event::Status, farm_event::RunRefused,
+                               farm_event::Result, farm_event::Issue, farm_event::Closed,
+                               farm_event::Signal, farm_event::Node, farm_event::Preempted>;
+  WorkerKey worker = 0;  ///< the connection it concerns (0 for a Signal)
+  Payload payload = farm_event::Closed{};
 };
 
 /// A multi-producer, single-consumer queue of events. Thread-safe.

@@ -2,12 +2,16 @@
 #include "client/farm_links.h"
 
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "client/node_links.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
+#include "protocol/token.h"
 #include "protocol/trajectory_codec.h"
+#include "protocol/typed_connection.h"
+#include "protocol/worker_registration.h"
 
 namespace asg::client {
 
@@ -16,21 +20,18 @@ namespace {
 using protocol::Connection;
 using protocol::Message;
 
-/// Compares two tokens of equal length in a time independent of where they differ.
-bool SameToken(const std::string& given, const std::string& expected) {
-  if (given.size() != expected.size()) return false;
-  unsigned char difference = 0;
-  for (size_t i = 0; i < given.size(); ++i) {
-    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-  }
-  return difference == 0;
+/// The settings of accepted connections: `settings.connection` with the registration deadline.
+protocol::ConnectionSettings AcceptedSettings(const LinkSettings& settings) {
+  protocol::ConnectionSettings connection = settings.connection;
+  connection.registration_timeout = settings.registration_timeout;
+  return connection;
 }
 
 /// The PNGs of an AnalyzeScenario frame: the first `length` bytes of `attachment` (the rest is
 /// the packed trajectory) cut in the sizes `described`, in order. Throws DecodeError when the
 /// sizes do not add up to `length`.
-std::vector<CaptureFile> CutCaptures(const std::vector<protocol::CaptureFile>& described,
-                                     const std::string& attachment, uint64_t length) {
+std::vector<protocol::CaptureImage> CutCaptures(const std::vector<protocol::CaptureFile>& described,
+                                                const std::string& attachment, uint64_t length) {
   uint64_t total = 0;
   for (const protocol::CaptureFile& file : described) total += file.size;
   if (total != length) {
@@ -38,7 +39,7 @@ std::vector<CaptureFile> CutCaptures(const std::vector<protocol::CaptureFile>& d
                                                 " bytes but the images take " +
                                                 std::to_string(length) + " of the attachment");
   }
-  std::vector<CaptureFile> captures;
+  std::vector<protocol::CaptureImage> captures;
   size_t offset = 0;
   for (const protocol::CaptureFile& file : described) {
     captures.push_back({file.name, attachment.substr(offset, file.size)});
@@ -47,14 +48,40 @@ std::vector<CaptureFile> CutCaptures(const std::vector<protocol::CaptureFile>& d
   return captures;
 }
 
+/// A handler of T's frames that refuses an unregistered peer (Error reply, then close) and hands
+/// a registered one's decoded body to `handler(Connection&, const T&, const Message&)` (T =
+/// Message: the frame itself, undecoded).
+template <class T, class F>
+Connection::Handler Guarded(std::weak_ptr<Connection> weak,
+                            std::shared_ptr<std::atomic<bool>> registered, std::string peer,
+                            protocol::Logger* logger, F handler) {
+  return [weak, registered, peer, logger, handler](const Message& message) {
+    auto self = weak.lock();
+    if (!self) return;
+    if (!registered->load()) {
+      logger->Warning("refused " + message.type + " from " + peer + ": not registered");
+      self->ReplyError(
+          message.reference,
+          "register with " + protocol::TypeOf<protocol::RegisterWorkerRequest>() + " first");
+      self->Close("message before registration");
+      return;
+    }
+    if constexpr (std::is_same_v<T, Message>) {
+      handler(*self, message, message);  // the body is the handler's to decode
+    } else {
+      handler(*self, protocol::DecodeMessage<T>(message.message), message);
+    }
+  };
+}
+
 }  // namespace
 
 WorkerLinks::WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-                         EventQueue* queue, Logger* logger)
+                         EventQueue* queue, protocol::Logger* logger)
     : settings_(settings),
       queue_(queue),
       logger_(logger),
-      server_(executor, settings.host, settings.port, settings.connection,
+      server_(executor, settings.host, settings.port, AcceptedSettings(settings),
               [this](std::shared_ptr<Connection> connection) { OnAccept(std::move(connection)); }) {
 }
 
@@ -65,97 +92,78 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
   std::weak_ptr<Connection> weak = connection;
   const std::string peer = connection->peer();
   EventQueue* queue = queue_;
-  Logger* logger = logger_;
+  protocol::Logger* logger = logger_;
 
   // Every handler but RegisterWorker refuses an unregistered peer.
-  auto guarded = [weak, registered, peer, logger](auto handler) {
-    return [weak, registered, peer, logger, handler](const Message& message) {
-      auto self = weak.lock();
-      if (!self) return;
-      if (!registered->load()) {
-        logger->Warning("refused " + message.type + " from " + peer + ": not registered");
-        self->ReplyError(message.reference, "register with RegisterWorker first");
-        self->Close("message before registration");
-        return;
-      }
-      handler(*self, message);
-    };
+  const auto guarded = [weak, registered, peer, logger]<class T>(auto handler) {
+    return Guarded<T>(weak, registered, peer, logger, std::move(handler));
   };
 
-  connection->SetHandler(kRegisterWorkerType, [weak, registered, node, peer, key, queue, logger,
-                                               token = settings_.token](const Message& message) {
-    auto self = weak.lock();
-    if (!self) return;
-    const RegisterWorkerRequest request = DecodeRegisterWorkerRequest(message.message);
-    if (!token.empty() && !SameToken(request.token, token)) {
-      logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
-                      std::to_string(request.pid) + ") from " + peer + ": wrong token");
-      self->ReplyError(message.reference, "refused: wrong token");
-      self->Close("wrong token");
-      return;
-    }
-    if (node->load())
-      throw std::runtime_error("a vehicle node's connection cannot register a worker");
-    if (registered->exchange(true)) throw std::runtime_error("already registered");
-    self->Reply(message, ToJson(RegisterWorkerResponse{
-                             true, "registered as worker " + std::to_string(request.worker_id)}));
-    FarmEvent event;
-    event.kind = FarmEvent::Kind::kRegistered;
-    event.worker = key;
-    event.connection = self;
-    event.registration = request;
-    queue->Push(std::move(event));
-  });
-
-  connection->SetHandler(
-      "StatusCode", guarded([key, queue](Connection&, const Message& message) {
-        FarmEvent event;
-        event.kind = FarmEvent::Kind::kStatus;
-        event.worker = key;
-        event.status = protocol::DecodeMessage<protocol::StatusCode>(message.message).status;
-        queue->Push(std::move(event));
-      }));
-
-  connection->SetHandler(
-      "AnalyzeScenario", guarded([key, queue](Connection&, const Message& message) {
-        FarmEvent event;
-        event.kind = FarmEvent::Kind::kResult;
-        event.worker = key;
-        event.request.type = message.type;
-        event.request.reference = message.reference;
-        // The connection boundary: a report that does not decode is refused by the farm loop,
-        // which then runs the scenario again.
-        try {
-          event.analysis =
-              protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
-          const protocol::TrajectoryAttachment& packed = event.analysis.trajectory_attachment;
-          const uint64_t images = packed.count > 0 ? packed.offset : message.attachment.size();
-          event.captures = CutCaptures(event.analysis.captures, message.attachment, images);
-          protocol::UnpackTrajectory(&event.analysis, message.attachment);
-        } catch (const protocol::DecodeError& error) {
-          event.text = error.what();
+  protocol::OnMessage<protocol::RegisterWorkerRequest>(
+      *connection, [weak, registered, node, peer, key, queue, logger, token = settings_.token](
+                       const protocol::RegisterWorkerRequest& request, const Message& message) {
+        auto self = weak.lock();
+        if (!self) return;
+        if (!token.empty() && !protocol::TokensEqual(token, request.token)) {
+          logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
+                          std::to_string(request.pid) + ") from " + peer + ": wrong token");
+          self->ReplyError(message.reference, "refused: wrong token");
+          self->Close("wrong token");
+          return;
         }
-        queue->Push(std::move(event));
-      }));
+        if (node->load())
+          throw std::runtime_error("a vehicle node's connection cannot register a worker");
+        if (registered->exchange(true)) throw std::runtime_error("already registered");
+        self->MarkRegistered();
+        self->Reply(message,
+                    protocol::Json(protocol::RegisterWorkerResponse{
+                        true, "registered as worker " + std::to_string(request.worker_id)}));
+        queue->Push(FarmEvent{key, farm_event::Registered{self, request}});
+      });
 
   connection->SetHandler(
-      "WorkerIssueNotification", guarded([key, queue](Connection& self, const Message& message) {
-        FarmEvent event;
-        event.kind = FarmEvent::Kind::kIssue;
-        event.worker = key;
-        event.issue =
-            protocol::DecodeMessage<protocol::WorkerIssueNotificationRequest>(message.message);
-        self.Reply(message, protocol::Json(protocol::WorkerIssueNotificationResponse{true}));
-        queue->Push(std::move(event));
-      }));
+      protocol::TypeOf<protocol::StatusCode>(),
+      guarded.template operator()<protocol::StatusCode>(
+          [key, queue](Connection&, const protocol::StatusCode& status, const Message&) {
+            queue->Push(FarmEvent{key, farm_event::Status{status.status}});
+          }));
 
-  // Vehicle nodes share the port: their requests go to the farm loop as kNode events.
+  // A report that does not decode is not refused here: the farm loop refuses it and runs the
+  // scenario again, so its body is decoded below rather than by the guard.
+  connection->SetHandler(
+      protocol::TypeOf<protocol::AnalyzeScenarioRequest>(),
+      guarded.template operator()<Message>(
+          [key, queue](Connection&, const Message&, const Message& message) {
+            farm_event::Result event;
+            event.request.type = message.type;
+            event.request.reference = message.reference;
+            // The connection boundary: a report that does not decode is refused by the farm loop,
+            // which then runs the scenario again.
+            try {
+              event.analysis =
+                  protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
+              const protocol::TrajectoryAttachment& packed = event.analysis.trajectory_attachment;
+              const uint64_t images = packed.count > 0 ? packed.offset : message.attachment.size();
+              event.captures = CutCaptures(event.analysis.captures, message.attachment, images);
+              protocol::UnpackTrajectory(&event.analysis, message.attachment);
+            } catch (const protocol::DecodeError& error) {
+              event.error = error.what();
+            }
+            queue->Push(FarmEvent{key, std::move(event)});
+          }));
+
+  connection->SetHandler(
+      protocol::TypeOf<protocol::WorkerIssueNotificationRequest>(),
+      guarded.template operator()<protocol::WorkerIssueNotificationRequest>(
+          [key, queue](Connection& self, const protocol::WorkerIssueNotificationRequest& issue,
+                       const Message& message) {
+            self.Reply(message, protocol::Json(protocol::WorkerIssueNotificationResponse{true}));
+            queue->Push(FarmEvent{key, farm_event::Issue{issue}});
+          }));
+
+  // Vehicle nodes share the port: their requests go to the farm loop as farm_event::Node events.
   const auto push_node = [key, queue](NodeEvent node_event) {
-    FarmEvent event;
-    event.kind = FarmEvent::Kind::kNode;
-    event.worker = key;
-    event.node = std::move(node_event);
-    queue->Push(std::move(event));
+    queue->Push(FarmEvent{key, farm_event::Node{std::move(node_event)}});
   };
   SetNodeHandlers(connection, key, push_node, [registered, node] {
     if (registered->load()) return false;
@@ -164,24 +172,25 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
   });
 
   connection->SetHandler(
-      kRunPreemptedType, guarded([key, queue](Connection& self, const Message& message) {
-        FarmEvent event;
-        event.kind = FarmEvent::Kind::kPreempted;
-        event.worker = key;
-        event.preempted = protocol::DecodeMessage<protocol::RunPreemptedRequest>(message.message);
-        self.Reply(message, protocol::Json{{"received", true}});
-        queue->Push(std::move(event));
-      }));
+      protocol::TypeOf<protocol::RunPreemptedRequest>(),
+      guarded.template operator()<protocol::RunPreemptedRequest>(
+          [key, queue](Connection& self, const protocol::RunPreemptedRequest& preempted,
+                       const Message& message) {
+            self.Reply(message, protocol::Json{{"received", true}});
+            queue->Push(FarmEvent{key, farm_event::Preempted{preempted}});
+          }));
 
-  connection->SetCloseHandler([registered, node, key, queue, push_node](const std::string& reason) {
-    if (node->load()) push_node(NodeClosed(key, reason));
-    if (!registered->load()) return;
-    FarmEvent event;
-    event.kind = FarmEvent::Kind::kClosed;
-    event.worker = key;
-    event.text = reason;
-    queue->Push(std::move(event));
-  });
+  connection->SetCloseHandler(
+      [weak, registered, node, key, queue, push_node, peer, logger](const std::string& reason) {
+        // A worker registers with RegisterWorker, a vehicle node with an accepted
+        // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
+        if (auto self = weak.lock(); self && !self->registered()) {
+          logger->Warning("connection from " + peer + " closed before registering: " + reason);
+        }
+        if (node->load()) push_node(NodeClosed(key, reason));
+        if (!registered->load()) return;
+        queue->Push(FarmEvent{key, farm_event::Closed{reason}});
+      });
 
   connection->Start();
 }

@@ -10,12 +10,13 @@
 
 #include <atomic>
 #include <boost/asio/any_io_executor.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "client/farm_events.h"
-#include "client/log.h"
+#include "protocol/log.h"
 #include "protocol/server.h"
 
 namespace asg::client {
@@ -26,6 +27,9 @@ struct LinkSettings {
   uint16_t port = 0;                        ///< TCP port, 0 picks a free one
   std::string token;                        ///< required of every worker when not empty
   protocol::ConnectionSettings connection;  ///< heartbeats and limits of every connection
+  /// [ms] a connection must register (a worker, or a vehicle node) within this, else it is
+  /// closed; replaces connection.registration_timeout. 0 = no deadline.
+  std::chrono::milliseconds registration_timeout{5000};
 };
 
 /// Accepts worker connections until destroyed or stopped. Thread-safe.
@@ -34,7 +38,7 @@ class WorkerLinks {
   /// Listens at once; throws std::runtime_error when it cannot. `queue` and `logger` must
   /// outlive every connection's handlers (they are released when connections close).
   WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-              EventQueue* queue, Logger* logger);
+              EventQueue* queue, protocol::Logger* logger);
 
   /// The port being listened on.
   uint16_t port() const { return server_.port(); }
@@ -46,7 +50,7 @@ class WorkerLinks {
 
   LinkSettings settings_;
   EventQueue* queue_;
-  Logger* logger_;
+  protocol::Logger* logger_;
   std::atomic<WorkerKey> next_key_{1};
   protocol::Server server_;  // last: its accept callback uses the members above
 };

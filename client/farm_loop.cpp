@@ -3,14 +3,13 @@
 #include "client/farm_loop.h"
 
 #include <optional>
+#include <variant>
 
 #include "protocol/messages_json.h"
 
 namespace asg::client {
 
 namespace {
-
-using Kind = FarmEvent::Kind;
 
 /// How long the loop waits for events before checking processes and deadlines.
 constexpr std::chrono::milliseconds kTick{50};
@@ -36,7 +35,15 @@ SchedulerSettings MakeSchedulerSettings(const Batch& batch, const FarmSettings& 
 
 FarmLoop::FarmLoop(const FarmLoopContext& context, const std::vector<uint32_t>& scenario_numbers)
     : context_(context),
-      scheduler_(MakeSchedulerSettings(*context.batch, *context.settings), scenario_numbers) {}
+      book_(MakeSchedulerSettings(*context.batch, *context.settings), scenario_numbers) {}
+
+std::map<uint32_t, results::ScenarioOutcome> FarmLoop::outcomes() const {
+  std::map<uint32_t, results::ScenarioOutcome> recorded;
+  for (const auto& [number, state] : book_.states()) {
+    if (state.recorded) recorded[number] = *state.recorded;
+  }
+  return recorded;
+}
 
 void FarmLoop::Run() {
   for (uint32_t id = 1; id <= context_.settings->workers; ++id) {
@@ -46,7 +53,7 @@ void FarmLoop::Run() {
   // nodes' NotifyReady after their last run, which may ask for a rerun.
   std::optional<SteadyClock::time_point> drained_at;
   while (!interrupted_ && breakdown_.empty()) {
-    if (scheduler_.Drained()) {
+    if (book_.scheduler().Drained()) {
       const auto now = SteadyClock::now();
       if (!drained_at) drained_at = now;
       if (context_.nodes == nullptr || !context_.nodes->registry().AwaitingReady() ||
@@ -62,7 +69,7 @@ void FarmLoop::Run() {
     if (interrupted_) break;
     ReapProcesses();
     KillSilentProcesses(now);
-    for (const SchedulerAction& action : scheduler_.Poll(now)) Apply(action, now);
+    for (const SchedulerAction& action : book_.scheduler().Poll(now)) Apply(action, now);
     AssignIdleWorkers(now);
     if (context_.nodes != nullptr) context_.nodes->PublishIfChanged();
     context_.progress->Update(now);
@@ -75,49 +82,17 @@ void FarmLoop::CloseAll(const std::string& reason) {
 }
 
 void FarmLoop::Handle(FarmEvent& event, SteadyClock::time_point now) {
-  if (event.kind == Kind::kSignal) {
-    context_.logger->Warning("signal " + std::to_string(event.signal_number) +
-                             ": stopping; scenarios in flight are abandoned");
-    interrupted_ = true;
-    scheduler_.Stop();
-    return;
-  }
-  if (event.kind == Kind::kRegistered) {
-    OnRegistered(event);
-    return;
-  }
-  if (event.kind == Kind::kNode) {
-    OnNode(event);
-    return;
-  }
-  const auto it = links_.find(event.worker);
-  if (it == links_.end()) return;  // a worker already given up
-  switch (event.kind) {
-    case Kind::kStatus:
-      OnStatus(event);
-      break;
-    case Kind::kRunRefused:
-      context_.logger->Warning(WorkerName(event.worker) + " did not accept scenario " +
-                               std::to_string(event.scenario_number) + ": " + event.text);
-      break;
-    case Kind::kResult:
-      OnResult(event, now);
-      break;
-    case Kind::kIssue:
-      OnIssue(event, now);
-      break;
-    case Kind::kClosed:
-      OnClosed(event, now);
-      break;
-    case Kind::kPreempted:
-      OnPreempted(event, now);
-      break;
-    default:
-      break;
-  }
+  std::visit([&](auto& payload) { On(event.worker, payload, now); }, event.payload);
 }
 
-void FarmLoop::OnRegistered(FarmEvent& event) {
+void FarmLoop::On(WorkerKey, farm_event::Signal& event, SteadyClock::time_point) {
+  context_.logger->Warning("signal " + std::to_string(event.signal_number) +
+                           ": stopping; scenarios in flight are abandoned");
+  interrupted_ = true;
+  book_.scheduler().Stop();
+}
+
+void FarmLoop::On(WorkerKey key, farm_event::Registered& event, SteadyClock::time_point) {
   Link link;
   link.connection = std::move(event.connection);
   link.worker_id = event.registration.worker_id;
@@ -129,57 +104,64 @@ void FarmLoop::OnRegistered(FarmEvent& event) {
       link.connection->peer().rfind("127.", 0) == 0 || link.connection->peer().rfind("::1", 0) == 0;
   if (process != processes_.end() && loopback && process->second.key == 0) {
     link.local = true;
-    process->second.key = event.worker;
+    process->second.key = key;
     early_exits_ = 0;
   }
   if (context_.nodes != nullptr) {
     context_.nodes->registry().AddWorker(link.worker_id, event.registration.data_endpoint);
   }
-  links_[event.worker] = std::move(link);
-  context_.logger->Info(WorkerName(event.worker) + " connected from " +
-                        links_[event.worker].connection->peer());
+  links_[key] = std::move(link);
+  context_.logger->Info(WorkerName(key) + " connected from " + links_[key].connection->peer());
 }
 
-void FarmLoop::OnStatus(const FarmEvent& event) {
-  Link& link = links_.at(event.worker);
-  link.status = event.status;
+void FarmLoop::On(WorkerKey key, farm_event::Status& event, SteadyClock::time_point) {
+  const auto it = links_.find(key);
+  if (it == links_.end()) return;  // a worker already given up
+  it->second.status = event.status;
   if (event.status != protocol::StatusCode::ONLINE_AND_RUNNING) return;
-  scheduler_.MarkStarted(event.worker);
-  if (const auto number = scheduler_.AssignedTo(event.worker)) {
-    context_.logger->Info("scenario " + std::to_string(*number) + " started on " +
-                          WorkerName(event.worker));
+  book_.scheduler().MarkStarted(key);
+  if (const auto number = book_.scheduler().AssignedTo(key)) {
+    context_.logger->Info("scenario " + std::to_string(*number) + " started on " + WorkerName(key));
   }
 }
 
-void FarmLoop::OnResult(FarmEvent& event, SteadyClock::time_point now) {
-  Link& link = links_.at(event.worker);
-  if (!event.text.empty()) {
-    context_.logger->Warning("refused a malformed AnalyzeScenario from " +
-                             WorkerName(event.worker) + ": " + event.text);
-    link.connection->ReplyError(event.request.reference, "refused: " + event.text);
-    if (scheduler_.AssignedTo(event.worker)) {
-      Apply(scheduler_.Resubmit(event.worker, now, "malformed AnalyzeScenario: " + event.text),
-            now);
+void FarmLoop::On(WorkerKey key, farm_event::RunRefused& event, SteadyClock::time_point) {
+  if (!links_.contains(key)) return;
+  context_.logger->Warning(WorkerName(key) + " did not accept scenario " +
+                           std::to_string(event.scenario_number) + ": " + event.reason);
+}
+
+void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_point now) {
+  const auto it = links_.find(key);
+  if (it == links_.end()) return;
+  Link& link = it->second;
+  Scheduler& scheduler = book_.scheduler();
+  if (!event.error.empty()) {
+    context_.logger->Warning("refused a malformed AnalyzeScenario from " + WorkerName(key) + ": " +
+                             event.error);
+    link.connection->ReplyError(event.request.reference, "refused: " + event.error);
+    if (scheduler.AssignedTo(key)) {
+      Apply(scheduler.Resubmit(key, now, "malformed AnalyzeScenario: " + event.error), now);
     }
     return;
   }
   const uint32_t reported = event.analysis.scenario_number;
-  switch (scheduler_.Finish(event.worker, reported)) {
-    case Scheduler::Verdict::kAccepted:
+  switch (scheduler.Check(key, reported)) {
+    case Scheduler::Verdict::kAccepted: {
       link.connection->Reply(event.request,
                              protocol::Json(protocol::AnalyzeScenarioResponse{true}));
-      EndRun(event.worker);
-      RecordDone(std::move(event.analysis), std::move(event.captures), link.worker_id, now);
-      RerunIfAsked(reported);
+      const std::optional<AttemptEnd> end = EndAttempt(key, AttemptOutcome::kDone, "", now);
+      RecordDone(*end, std::move(event.analysis), std::move(event.captures));
       return;
+    }
     case Scheduler::Verdict::kMismatch: {
-      const uint32_t given = *scheduler_.AssignedTo(event.worker);
+      const uint32_t given = *scheduler.AssignedTo(key);
       const std::string reason = "AnalyzeScenario for scenario " + std::to_string(reported) +
-                                 " but " + WorkerName(event.worker) + " was given scenario " +
+                                 " but " + WorkerName(key) + " was given scenario " +
                                  std::to_string(given);
       context_.logger->Warning("refused " + reason);
       link.connection->ReplyError(event.request.reference, "refused: " + reason);
-      Apply(scheduler_.Resubmit(event.worker, now, reason), now);
+      Apply(scheduler.Resubmit(key, now, reason), now);
       return;
     }
     case Scheduler::Verdict::kUnexpected:
@@ -189,38 +171,34 @@ void FarmLoop::OnResult(FarmEvent& event, SteadyClock::time_point now) {
   }
 }
 
-void FarmLoop::OnIssue(const FarmEvent& event, SteadyClock::time_point now) {
-  const auto number = scheduler_.AssignedTo(event.worker);
+void FarmLoop::On(WorkerKey key, farm_event::Issue& event, SteadyClock::time_point now) {
+  if (!links_.contains(key)) return;
+  const auto number = book_.scheduler().AssignedTo(key);
   if (event.issue.issue_id !=
           protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE ||
       !number) {
-    context_.logger->Warning(WorkerName(event.worker) + " reports issue " +
+    context_.logger->Warning(WorkerName(key) + " reports issue " +
                              std::to_string(event.issue.issue_id) + ": " + event.issue.message);
     return;
   }
   // The scenario itself is bad: it is recorded invalid and not retried.
-  scheduler_.Finish(event.worker, *number);
-  EndRun(event.worker);
-  pending_reruns_.erase(*number);
-  const Link& link = links_.at(event.worker);
-  context_.logger->Warning("scenario " + std::to_string(*number) +
-                           " invalid: " + WorkerName(event.worker) +
+  context_.logger->Warning("scenario " + std::to_string(*number) + " invalid: " + WorkerName(key) +
                            " cannot create the scene: " + event.issue.message);
-  RecordAttempt(*number, link.worker_id, AttemptSeconds(*number, now), "invalid scene");
-  RecordUnrunnable(*number, ScenarioStatus::kInvalid, event.issue.message,
-                   scheduler_.FailedAttempts(*number) + 1, link.worker_id);
+  EndAttempt(key, AttemptOutcome::kInvalidScene, event.issue.message, now);
+  RecordUnrunnable(*number, results::ScenarioStatus::kInvalid, event.issue.message);
 }
 
-void FarmLoop::OnClosed(const FarmEvent& event, SteadyClock::time_point now) {
-  Link& link = links_.at(event.worker);
-  if (link.local) {
+void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_point now) {
+  const auto it = links_.find(key);
+  if (it == links_.end()) return;
+  if (it->second.local) {
     // The process's exit (or its kill after kExitAfterClose) tells what happened.
-    link.closed_at = now;
+    it->second.closed_at = now;
     return;
   }
-  LoseWorker(event.worker, "connection to " + WorkerName(event.worker) + " closed: " + event.text,
-             now);
-  links_.erase(event.worker);
+  LoseWorker(key, AttemptOutcome::kWorkerLost,
+             "connection to " + WorkerName(key) + " closed: " + event.reason, now);
+  links_.erase(key);
 }
 
 void FarmLoop::ReapProcesses() {
@@ -235,18 +213,19 @@ void FarmLoop::ReapProcesses() {
       ++early_exits_;
       context_.logger->Error(who + " " + exited.description + " before registering");
     } else {
-      const auto number = scheduler_.AssignedTo(process.key);
+      const auto number = book_.scheduler().AssignedTo(process.key);
       const std::string during =
           number ? " during scenario " + std::to_string(*number) : std::string();
       context_.logger->Warning(who + " " + exited.description + during);
-      LoseWorker(process.key, who + " " + exited.description + during, now);
+      LoseWorker(process.key, AttemptOutcome::kWorkerLost, who + " " + exited.description + during,
+                 now);
       const auto link = links_.find(process.key);
       if (link != links_.end()) {
         link->second.connection->Close("worker process ended");
         links_.erase(link);
       }
     }
-    if (interrupted_ || scheduler_.Drained()) continue;
+    if (interrupted_ || book_.scheduler().Drained()) continue;
     if (early_exits_ >= kMaxEarlyExits) {
       breakdown_ = std::to_string(early_exits_) +
                    " worker processes in a row ended before registering; see the worker logs "
@@ -277,7 +256,7 @@ void FarmLoop::Apply(const SchedulerAction& action, SteadyClock::time_point now)
     return;
   }
   context_.logger->Warning("dropping " + WorkerName(action.worker) + ": " + action.reason);
-  LoseWorker(action.worker, action.reason, now);
+  LoseWorker(action.worker, action.outcome, action.reason, now);
   link.dropped = true;
   if (link.local) {
     context_.pool->Kill(link.pid);
@@ -294,15 +273,14 @@ void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
       continue;
     }
     // The ready gate: every vehicle node of the worker is ready for its next scenario.
-    if (context_.nodes != nullptr &&
-        (!context_.nodes->registry().GateOpen(link.worker_id) || scheduler_.AssignedTo(key))) {
+    if (context_.nodes != nullptr && (!context_.nodes->registry().GateOpen(link.worker_id) ||
+                                      book_.scheduler().AssignedTo(key))) {
       continue;
     }
-    const auto number = scheduler_.Assign(key, now);
+    const auto number = book_.Assign(key, link.worker_id, now);
     if (!number) continue;
     if (context_.nodes != nullptr)
       context_.nodes->registry().StartScenario(link.worker_id, *number);
-    attempt_start_[*number] = now;
     context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
     Send(key, *number);
   }
@@ -315,12 +293,7 @@ void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {
       "RunScenario", planned->request_json, {}, kRunReplyTimeout,
       [events, key, scenario_number](protocol::RequestResult result) {
         if (result.success) return;
-        FarmEvent event;
-        event.kind = Kind::kRunRefused;
-        event.worker = key;
-        event.scenario_number = scenario_number;
-        event.text = result.description;
-        events->Push(std::move(event));
+        events->Push(FarmEvent{key, farm_event::RunRefused{scenario_number, result.description}});
       });
 }
 
@@ -335,24 +308,30 @@ void FarmLoop::Launch(uint8_t worker_id, bool first_launch) {
                         std::to_string(pid) + ")");
 }
 
-void FarmLoop::LoseWorker(WorkerKey key, const std::string& reason, SteadyClock::time_point now) {
-  const auto number = scheduler_.AssignedTo(key);
-  if (!number) return;
-  const auto link = links_.find(key);
-  const int32_t worker_id = link != links_.end() ? link->second.worker_id : -1;
-  RecordAttempt(*number, worker_id, AttemptSeconds(*number, now), reason);
-  EndRun(key);
-  const auto failure = scheduler_.ReleaseWorker(key, reason);
-  if (!failure) {
-    context_.logger->Warning("scenario " + std::to_string(*number) + " queued again after " +
-                             std::to_string(scheduler_.FailedAttempts(*number)) +
+void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,
+                          SteadyClock::time_point now) {
+  const std::optional<AttemptEnd> end = EndAttempt(key, outcome, reason, now);
+  if (!end) return;
+  const std::string scenario = "scenario " + std::to_string(end->scenario_number);
+  const uint32_t failed = book_.state(end->scenario_number).FailedAttempts();
+  if (end->next == AfterAttempt::kQueued) {
+    context_.logger->Warning(scenario + " queued again after " + std::to_string(failed) +
                              " failed attempt(s)");
     return;
   }
-  context_.logger->Error("scenario " + std::to_string(*number) + " failed after " +
-                         std::to_string(failure->attempts) + " attempts: " + failure->reason);
-  pending_reruns_.erase(*number);
-  RecordUnrunnable(*number, ScenarioStatus::kFailed, failure->reason, failure->attempts, worker_id);
+  context_.logger->Error(scenario + " failed after " + std::to_string(failed) +
+                         " failed attempts: " + reason);
+  RecordUnrunnable(end->scenario_number, results::ScenarioStatus::kFailed, reason);
+}
+
+std::optional<AttemptEnd> FarmLoop::EndAttempt(WorkerKey key, AttemptOutcome outcome,
+                                               std::string detail, SteadyClock::time_point now) {
+  std::optional<AttemptEnd> end = book_.EndAttempt(key, outcome, std::move(detail), now);
+  const auto it = links_.find(key);
+  if (end && it != links_.end() && context_.nodes != nullptr) {
+    context_.nodes->registry().EndScenario(it->second.worker_id);
+  }
+  return end;
 }
 
 std::string FarmLoop::WorkerName(WorkerKey key) const {

@@ -8,19 +8,18 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "client/batch.h"
 #include "client/farm.h"
 #include "client/farm_events.h"
-#include "client/log.h"
 #include "client/node_control.h"
 #include "client/progress.h"
 #include "client/result_writer.h"
-#include "client/scheduler.h"
+#include "client/scenario_book.h"
 #include "client/worker_pool.h"
+#include "protocol/log.h"
 
 namespace asg::client {
 
@@ -28,7 +27,7 @@ namespace asg::client {
 struct FarmLoopContext {
   const Batch* batch = nullptr;
   const FarmSettings* settings = nullptr;
-  Logger* logger = nullptr;
+  protocol::Logger* logger = nullptr;
   EventQueue* events = nullptr;
   WorkerPool* pool = nullptr;  ///< nullptr when no local workers are launched
   Progress* progress = nullptr;
@@ -36,9 +35,8 @@ struct FarmLoopContext {
   NodeControl* nodes = nullptr;  ///< the vehicle nodes' control plane (the gate)
 };
 
-/// The control-plane settings of a batch: vehicle_nodes.count, .max_reruns (default 3) and
-/// .save_minimal (default false) of the batch file, the farm's token and output folder. Throws
-/// std::runtime_error naming a field of the wrong type.
+/// The control-plane settings of a batch: its vehicle_nodes count, max_reruns and save_minimal
+/// (checked when the batch was loaded), the farm's token and output folder.
 NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& settings);
 
 /// Runs the scenarios given to it until every one is finished or the farm is interrupted.
@@ -58,7 +56,9 @@ class FarmLoop {
   /// Why the farm broke down (e.g. workers that die before registering); empty otherwise.
   const std::string& breakdown() const { return breakdown_; }
   /// Results recorded by this run, by scenario number.
-  const std::map<uint32_t, ScenarioOutcome>& outcomes() const { return outcomes_; }
+  std::map<uint32_t, results::ScenarioOutcome> outcomes() const;
+  /// Every scenario's state in this run (attempts, reruns, assignment), by scenario number.
+  const std::map<uint32_t, ScenarioState>& scenarios() const { return book_.states(); }
 
  private:
   /// A registered worker connection.
@@ -78,47 +78,43 @@ class FarmLoop {
   };
 
   void Handle(FarmEvent& event, SteadyClock::time_point now);
-  void OnRegistered(FarmEvent& event);
-  void OnStatus(const FarmEvent& event);
-  void OnResult(FarmEvent& event, SteadyClock::time_point now);
-  void OnIssue(const FarmEvent& event, SteadyClock::time_point now);
-  void OnClosed(const FarmEvent& event, SteadyClock::time_point now);
+  // One handler per event kind; those of a worker's connection ignore a worker given up.
+  void On(WorkerKey key, farm_event::Registered& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Status& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::RunRefused& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Result& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Issue& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Signal& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Node& event, SteadyClock::time_point now);
+  void On(WorkerKey key, farm_event::Preempted& event, SteadyClock::time_point now);
   void ReapProcesses();
   void KillSilentProcesses(SteadyClock::time_point now);
   void Apply(const SchedulerAction& action, SteadyClock::time_point now);
   void AssignIdleWorkers(SteadyClock::time_point now);
   void Send(WorkerKey key, uint32_t scenario_number);
   void Launch(uint8_t worker_id, bool first_launch);
-  void LoseWorker(WorkerKey key, const std::string& reason, SteadyClock::time_point now);
-
-  // Vehicle nodes (farm_nodes.cpp).
-  void OnNode(const FarmEvent& event);
-  void OnPreempted(const FarmEvent& event, SteadyClock::time_point now);
-  void EndRun(WorkerKey key);
-  void RerunIfAsked(uint32_t scenario_number);
+  /// Ends the attempt of the scenario `key` holds (if any) with a failed `outcome`: queued
+  /// again, or recorded failed after max_attempts.
+  void LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,
+                  SteadyClock::time_point now);
+  /// Ends the attempt `key` holds with `outcome` and ends its worker's run in the node registry.
+  std::optional<AttemptEnd> EndAttempt(WorkerKey key, AttemptOutcome outcome, std::string detail,
+                                       SteadyClock::time_point now);
   std::string WorkerName(WorkerKey key) const;
 
   // Recording (farm_records.cpp).
-  double AttemptSeconds(uint32_t scenario_number, SteadyClock::time_point now) const;
-  void RecordAttempt(uint32_t scenario_number, int32_t worker_id, double wall_time_s,
-                     const std::string& outcome);
-  void RecordDone(protocol::AnalyzeScenarioRequest analysis, std::vector<CaptureFile> captures,
-                  int32_t worker_id, SteadyClock::time_point now);
-  ScenarioTiming Timing(uint32_t scenario_number, int32_t worker_id) const;
-  void RecordUnrunnable(uint32_t scenario_number, ScenarioStatus status, const std::string& error,
-                        uint32_t attempts, int32_t worker_id);
-  void Submit(ScenarioRecord record);
+  void RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
+                  std::vector<protocol::CaptureImage> captures);
+  void RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatus status,
+                        const std::string& error);
+  void Submit(results::ScenarioRecord record);
 
   FarmLoopContext context_;
-  Scheduler scheduler_;
+  ScenarioBook book_;  // every scenario's state, and the scheduler over them
   std::map<WorkerKey, Link> links_;
   std::map<int64_t, LocalProcess> processes_;
-  std::map<uint32_t, SteadyClock::time_point> attempt_start_;
-  std::map<uint32_t, std::vector<AttemptTiming>> attempt_history_;
-  std::map<uint32_t, ScenarioOutcome> outcomes_;
-  std::map<uint32_t, std::vector<RerunRecord>> reruns_;  // accepted reruns per scenario
-  std::set<uint32_t> pending_reruns_;  // accepted while the scenario was still held
-  uint32_t early_exits_ = 0;           // consecutive local workers that ended before registering
+  uint32_t early_exits_ = 0;  // consecutive local workers that ended before registering
   bool interrupted_ = false;
   std::string breakdown_;
 };

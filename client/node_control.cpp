@@ -1,110 +1,125 @@
 // Node requests answered against the registry; operating info published on change.
 #include "client/node_control.h"
 
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "protocol/messages_json.h"
+#include "protocol/typed_connection.h"
 
 namespace asg::client {
 
 using protocol::Json;
 
-NodeControl::NodeControl(NodeRegistrySettings settings, NodeFileStore* files, Logger* logger)
+NodeControl::NodeControl(NodeRegistrySettings settings, NodeFileStore* files,
+                         protocol::Logger* logger)
     : registry_(std::move(settings)), files_(files), logger_(logger) {}
 
-void NodeControl::Log(LogLevel level, const std::string& message) const {
+void NodeControl::Log(protocol::LogLevel level, const std::string& message) const {
   if (logger_ != nullptr) logger_->Log(level, message);
 }
 
 std::optional<AcceptedRerun> NodeControl::Handle(const NodeEvent& event) {
-  switch (event.kind) {
-    case NodeEvent::Kind::kRegister:
-      OnRegister(event);
-      return std::nullopt;
-    case NodeEvent::Kind::kUnregister: {
-      auto it = links_.find(event.link);
-      const bool same = it != links_.end() && it->second.worker_id == event.unregister.worker_id &&
-                        it->second.node_name == event.unregister.node_name;
-      if (!same) {
-        event.connection->ReplyError(
-            event.request.reference,
-            "node '" + event.unregister.node_name + "' is not registered on this connection");
+  return std::visit(
+      [&](const auto& payload) -> std::optional<AcceptedRerun> {
+        using T = std::decay_t<decltype(payload)>;
+        if constexpr (std::is_same_v<T, node_event::Register>) {
+          OnRegister(event, payload);
+        } else if constexpr (std::is_same_v<T, node_event::Unregister>) {
+          OnUnregister(event, payload);
+        } else if constexpr (std::is_same_v<T, node_event::Ready>) {
+          return OnReady(event, payload);
+        } else if constexpr (std::is_same_v<T, node_event::SaveFile>) {
+          OnSaveFile(event, payload);
+        } else {
+          static_assert(std::is_same_v<T, node_event::Closed>);
+          OnClosed(event, payload);
+        }
         return std::nullopt;
-      }
-      registry_.Unregister(it->second.worker_id, it->second.node_name);
-      Log(LogLevel::kInfo, "node '" + it->second.node_name + "' of worker " +
-                               std::to_string(it->second.worker_id) + " unregistered");
-      links_.erase(it);
-      event.connection->Reply(event.request, Json(protocol::UnregisterVehicleNodeResponse{true}));
-      return std::nullopt;
-    }
-    case NodeEvent::Kind::kReady:
-      return OnReady(event);
-    case NodeEvent::Kind::kSaveFile:
-      OnSaveFile(event);
-      return std::nullopt;
-    case NodeEvent::Kind::kClosed: {
-      auto it = links_.find(event.link);
-      if (it == links_.end()) return std::nullopt;
-      registry_.Unregister(it->second.worker_id, it->second.node_name);
-      Log(LogLevel::kWarning, "node '" + it->second.node_name + "' of worker " +
-                                  std::to_string(it->second.worker_id) +
-                                  " left: connection closed (" + event.text + ")");
-      links_.erase(it);
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+      },
+      event.payload);
 }
 
-void NodeControl::OnRegister(const NodeEvent& event) {
+void NodeControl::OnUnregister(const NodeEvent& event, const node_event::Unregister& request) {
+  const protocol::UnregisterVehicleNodeRequest& unregister = request.unregister;
+  auto it = links_.find(event.link);
+  const bool same = it != links_.end() && it->second.worker_id == unregister.worker_id &&
+                    it->second.node_name == unregister.node_name;
+  if (!same) {
+    event.connection->ReplyError(
+        event.request.reference,
+        "node '" + unregister.node_name + "' is not registered on this connection");
+    return;
+  }
+  registry_.Unregister(it->second.worker_id, it->second.node_name);
+  Log(protocol::LogLevel::kInfo, "node '" + it->second.node_name + "' of worker " +
+                                     std::to_string(it->second.worker_id) + " unregistered");
+  links_.erase(it);
+  event.connection->Reply(event.request, Json(protocol::UnregisterVehicleNodeResponse{true}));
+}
+
+void NodeControl::OnClosed(const NodeEvent& event, const node_event::Closed& closed) {
+  auto it = links_.find(event.link);
+  if (it == links_.end()) return;
+  registry_.Unregister(it->second.worker_id, it->second.node_name);
+  Log(protocol::LogLevel::kWarning, "node '" + it->second.node_name + "' of worker " +
+                                        std::to_string(it->second.worker_id) +
+                                        " left: connection closed (" + closed.reason + ")");
+  links_.erase(it);
+}
+
+void NodeControl::OnRegister(const NodeEvent& event, const node_event::Register& request) {
+  const protocol::NodeRegistration& registration = request.registration;
   if (links_.contains(event.link)) {
     event.connection->ReplyError(event.request.reference,
                                  "this connection already registered a node");
     return;
   }
-  const NodeVerdict verdict = registry_.Register(event.registration);
+  const NodeVerdict verdict = registry_.Register(registration);
   if (!verdict.ok) {
-    Log(LogLevel::kWarning, verdict.error + " (from " + event.connection->peer() + ")");
+    Log(protocol::LogLevel::kWarning, verdict.error + " (from " + event.connection->peer() + ")");
     event.connection->ReplyError(event.request.reference, verdict.error);
     return;
   }
-  links_[event.link] = {event.connection, event.registration.worker_id,
-                        event.registration.node_name};
-  Log(LogLevel::kInfo, "node '" + event.registration.node_name + "' registered for worker " +
-                           std::to_string(event.registration.worker_id) + " from " +
-                           event.connection->peer());
+  links_[event.link] = {event.connection, registration.worker_id, registration.node_name};
+  event.connection->MarkRegistered();  // lifts the connection's registration deadline
+  Log(protocol::LogLevel::kInfo, "node '" + registration.node_name + "' registered for worker " +
+                                     std::to_string(registration.worker_id) + " from " +
+                                     event.connection->peer());
   event.connection->Reply(event.request, Json(protocol::RegisterVehicleNodeResponse{true}));
   SendInfo(*event.connection);
 }
 
-std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event) {
+std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
+                                                  const node_event::Ready& request) {
+  const protocol::NotifyReadyRequest& ready = request.ready;
   auto it = links_.find(event.link);
-  if (it == links_.end() || it->second.worker_id != event.ready.worker_id ||
-      it->second.node_name != event.ready.node_name) {
+  if (it == links_.end() || it->second.worker_id != ready.worker_id ||
+      it->second.node_name != ready.node_name) {
     event.connection->ReplyError(event.request.reference,
-                                 "node '" + event.ready.node_name + "' of worker " +
-                                     std::to_string(event.ready.worker_id) +
+                                 "node '" + ready.node_name + "' of worker " +
+                                     std::to_string(ready.worker_id) +
                                      " is not registered on this connection");
     return std::nullopt;
   }
-  NotifyReadyOutcome outcome = registry_.NotifyReady(event.ready);
+  NotifyReadyOutcome outcome = registry_.NotifyReady(ready);
   if (!outcome.verdict.ok) {
     event.connection->ReplyError(event.request.reference, outcome.verdict.error);
     return std::nullopt;
   }
   event.connection->Reply(event.request, Json(outcome.response));
-  if (event.ready.request_rerun) {
-    Log(LogLevel::kInfo, "node '" + event.ready.node_name + "' asked to rerun scenario " +
-                             std::to_string(event.ready.last_scenario_number) + " (" +
-                             event.ready.reason_for_rerun +
-                             "): " + (outcome.rerun ? "accepted" : "refused"));
+  if (ready.request_rerun) {
+    Log(protocol::LogLevel::kInfo, "node '" + ready.node_name + "' asked to rerun scenario " +
+                                       std::to_string(ready.last_scenario_number) + " (" +
+                                       ready.reason_for_rerun +
+                                       "): " + (outcome.rerun ? "accepted" : "refused"));
   }
   return outcome.rerun;
 }
 
-void NodeControl::OnSaveFile(const NodeEvent& event) {
-  const protocol::SaveNodeFileRequest& save = event.save;
+void NodeControl::OnSaveFile(const NodeEvent& event, const node_event::SaveFile& request) {
+  const protocol::SaveNodeFileRequest& save = request.save;
   auto it = links_.find(event.link);
   if (it == links_.end() || it->second.worker_id != save.worker_id ||
       it->second.node_name != save.node_name) {
@@ -122,23 +137,26 @@ void NodeControl::OnSaveFile(const NodeEvent& event) {
   }
   try {
     const std::string path =
-        files_->Write(save.scenario_number, save.node_name, save.relative_path, event.bytes);
+        files_->Write(save.scenario_number, save.node_name, save.relative_path, request.bytes);
     event.connection->Reply(event.request, Json(protocol::SaveNodeFileResponse{true, path}));
   } catch (const NodeFileError& error) {
-    Log(LogLevel::kWarning, "node '" + save.node_name + "': SaveNodeFile " + error.what());
+    Log(protocol::LogLevel::kWarning,
+        "node '" + save.node_name + "': SaveNodeFile " + error.what());
     event.connection->ReplyError(event.request.reference, error.what());
   }
 }
 
 void NodeControl::SendInfo(protocol::Connection& connection) {
-  connection.Send(kOperatingInfoType, Json(registry_.OperatingInfo()));
+  protocol::SendMessage(connection, registry_.OperatingInfo());
 }
 
 bool NodeControl::PublishIfChanged() {
   protocol::NodeOperatingInfo info = registry_.OperatingInfo();
   if (published_ == info) return false;
   const Json body(info);
-  for (const auto& [link, node] : links_) node.connection->Send(kOperatingInfoType, body);
+  for (const auto& [link, node] : links_) {
+    node.connection->Send(protocol::TypeOf<protocol::NodeOperatingInfo>(), body);
+  }
   published_ = std::move(info);
   return true;
 }

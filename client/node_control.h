@@ -15,10 +15,10 @@
 #include <optional>
 #include <string>
 
-#include "client/log.h"
 #include "client/node_files.h"
 #include "client/node_links.h"
 #include "client/node_registry.h"
+#include "protocol/log.h"
 
 namespace asg::client {
 
@@ -26,7 +26,7 @@ namespace asg::client {
 class NodeControl {
  public:
   /// `files` and `logger` (which may be null) must outlive this object.
-  NodeControl(NodeRegistrySettings settings, NodeFileStore* files, Logger* logger);
+  NodeControl(NodeRegistrySettings settings, NodeFileStore* files, protocol::Logger* logger);
 
   /// Answers one event; returns the rerun it accepted, if any. Call PublishIfChanged after.
   std::optional<AcceptedRerun> Handle(const NodeEvent& event);
@@ -50,15 +50,17 @@ class NodeControl {
     std::string node_name;
   };
 
-  void Log(LogLevel level, const std::string& message) const;
-  void OnRegister(const NodeEvent& event);
-  std::optional<AcceptedRerun> OnReady(const NodeEvent& event);
-  void OnSaveFile(const NodeEvent& event);
+  void Log(protocol::LogLevel level, const std::string& message) const;
+  void OnRegister(const NodeEvent& event, const node_event::Register& request);
+  void OnUnregister(const NodeEvent& event, const node_event::Unregister& request);
+  std::optional<AcceptedRerun> OnReady(const NodeEvent& event, const node_event::Ready& request);
+  void OnSaveFile(const NodeEvent& event, const node_event::SaveFile& request);
+  void OnClosed(const NodeEvent& event, const node_event::Closed& closed);
   void SendInfo(protocol::Connection& connection);
 
   NodeRegistry registry_;
   NodeFileStore* files_;
-  Logger* logger_;
+  protocol::Logger* logger_;
   std::map<uint64_t, NodeLink> links_;  // registered nodes by link
   std::optional<protocol::NodeOperatingInfo> published_;
 };

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "client/node_registry.h"
-#include "client/results.h"
+#include "results/files.h"
+#include "results/folder.h"
+#include "results/record.h"
 
 namespace asg::client {
 
@@ -35,36 +37,6 @@ bool Inside(const fs::path& folder, const fs::path& path) {
     if (it == resolved.end() || *it != *base_it) return false;
   }
   return it != resolved.end();
-}
-
-/// Writes `bytes` to `path` through a fsynced temporary file in the same folder and a rename.
-void WriteFileAtomically(const fs::path& path, const std::string& bytes, uint64_t serial) {
-  const fs::path temporary =
-      path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                            "-" + std::to_string(serial));
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw NodeFileError("cannot create " + temporary.string() + ": " + strerror(errno));
-  size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string reason = strerror(errno);
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      throw NodeFileError("cannot write " + temporary.string() + ": " + reason);
-    }
-    written += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  std::error_code error;
-  if (synced) fs::rename(temporary, path, error);
-  if (!synced || error) {
-    ::unlink(temporary.c_str());
-    throw NodeFileError("cannot write " + path.string() + ": " +
-                        (synced ? error.message() : std::string("fsync failed")));
-  }
 }
 
 /// Moves every file under `from` to the same relative place under `to`, replacing files there
@@ -120,11 +92,11 @@ std::string CheckNodeRelativePath(const std::string& relative_path) {
 
 fs::path NodeFolder(const fs::path& batch_dir, uint32_t scenario_number,
                     const std::string& node_name) {
-  return ScenarioFolder(batch_dir, scenario_number) / "nodes" / node_name;
+  return results::ScenarioFolder(batch_dir, scenario_number) / "nodes" / node_name;
 }
 
 fs::path NodeStagingFolder(const fs::path& batch_dir, uint32_t scenario_number) {
-  return batch_dir / ".nodes" / ScenarioFolderName(scenario_number);
+  return batch_dir / ".nodes" / results::ScenarioFolderName(scenario_number);
 }
 
 NodeFileStore::NodeFileStore(fs::path batch_dir) : batch_dir_(fs::absolute(batch_dir)) {}
@@ -138,7 +110,7 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
     throw NodeFileError("refused: " + problem);
   }
   std::lock_guard lock(mutex_);
-  const bool published = ScenarioFolderComplete(batch_dir_, scenario_number);
+  const bool published = results::ScenarioFolderComplete(batch_dir_, scenario_number);
   const fs::path folder = published ? NodeFolder(batch_dir_, scenario_number, node_name)
                                     : NodeStagingFolder(batch_dir_, scenario_number) / node_name;
   const fs::path target = folder / relative_path;
@@ -156,8 +128,13 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
   if (fs::is_directory(target, error)) {
     throw NodeFileError("refused: '" + relative_path + "' is a folder");
   }
-  WriteFileAtomically(target, bytes, next_temporary_++);
-  return (fs::path(ScenarioFolderName(scenario_number)) / "nodes" / node_name / relative_path)
+  try {
+    results::WriteFileAtomically(target, bytes);
+  } catch (const results::ResultError& error) {
+    throw NodeFileError(error.what());
+  }
+  return (fs::path(results::ScenarioFolderName(scenario_number)) / "nodes" / node_name /
+          relative_path)
       .generic_string();
 }
 
@@ -165,7 +142,7 @@ void NodeFileStore::PublishScenario(uint32_t scenario_number,
                                     const std::function<void()>& write_folder) {
   std::lock_guard lock(mutex_);
   const fs::path staging = NodeStagingFolder(batch_dir_, scenario_number);
-  const fs::path nodes = ScenarioFolder(batch_dir_, scenario_number) / "nodes";
+  const fs::path nodes = results::ScenarioFolder(batch_dir_, scenario_number) / "nodes";
   // Files already staged are newer than those in an older folder of the scenario.
   MergeInto(nodes, staging, /*overwrite=*/false);
   try {
@@ -194,8 +171,8 @@ size_t NodeFileStore::Recover() {
       parsed = name[i] >= '0' && name[i] <= '9' && number < 100'000'000;
       number = number * 10 + static_cast<uint32_t>(name[i] - '0');
     }
-    if (parsed && ScenarioFolderComplete(batch_dir_, number)) {
-      MergeInto(folder, ScenarioFolder(batch_dir_, number) / "nodes", /*overwrite=*/true);
+    if (parsed && results::ScenarioFolderComplete(batch_dir_, number)) {
+      MergeInto(folder, results::ScenarioFolder(batch_dir_, number) / "nodes", /*overwrite=*/true);
       ++moved;
     } else {
       fs::remove_all(folder, error);

@@ -60,8 +60,8 @@ class NodeFileStore {
   std::string Write(uint32_t scenario_number, const std::string& node_name,
                     const std::string& relative_path, const std::string& bytes);
 
-  /// Runs `write_folder` (which writes the scenario folder, e.g. WriteScenarioFolder) with the
-  /// scenario's node files preserved and staged files moved in (see above).
+  /// Runs `write_folder` (which writes the scenario folder, e.g. results::WriteScenarioFolder) with
+  /// the scenario's node files preserved and staged files moved in (see above).
   void PublishScenario(uint32_t scenario_number, const std::function<void()>& write_folder);
 
   /// Moves the staged files of complete scenario folders into them and removes the other
@@ -71,7 +71,6 @@ class NodeFileStore {
  private:
   std::filesystem::path batch_dir_;
   std::mutex mutex_;
-  uint64_t next_temporary_ = 0;  // numbers temporary file names; guarded by mutex_
 };
 
 }  // namespace asg::client

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "protocol/connection.h"
 #include "protocol/messages.h"
@@ -19,34 +20,42 @@
 
 namespace asg::client {
 
-/// Frame types of the control plane (docs/vehicle-nodes.md).
-inline constexpr const char* kRegisterVehicleNodeType = "RegisterVehicleNode";
-inline constexpr const char* kUnregisterVehicleNodeType = "UnregisterVehicleNode";
-inline constexpr const char* kNotifyReadyType = "NotifyReady";
-inline constexpr const char* kSaveNodeFileType = "SaveNodeFile";
-inline constexpr const char* kOperatingInfoType = "VehicleNodeOperatingInfo";
-/// Frame type of a worker's report of a preempted run (worker -> client).
-inline constexpr const char* kRunPreemptedType = "RunPreempted";
+/// The kinds of NodeEvent, one struct each.
+namespace node_event {
+
+/// RegisterVehicleNode.
+struct Register {
+  protocol::NodeRegistration registration;
+};
+/// UnregisterVehicleNode.
+struct Unregister {
+  protocol::UnregisterVehicleNodeRequest unregister;
+};
+/// NotifyReady.
+struct Ready {
+  protocol::NotifyReadyRequest ready;
+};
+/// SaveNodeFile with its file.
+struct SaveFile {
+  protocol::SaveNodeFileRequest save;
+  std::string bytes;  ///< the file (the frame's attachment)
+};
+/// The node connection closed.
+struct Closed {
+  std::string reason;
+};
+
+}  // namespace node_event
 
 /// One control-plane request, or the close of a node connection.
 struct NodeEvent {
-  enum class Kind : uint8_t {
-    kRegister,    ///< RegisterVehicleNode: `registration`
-    kUnregister,  ///< UnregisterVehicleNode: `unregister`
-    kReady,       ///< NotifyReady: `ready`
-    kSaveFile,    ///< SaveNodeFile: `save` and `bytes`
-    kClosed,      ///< the connection closed; `text` is the reason
-  };
-  Kind kind = Kind::kClosed;
+  using Payload = std::variant<node_event::Register, node_event::Unregister, node_event::Ready,
+                               node_event::SaveFile, node_event::Closed>;
   uint64_t link = 0;  ///< identifies the connection for its lifetime; never reused
+  /// The connection to reply on; set for requests, nullptr for Closed.
   std::shared_ptr<protocol::Connection> connection;
   protocol::Message request;  ///< the frame to reply to (type and reference; no attachment)
-  protocol::NodeRegistration registration;
-  protocol::UnregisterVehicleNodeRequest unregister;
-  protocol::NotifyReadyRequest ready;
-  protocol::SaveNodeFileRequest save;
-  std::string bytes;  ///< kSaveFile: the file (the frame's attachment)
-  std::string text;
+  Payload payload = node_event::Closed{};
 };
 
 /// Receives node events; called on io threads, so it must be thread-safe (e.g. a queue push).
@@ -59,7 +68,7 @@ using NodeEventSink = std::function<void(NodeEvent event)>;
 void SetNodeHandlers(const std::shared_ptr<protocol::Connection>& connection, uint64_t link,
                      NodeEventSink sink, std::function<bool()> accepts);
 
-/// The kClosed event of a link.
+/// The Closed event of a link.
 NodeEvent NodeClosed(uint64_t link, const std::string& reason);
 
 }  // namespace asg::client

@@ -3,21 +3,12 @@
 
 #include <utility>
 
-#include "client/results.h"
+#include "protocol/token.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
 namespace {
-
-/// Compares two tokens in a time independent of where they differ.
-bool SameToken(const std::string& given, const std::string& expected) {
-  if (given.size() != expected.size()) return false;
-  unsigned char difference = 0;
-  for (size_t i = 0; i < given.size(); ++i) {
-    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
-  }
-  return difference == 0;
-}
 
 NodeVerdict Refuse(std::string error) { return {false, std::move(error)}; }
 
@@ -50,7 +41,7 @@ bool NodeRegistry::AddWorker(uint8_t worker_id, const std::string& data_endpoint
 
 NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registration) {
   const std::string label = NodeLabel(registration.worker_id, registration.node_name);
-  if (!settings_.token.empty() && !SameToken(registration.token, settings_.token)) {
+  if (!settings_.token.empty() && !protocol::TokensEqual(settings_.token, registration.token)) {
     return Refuse("refused " + label + ": wrong token");
   }
   if (!IsSafeNodeName(registration.node_name)) {
@@ -100,8 +91,8 @@ NotifyReadyOutcome NodeRegistry::NotifyReady(const protocol::NotifyReadyRequest&
   state.accepted_run = state.runs;
   ++state.accepted;
   outcome.response.accepted = true;
-  outcome.rerun = AcceptedRerun{request.worker_id, number, state.runs, request.node_name,
-                                request.reason_for_rerun};
+  outcome.rerun =
+      AcceptedRerun{request.worker_id, number, request.node_name, request.reason_for_rerun};
   return outcome;
 }
 
@@ -179,7 +170,8 @@ protocol::NodeOperatingInfo NodeRegistry::OperatingInfo() const {
     info.info.save_dirs.push_back(
         worker.scenario_number == 0
             ? std::string()
-            : (ScenarioFolder(settings_.out_dir, worker.scenario_number) / "nodes").string());
+            : (results::ScenarioFolder(settings_.out_dir, worker.scenario_number) / "nodes")
+                  .string());
     info.info.save_minimal.push_back(settings_.save_minimal);
     info.data_endpoints.push_back(worker.data_endpoint);
   }

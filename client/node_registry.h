@@ -47,8 +47,7 @@ struct NodeVerdict {
 /// A rerun the registry accepted; the owner runs the scenario again.
 struct AcceptedRerun {
   uint8_t worker_id = 0;
-  uint32_t scenario_number = 0;
-  uint32_t attempt = 0;  ///< the run being repeated, 1-based (1 + reruns accepted before)
+  uint32_t scenario_number = 0;  ///< the scenario's latest attempt is the one to repeat
   std::string node_name;
   std::string reason;
 };

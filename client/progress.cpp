@@ -43,21 +43,22 @@ Progress::Progress(size_t total, const ProgressSettings& settings, std::ostream&
       out_(out),
       start_(std::chrono::steady_clock::now()),
       last_print_(start_) {
-  for (auto status : {ScenarioStatus::kDone, ScenarioStatus::kInvalid, ScenarioStatus::kFailed}) {
-    status_counts_[std::string(ScenarioStatusName(status))] = 0;
+  for (auto status : {results::ScenarioStatus::kDone, results::ScenarioStatus::kInvalid,
+                      results::ScenarioStatus::kFailed}) {
+    status_counts_[std::string(results::ScenarioStatusName(status))] = 0;
   }
 }
 
-void Progress::Add(const ScenarioResult& result) {
+void Progress::Add(const results::ScenarioResult& result) {
   ++finished_;
-  ++status_counts_[std::string(ScenarioStatusName(result.status))];
-  if (result.status == ScenarioStatus::kDone)
+  ++status_counts_[std::string(results::ScenarioStatusName(result.status))];
+  if (result.status == results::ScenarioStatus::kDone)
     ++reason_counts_[ShortReason(result.termination_reason)];
 }
 
-void Progress::CountPrevious(const ScenarioResult& result) { Add(result); }
+void Progress::CountPrevious(const results::ScenarioResult& result) { Add(result); }
 
-void Progress::Count(const ScenarioResult& result) {
+void Progress::Count(const results::ScenarioResult& result) {
   Add(result);
   ++finished_this_run_;
 }

@@ -12,7 +12,7 @@
 #include <ostream>
 #include <string>
 
-#include "client/results_json.h"
+#include "results/record.h"
 
 namespace asg::client {
 
@@ -31,9 +31,9 @@ class Progress {
   Progress(size_t total, const ProgressSettings& settings, std::ostream& out);
 
   /// Counts a scenario already finished before this run (resumed); not part of the rate.
-  void CountPrevious(const ScenarioResult& result);
+  void CountPrevious(const results::ScenarioResult& result);
   /// Counts a scenario finished in this run.
-  void Count(const ScenarioResult& result);
+  void Count(const results::ScenarioResult& result);
 
   /// Prints when the period has passed since the last print (or always when `force`).
   void Update(std::chrono::steady_clock::time_point now, bool force = false);
@@ -46,7 +46,7 @@ class Progress {
   std::string Line(std::chrono::steady_clock::time_point now) const;
 
  private:
-  void Add(const ScenarioResult& result);
+  void Add(const results::ScenarioResult& result);
 
   size_t total_;
   ProgressSettings settings_;

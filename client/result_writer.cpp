@@ -1,10 +1,11 @@
 // The writer thread: takes records in order and writes each scenario folder atomically.
 #include "client/result_writer.h"
 
+#include <map>
 #include <utility>
 #include <vector>
 
-#include "client/results_files.h"
+#include "results/files.h"
 
 namespace asg::client {
 
@@ -20,7 +21,7 @@ ResultWriter::~ResultWriter() {
   thread_.join();
 }
 
-void ResultWriter::Submit(ScenarioRecord record) {
+void ResultWriter::Submit(results::ScenarioRecord record) {
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(record));
@@ -45,7 +46,7 @@ void ResultWriter::Loop() {
     if (queue_.empty()) return;
     // Group commit: everything queued now is staged, made durable by one syncfs, then renamed
     // into place, with one fsync of the batch folder for the group.
-    std::vector<ScenarioRecord> group;
+    std::vector<results::ScenarioRecord> group;
     while (!queue_.empty() && group.size() < kMaxGroup) {
       group.push_back(std::move(queue_.front()));
       queue_.pop_front();
@@ -60,22 +61,29 @@ void ResultWriter::Loop() {
   }
 }
 
-std::string ResultWriter::WriteGroup(const std::vector<ScenarioRecord>& group) {
+std::string ResultWriter::WriteGroup(const std::vector<results::ScenarioRecord>& group) {
   std::string failure;
-  std::vector<std::pair<const ScenarioRecord*, std::filesystem::path>> staged;
-  for (const ScenarioRecord& record : group) {
+  // A scenario written twice in one group (a rerun that finished quickly) is written once, as
+  // its latest record: both would be staged in the same folder.
+  std::map<uint32_t, const results::ScenarioRecord*> latest;
+  for (const results::ScenarioRecord& record : group) {
+    latest[record.result.scenario_number] = &record;
+  }
+  std::vector<std::pair<const results::ScenarioRecord*, std::filesystem::path>> staged;
+  for (const results::ScenarioRecord& record : group) {
+    if (latest.at(record.result.scenario_number) != &record) continue;
     try {
-      staged.emplace_back(&record, StageScenarioFolder(batch_dir_, record));
+      staged.emplace_back(&record, results::StageScenarioFolder(batch_dir_, record));
     } catch (const std::exception& error) {
       if (failure.empty()) failure = error.what();
     }
   }
   try {
-    if (!staged.empty()) SyncFileSystem(batch_dir_);
+    if (!staged.empty()) results::SyncFileSystem(batch_dir_);
     for (const auto& [record, folder] : staged) {
       const uint32_t number = record->result.scenario_number;
       const auto publish = [&, folder = folder] {
-        PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false);
+        results::PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false);
       };
       if (node_files_ != nullptr) {
         node_files_->PublishScenario(number, publish);
@@ -83,7 +91,7 @@ std::string ResultWriter::WriteGroup(const std::vector<ScenarioRecord>& group) {
         publish();
       }
     }
-    if (!staged.empty()) SyncDirectory(batch_dir_);
+    if (!staged.empty()) results::SyncDirectory(batch_dir_);
   } catch (const std::exception& error) {
     if (failure.empty()) failure = error.what();
   }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "client/node_files.h"
-#include "client/results.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
@@ -30,7 +30,7 @@ class ResultWriter {
   ResultWriter& operator=(const ResultWriter&) = delete;
 
   /// Queues a record; it is written in submission order.
-  void Submit(ScenarioRecord record);
+  void Submit(results::ScenarioRecord record);
 
   /// Blocks until every record submitted so far is written.
   void Drain();
@@ -41,7 +41,7 @@ class ResultWriter {
  private:
   void Loop();
   /// Writes one group of records; returns the first error, empty when all were written.
-  std::string WriteGroup(const std::vector<ScenarioRecord>& group);
+  std::string WriteGroup(const std::vector<results::ScenarioRecord>& group);
 
   static constexpr size_t kMaxGroup = 64;  ///< records committed by one sync at most
 
@@ -49,7 +49,7 @@ class ResultWriter {
   NodeFileStore* node_files_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<ScenarioRecord> queue_;
+  std::deque<results::ScenarioRecord> queue_;
   bool busy_ = false;      // a record is being written
   bool stopping_ = false;  // the destructor asked the thread to finish
   std::string error_;

@@ -4,24 +4,26 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "client/results_files.h"
-#include "client/results_trajectory.h"
+#include "results/files.h"
+#include "results/trajectory_csv.h"
 
 namespace asg::client {
 
 namespace {
 
-std::string ReasonName(const ScenarioResult& result) {
+std::string ReasonName(const results::ScenarioResult& result) {
   return std::string(protocol::TerminationReasonName(
       static_cast<protocol::TerminationReason>(result.termination_reason)));
 }
 
-std::vector<const ScenarioOutcome*> SortedByNumber(const std::vector<ScenarioOutcome>& outcomes) {
-  std::vector<const ScenarioOutcome*> sorted;
-  for (const ScenarioOutcome& outcome : outcomes) sorted.push_back(&outcome);
-  std::sort(sorted.begin(), sorted.end(), [](const ScenarioOutcome* a, const ScenarioOutcome* b) {
-    return a->result.scenario_number < b->result.scenario_number;
-  });
+std::vector<const results::ScenarioOutcome*> SortedByNumber(
+    const std::vector<results::ScenarioOutcome>& outcomes) {
+  std::vector<const results::ScenarioOutcome*> sorted;
+  for (const results::ScenarioOutcome& outcome : outcomes) sorted.push_back(&outcome);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const results::ScenarioOutcome* a, const results::ScenarioOutcome* b) {
+              return a->result.scenario_number < b->result.scenario_number;
+            });
   return sorted;
 }
 
@@ -34,18 +36,19 @@ std::string Format(const char* format, double value) {
 }  // namespace
 
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
-                       const std::vector<ScenarioOutcome>& outcomes, double wall_time_s) {
+                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s) {
   BatchSummary summary;
   summary.batch_name = batch_name;
   summary.seed = seed;
   summary.total = outcomes.size();
-  for (ScenarioStatus status :
-       {ScenarioStatus::kDone, ScenarioStatus::kInvalid, ScenarioStatus::kFailed}) {
-    summary.status_counts[std::string(ScenarioStatusName(status))] = 0;
+  for (results::ScenarioStatus status :
+       {results::ScenarioStatus::kDone, results::ScenarioStatus::kInvalid,
+        results::ScenarioStatus::kFailed}) {
+    summary.status_counts[std::string(results::ScenarioStatusName(status))] = 0;
   }
-  for (const ScenarioOutcome& outcome : outcomes) {
-    ++summary.status_counts[std::string(ScenarioStatusName(outcome.result.status))];
-    if (outcome.result.status == ScenarioStatus::kDone) {
+  for (const results::ScenarioOutcome& outcome : outcomes) {
+    ++summary.status_counts[std::string(results::ScenarioStatusName(outcome.result.status))];
+    if (outcome.result.status == results::ScenarioStatus::kDone) {
       ++summary.reason_counts[ReasonName(outcome.result)];
     }
   }
@@ -56,7 +59,8 @@ BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
   return summary;
 }
 
-Json SummaryToJson(const BatchSummary& summary, const std::vector<ScenarioOutcome>& outcomes) {
+Json SummaryToJson(const BatchSummary& summary,
+                   const std::vector<results::ScenarioOutcome>& outcomes) {
   Json json = {{"batch", summary.batch_name},
                {"seed", summary.seed},
                {"total", summary.total},
@@ -65,15 +69,15 @@ Json SummaryToJson(const BatchSummary& summary, const std::vector<ScenarioOutcom
                {"wall_time_s", summary.wall_time_s},
                {"scenarios_per_s", summary.scenarios_per_s},
                {"scenarios", Json::array()}};
-  for (const ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
-    const ScenarioResult& result = outcome->result;
+  for (const results::ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
+    const results::ScenarioResult& result = outcome->result;
     Json row = {{"scenario_number", result.scenario_number},
-                {"status", ScenarioStatusName(result.status)},
-                {"attempts", result.attempts},
+                {"status", results::ScenarioStatusName(result.status)},
+                {"attempts", outcome->timing.attempts.size()},
                 {"seed", result.seed},
                 {"wall_time_s", outcome->timing.wall_time_s},
                 {"worker_id", outcome->timing.worker_id}};
-    if (result.status == ScenarioStatus::kDone) {
+    if (result.status == results::ScenarioStatus::kDone) {
       row["termination_reason_name"] = ReasonName(result);
       row["vehicle_sim_time"] = result.vehicle_sim_time;
     } else {
@@ -84,32 +88,33 @@ Json SummaryToJson(const BatchSummary& summary, const std::vector<ScenarioOutcom
   return json;
 }
 
-std::string SummaryToCsv(const std::vector<ScenarioOutcome>& outcomes) {
+std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes) {
   std::string csv(kSummaryCsvHeader);
   csv += '\n';
-  for (const ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
-    const ScenarioResult& result = outcome->result;
-    const bool done = result.status == ScenarioStatus::kDone;
+  for (const results::ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
+    const results::ScenarioResult& result = outcome->result;
+    const bool done = result.status == results::ScenarioStatus::kDone;
     csv += std::to_string(result.scenario_number) + ',';
-    csv += std::string(ScenarioStatusName(result.status)) + ',';
+    csv += std::string(results::ScenarioStatusName(result.status)) + ',';
     csv += (done ? ReasonName(result) : std::string()) + ',';
-    csv += (done ? FormatCsvNumber(result.vehicle_sim_time) : std::string()) + ',';
+    csv += (done ? results::FormatCsvNumber(result.vehicle_sim_time) : std::string()) + ',';
     csv += Format("%.3f", outcome->timing.wall_time_s) + ',';
     csv += (outcome->timing.worker_id >= 0 ? std::to_string(outcome->timing.worker_id)
                                            : std::string()) +
            ',';
-    csv += std::to_string(result.attempts) + '\n';
+    csv += std::to_string(outcome->timing.attempts.size()) + '\n';
   }
   return csv;
 }
 
 void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& summary,
-                  const std::vector<ScenarioOutcome>& outcomes) {
+                  const std::vector<results::ScenarioOutcome>& outcomes) {
   std::error_code error;
   std::filesystem::create_directories(batch_dir, error);
-  if (error) throw ResultError(batch_dir.string() + ": cannot create: " + error.message());
-  WriteFileAtomically(batch_dir / "summary.json", JsonFileText(SummaryToJson(summary, outcomes)));
-  WriteFileAtomically(batch_dir / "summary.csv", SummaryToCsv(outcomes));
+  if (error) throw results::ResultError(batch_dir.string() + ": cannot create: " + error.message());
+  results::WriteFileAtomically(batch_dir / "summary.json",
+                               results::JsonFileText(SummaryToJson(summary, outcomes)));
+  results::WriteFileAtomically(batch_dir / "summary.csv", SummaryToCsv(outcomes));
 }
 
 std::string FormatOutcomeTable(const BatchSummary& summary) {

@@ -46,11 +46,10 @@ void Scheduler::MarkStarted(WorkerKey worker) {
   if (it != assignments_.end()) it->second.started = true;
 }
 
-Scheduler::Verdict Scheduler::Finish(WorkerKey worker, uint32_t scenario_number) {
+Scheduler::Verdict Scheduler::Check(WorkerKey worker, uint32_t scenario_number) const {
   const auto it = assignments_.find(worker);
   if (it == assignments_.end()) return Verdict::kUnexpected;
   if (it->second.scenario_number != scenario_number) return Verdict::kMismatch;
-  assignments_.erase(it);
   return Verdict::kAccepted;
 }
 
@@ -58,7 +57,7 @@ SchedulerAction Scheduler::Resubmit(WorkerKey worker, SteadyClock::time_point no
                                     const std::string& reason) {
   Assignment& assignment = assignments_.at(worker);
   SchedulerAction action{SchedulerAction::Kind::kResubmit, worker, assignment.scenario_number,
-                         reason};
+                         reason, AttemptOutcome::kRefused};
   if (assignment.resubmissions >= settings_.max_resubmissions) {
     action.kind = SchedulerAction::Kind::kDropWorker;
     action.reason =
@@ -71,22 +70,16 @@ SchedulerAction Scheduler::Resubmit(WorkerKey worker, SteadyClock::time_point no
   return action;
 }
 
-std::optional<ScenarioFailure> Scheduler::ReleaseWorker(WorkerKey worker,
-                                                        const std::string& reason) {
+std::optional<uint32_t> Scheduler::ReleaseWorker(WorkerKey worker) {
   const auto it = assignments_.find(worker);
   if (it == assignments_.end()) return std::nullopt;
   const uint32_t number = it->second.scenario_number;
   assignments_.erase(it);
-  const uint32_t attempts = ++failed_attempts_[number];
-  if (attempts >= settings_.max_attempts) {
-    return ScenarioFailure{number, attempts, reason};
-  }
-  queue_.insert(number);
-  return std::nullopt;
+  return number;
 }
 
 bool Scheduler::Requeue(uint32_t scenario_number) {
-  if (stopped_ || queue_.contains(scenario_number)) return false;
+  if (queue_.contains(scenario_number)) return false;
   for (const auto& [worker, assignment] : assignments_) {
     if (assignment.scenario_number == scenario_number) return false;
   }
@@ -101,7 +94,8 @@ std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
     if (now - assignment.attempt_start >= settings_.scenario_timeout) {
       actions.push_back(
           {SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
-           scenario + " exceeded the wall-clock cap of " + Seconds(settings_.scenario_timeout)});
+           scenario + " exceeded the wall-clock cap of " + Seconds(settings_.scenario_timeout),
+           AttemptOutcome::kTimedOut});
       continue;
     }
     if (assignment.started || now - assignment.last_send < settings_.start_timeout) continue;
@@ -109,7 +103,8 @@ std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
     if (assignment.resubmissions >= settings_.max_resubmissions) {
       actions.push_back({SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
                          reason + "; given up after " + std::to_string(assignment.resubmissions) +
-                             " resubmissions"});
+                             " resubmissions",
+                         AttemptOutcome::kNotStarted});
       continue;
     }
     ++assignment.resubmissions;
@@ -124,11 +119,6 @@ std::optional<uint32_t> Scheduler::AssignedTo(WorkerKey worker) const {
   const auto it = assignments_.find(worker);
   if (it == assignments_.end()) return std::nullopt;
   return it->second.scenario_number;
-}
-
-uint32_t Scheduler::FailedAttempts(uint32_t scenario_number) const {
-  const auto it = failed_attempts_.find(scenario_number);
-  return it == failed_attempts_.end() ? 0 : it->second;
 }
 
 }  // namespace asg::client

@@ -1,16 +1,19 @@
 // Which scenario goes to which worker, and what happens when a worker does not deliver.
 //
 // A pure state machine over scenario numbers and opaque worker keys, driven by the farm with the
-// current time: no sockets, no processes, no threads. Scenarios are handed out in ascending
-// number order (a re-queued scenario goes back in its place). Rules, after AutoSceneGen's client:
+// current time: no sockets, no processes, no threads. It keeps the queue order and each
+// assignment's deadlines; a scenario's attempts are kept by its ScenarioState (scenario_state.h),
+// and the scheduler's give-up rule (GivesUp) is applied to the count that state derives. Scenarios
+// are handed out in ascending number order (a re-queued scenario goes back in its place). Rules,
+// after AutoSceneGen's client:
 //   - a worker that accepted a scenario but has not started it (no StatusCode RUNNING) within
 //     start_timeout gets it again, as the original request; after max_resubmissions such
 //     resubmissions the worker is given up;
 //   - a result naming another scenario than the worker was given is refused and the scenario
 //     resubmitted to that worker (counted as a resubmission);
 //   - an attempt that runs longer than scenario_timeout has its worker dropped;
-//   - a worker that is dropped or lost puts its scenario back in the queue; once a scenario has
-//     had max_attempts failed attempts it is finished as failed with the last reason.
+//   - a worker that is dropped or lost releases its scenario (ReleaseWorker); the owner queues
+//     it again (Requeue), or finishes it as failed once it has had max_attempts failed attempts.
 // Not thread-safe: one owner drives it.
 #pragma once
 
@@ -22,12 +25,9 @@
 #include <string>
 #include <vector>
 
-namespace asg::client {
+#include "client/scenario_state.h"
 
-/// Identifies one worker connection for the scheduler's lifetime; never reused.
-using WorkerKey = uint64_t;
-/// The clock of every scheduler deadline.
-using SteadyClock = std::chrono::steady_clock;
+namespace asg::client {
 
 /// Limits of the scheduler.
 struct SchedulerSettings {
@@ -47,13 +47,8 @@ struct SchedulerAction {
   WorkerKey worker = 0;
   uint32_t scenario_number = 0;
   std::string reason;  ///< why, for the log and for a failed scenario's record
-};
-
-/// A scenario that used up its attempts.
-struct ScenarioFailure {
-  uint32_t scenario_number = 0;
-  uint32_t attempts = 0;  ///< failed attempts, == max_attempts
-  std::string reason;     ///< the last attempt's failure
+  /// kDropWorker: how the attempt ends (kTimedOut, kNotStarted or kRefused).
+  AttemptOutcome outcome = AttemptOutcome::kWorkerLost;
 };
 
 /// The scheduling state of a batch.
@@ -71,24 +66,29 @@ class Scheduler {
 
   /// Outcome of a worker reporting the end of a scenario.
   enum class Verdict : uint8_t {
-    kAccepted,    ///< it was the worker's scenario, which is now finished
+    kAccepted,    ///< it is the worker's scenario: end its attempt (ScenarioBook::EndAttempt)
     kMismatch,    ///< the worker holds another scenario; call Resubmit
     kUnexpected,  ///< the worker holds none (e.g. already dropped); ignore the report
   };
-  /// A worker reports scenario_number finished (a result or a scene-creation issue).
-  Verdict Finish(WorkerKey worker, uint32_t scenario_number);
+  /// Judges a worker's report that scenario_number ended (a result or a scene-creation issue);
+  /// changes nothing.
+  Verdict Check(WorkerKey worker, uint32_t scenario_number) const;
 
   /// Resubmits the worker's scenario after a refused report; returns kResubmit, or kDropWorker
   /// once the worker has had max_resubmissions. Requires the worker to hold a scenario.
   SchedulerAction Resubmit(WorkerKey worker, SteadyClock::time_point now,
                            const std::string& reason);
 
-  /// The worker is gone or being dropped: its scenario (if any) counts a failed attempt and is
-  /// queued again, or fails for good (returned) after max_attempts. Idempotent per worker.
-  std::optional<ScenarioFailure> ReleaseWorker(WorkerKey worker, const std::string& reason);
+  /// The worker is gone or being dropped: returns the scenario it held, if any, which is now
+  /// neither held nor queued (see Requeue and GivesUp). Idempotent per worker.
+  std::optional<uint32_t> ReleaseWorker(WorkerKey worker);
 
-  /// Queues a scenario again that is neither queued nor held (a rerun asked for by a vehicle
-  /// node); returns false when it is queued or held already, or the scheduler is stopped.
+  /// The give-up rule: whether a scenario with `failed_attempts` failed attempts is finished as
+  /// failed rather than queued again (failed_attempts >= max_attempts).
+  bool GivesUp(uint32_t failed_attempts) const { return failed_attempts >= settings_.max_attempts; }
+
+  /// Queues a scenario that is neither queued nor held (after a failed attempt, or a rerun asked
+  /// for by a vehicle node); returns false when it is queued or held already.
   bool Requeue(uint32_t scenario_number);
 
   /// Checks the deadlines of every assignment at `now`; returns what the owner must do.
@@ -105,8 +105,6 @@ class Scheduler {
   size_t in_flight() const { return assignments_.size(); }
   /// Nothing queued and nothing in flight.
   bool Drained() const { return queue_.empty() && assignments_.empty(); }
-  /// Failed attempts so far of a scenario.
-  uint32_t FailedAttempts(uint32_t scenario_number) const;
 
  private:
   struct Assignment {
@@ -120,7 +118,6 @@ class Scheduler {
   SchedulerSettings settings_;
   std::set<uint32_t> queue_;
   std::map<WorkerKey, Assignment> assignments_;
-  std::map<uint32_t, uint32_t> failed_attempts_;
   bool stopped_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "protocol/endpoint.h"
+#include "protocol/typed_connection.h"
 
 namespace asg::nodes {
 
@@ -190,9 +191,10 @@ void VehicleNode::ConnectClient() {
       std::this_thread::sleep_for(std::min(settings_.retry_period, left));
     }
   }
-  client->SetHandler("VehicleNodeOperatingInfo", [this](const protocol::Message& message) {
-    Push(MakeEvent(Event::Kind::kOperatingInfo, message, {}, 0));
-  });
+  client->SetHandler(protocol::TypeOf<protocol::NodeOperatingInfo>(),
+                     [this](const protocol::Message& message) {
+                       Push(MakeEvent(Event::Kind::kOperatingInfo, message, {}, 0));
+                     });
   client->SetCloseHandler([this](const std::string& reason) {
     Push(MakeEvent(Event::Kind::kClientClosed, {}, reason, 0));
   });
@@ -204,7 +206,8 @@ void VehicleNode::ConnectClient() {
   protocol::NodeRegistration registration{settings_.worker_id, settings_.node_name,
                                           settings_.token};
   try {
-    client->Request("RegisterVehicleNode", registration, {}, settings_.request_timeout);
+    protocol::RequestMessage<protocol::RegisterVehicleNodeResponse>(*client, registration, {},
+                                                                    settings_.request_timeout);
   } catch (const protocol::RequestError& error) {
     throw NodeError("registration of '" + settings_.node_name + "' for worker " +
                     std::to_string(settings_.worker_id) + " refused: " + error.what());
@@ -220,10 +223,17 @@ void VehicleNode::NotifyReady(uint32_t scenario_number, const RerunDecision& dec
                                        decision.request_rerun, decision.reason};
   protocol::NotifyReadyResponse answer;
   try {
-    const protocol::Message reply =
-        client->Request("NotifyReady", request, {}, settings_.request_timeout);
-    answer = protocol::DecodeMessage<protocol::NotifyReadyResponse>(reply.message);
+    answer = protocol::RequestMessage<protocol::NotifyReadyResponse>(*client, request, {},
+                                                                     settings_.request_timeout);
   } catch (const std::exception& error) {
+    if (!client->IsOpen()) {
+      // The client went away while the request was out: the node's life ends normally, as
+      // when the close arrives between requests.
+      std::lock_guard lock(mutex_);
+      stop_reason_ = std::string("client closed the connection: ") + error.what();
+      stop_requested_ = true;
+      return;
+    }
     throw NodeError("NotifyReady(" + std::to_string(scenario_number) + "): " + error.what());
   }
   Log("ready after scenario " + std::to_string(scenario_number) +
@@ -273,9 +283,9 @@ std::string VehicleNode::SaveFile(const std::string& relative_path, std::string 
   protocol::SaveNodeFileRequest request{settings_.worker_id, settings_.node_name, scenario_number,
                                         relative_path};
   try {
-    const protocol::Message reply =
-        client->Request("SaveNodeFile", request, std::move(bytes), settings_.request_timeout);
-    return protocol::DecodeMessage<protocol::SaveNodeFileResponse>(reply.message).path;
+    return protocol::RequestMessage<protocol::SaveNodeFileResponse>(
+               *client, request, std::move(bytes), settings_.request_timeout)
+        .path;
   } catch (const std::exception& error) {
     throw NodeError("SaveFile(" + relative_path + "): " + error.what());
   }
@@ -287,10 +297,9 @@ void VehicleNode::Shutdown() {
   const std::shared_ptr<protocol::Connection> client = ClientConnection();
   if (client && client->IsOpen()) {
     try {
-      client->Request(
-          "UnregisterVehicleNode",
-          protocol::UnregisterVehicleNodeRequest{settings_.worker_id, settings_.node_name}, {},
-          std::min(settings_.request_timeout, milliseconds(2000)));
+      protocol::RequestMessage<protocol::UnregisterVehicleNodeResponse>(
+          *client, protocol::UnregisterVehicleNodeRequest{settings_.worker_id, settings_.node_name},
+          {}, std::min(settings_.request_timeout, milliseconds(2000)));
       Log("unregistered");
     } catch (const std::exception& error) {
       Log(std::string("UnregisterVehicleNode failed: ") + error.what());

@@ -4,6 +4,7 @@
 
 #include "nodes/vehicle_node.h"
 #include "protocol/endpoint.h"
+#include "protocol/typed_connection.h"
 
 namespace asg::nodes {
 
@@ -33,7 +34,7 @@ protocol::StepResponse ToResponse(const std::optional<Control>& control) {
 bool VehicleNode::SendControl(const Control& control) {
   const std::shared_ptr<protocol::Connection> data = DataConnection();
   if (!data || !data->IsOpen()) return false;
-  data->Send("Control", ToResponse(control));
+  data->Send(std::string(protocol::StepResponse::kAsyncType), ToResponse(control));
   return true;
 }
 
@@ -50,7 +51,9 @@ void VehicleNode::TryAttach() {
     return;
   }
   const uint64_t generation = ++data_generation_;
-  for (const char* type : {"RunStart", "Step", "VehicleStatus", "RunEnd"}) {
+  for (const std::string& type :
+       {protocol::TypeOf<protocol::RunStartRequest>(), protocol::TypeOf<protocol::StepRequest>(),
+        protocol::TypeOf<protocol::VehicleStatus>(), protocol::TypeOf<protocol::RunEndMessage>()}) {
     data->SetHandler(type, [this, generation](const protocol::Message& message) {
       Push(MakeEvent(Event::Kind::kData, message, {}, generation));
     });
@@ -64,8 +67,9 @@ void VehicleNode::TryAttach() {
     data_ = data;
   }
   try {
-    data->Request("AttachNode", protocol::AttachNodeRequest{settings_.node_name, settings_.token},
-                  {}, settings_.request_timeout);
+    protocol::RequestMessage<protocol::AttachNodeResponse>(
+        *data, protocol::AttachNodeRequest{settings_.node_name, settings_.token}, {},
+        settings_.request_timeout);
   } catch (const std::exception& error) {
     Log(std::string("AttachNode refused: ") + error.what());
     DetachData("AttachNode refused");
@@ -104,13 +108,13 @@ void VehicleNode::CheckRunEndWait() {
 }
 
 void VehicleNode::HandleData(protocol::Message& message) {
-  if (message.type == "RunStart") {
+  if (message.type == protocol::RunStartRequest::kType) {
     HandleRunStart(message);
-  } else if (message.type == "Step") {
+  } else if (message.type == protocol::StepRequest::kType) {
     HandleStep(message);
-  } else if (message.type == "VehicleStatus") {
+  } else if (message.type == protocol::VehicleStatus::kType) {
     HandleVehicleStatus(message);
-  } else if (message.type == "RunEnd") {
+  } else if (message.type == protocol::RunEndMessage::kType) {
     HandleRunEnd(message);
   }
 }
@@ -179,7 +183,7 @@ void VehicleNode::HandleStep(protocol::Message& message) {
   if (reply) {
     data->Reply(message, ToResponse(control));
   } else if (control) {
-    data->Send("Control", ToResponse(control));
+    data->Send(std::string(protocol::StepResponse::kAsyncType), ToResponse(control));
   }
 }
 

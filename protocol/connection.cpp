@@ -10,6 +10,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <limits>
 #include <utility>
 
 namespace asg::protocol {
@@ -43,14 +44,30 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& s
       decoder_(settings.limits),
       read_buffer_(kReadChunkBytes),
       heartbeat_timer_(strand_),
-      close_timer_(strand_) {
+      close_timer_(strand_),
+      direct_(socket_.native_handle(), peer_) {
   if (settings_.heartbeat_interval.count() <= 0 || settings_.peer_timeout.count() <= 0 ||
-      settings_.close_timeout.count() <= 0) {
+      settings_.close_timeout.count() <= 0 || settings_.frame_timeout.count() <= 0) {
     throw std::invalid_argument(
         "ConnectionSettings: heartbeat_interval " +
         std::to_string(settings_.heartbeat_interval.count()) + " ms, peer_timeout " +
-        std::to_string(settings_.peer_timeout.count()) + " ms and close_timeout " +
-        std::to_string(settings_.close_timeout.count()) + " ms must all be > 0");
+        std::to_string(settings_.peer_timeout.count()) + " ms, close_timeout " +
+        std::to_string(settings_.close_timeout.count()) + " ms and frame_timeout " +
+        std::to_string(settings_.frame_timeout.count()) + " ms must all be > 0");
+  }
+  if (settings_.registration_timeout.count() < 0) {
+    throw std::invalid_argument("ConnectionSettings: registration_timeout " +
+                                std::to_string(settings_.registration_timeout.count()) +
+                                " ms must be >= 0 (0: no deadline)");
+  }
+  // One frame at the frame cap must fit, or it could never be sent.
+  const size_t largest_frame =
+      kFrameHeaderBytes +
+      std::min<size_t>(settings_.limits.max_frame_bytes, std::numeric_limits<uint32_t>::max());
+  if (settings_.max_queued_bytes < largest_frame) {
+    throw std::invalid_argument(
+        "ConnectionSettings: max_queued_bytes " + std::to_string(settings_.max_queued_bytes) +
+        " bytes is below one frame at the cap (" + std::to_string(largest_frame) + " bytes)");
   }
   // Request/reply latency matters more than packet count.
   boost::system::error_code ignored;
@@ -100,6 +117,7 @@ void Connection::Start() {
   asio::dispatch(strand_, [self = shared_from_this()] {
     self->last_received_ = std::chrono::steady_clock::now();
     self->last_heartbeat_sent_ = self->last_received_;
+    self->started_at_ = self->last_received_;
     self->StartRead();
     self->ScheduleHeartbeat();
   });
@@ -124,32 +142,43 @@ void Connection::ReplyError(int64_t reference, const std::string& description) {
 }
 
 void Connection::Enqueue(OutgoingFrame frame) {
-  NoteFrameForStrand();
+  if (closing_.load() || !ReserveQueueBytes(frame.bytes())) return;
+  direct_.NoteFrameForStrand();
   asio::dispatch(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
-    self->MarkStrandWriting(true, !self->close_begun_);
-    if (self->close_begun_) return;
+    self->direct_.MarkStrandWriting(true, !self->close_begun_);
+    if (self->close_begun_) {
+      self->ReleaseQueueBytes(frame.bytes());
+      return;
+    }
     self->write_queue_.push_back(std::move(frame));
     self->StartWrite();
   });
 }
 
-void Connection::NoteFrameForStrand() {
-  std::lock_guard lock(direct_mutex_);
-  ++frames_for_strand_;
+bool Connection::ReserveQueueBytes(size_t bytes) {
+  size_t queued = queued_bytes_.load();
+  while (queued + bytes <= settings_.max_queued_bytes) {
+    if (queued_bytes_.compare_exchange_weak(queued, queued + bytes)) return true;
+  }
+  // The peer does not read (or not fast enough): flushing is pointless, the connection ends now.
+  MarkClosing();
+  const std::string reason =
+      "outgoing queue to " + peer_ + " over its cap: " + std::to_string(queued) +
+      " bytes queued and a frame of " + std::to_string(bytes) +
+      " bytes would exceed max_queued_bytes " + std::to_string(settings_.max_queued_bytes) +
+      " bytes (the peer is not reading)";
+  asio::dispatch(strand_, [self = shared_from_this(), reason] { self->Abort(reason); });
+  return false;
 }
 
-void Connection::MarkStrandWriting(bool noted, bool queued) {
-  std::lock_guard lock(direct_mutex_);
-  if (noted) --frames_for_strand_;
-  if (queued) strand_writing_ = true;
+void Connection::MarkClosing() {
+  closing_.store(true);
+  direct_.Disable();
 }
 
 void Connection::StartWrite() {
-  if (!writing_ && write_queue_.empty()) {
-    // The write path is idle: a request may be sent directly from its caller's thread.
-    std::lock_guard lock(direct_mutex_);
-    strand_writing_ = false;
-  }
+  // The write path is idle: a request may be sent directly from its caller's thread.
+  if (!writing_ && write_queue_.empty()) direct_.MarkStrandIdle();
   if (writing_ || write_queue_.empty() || finished_) return;
   // Everything queued goes out in one gathered write.
   writing_ = true;
@@ -172,6 +201,9 @@ void Connection::OnWrite(const boost::system::error_code& error) {
     Abort("write to " + peer_ + " failed: " + error.message());
     return;
   }
+  size_t written = 0;
+  for (size_t i = 0; i < frames_in_flight_; ++i) written += write_queue_[i].bytes();
+  ReleaseQueueBytes(written);
   write_queue_.erase(write_queue_.begin(),
                      write_queue_.begin() + static_cast<std::ptrdiff_t>(frames_in_flight_));
   frames_in_flight_ = 0;
@@ -213,15 +245,24 @@ void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
     decoder_.Feed(std::string_view(read_buffer_.data(), bytes));
     Message message;
     FrameError frame_error;
+    bool frame_completed = false;
     while (!close_begun_) {
       const auto status = decoder_.Next(&message, &frame_error);
       if (status == FrameDecoder::Status::kNeedMore) break;
+      frame_completed = true;
       if (status == FrameDecoder::Status::kError) {
         ReplyError(frame_error.reference, frame_error.description);
         BeginClose("bad frame from " + peer_ + ": " + frame_error.description);
         break;
       }
       Dispatch(std::move(message));
+    }
+    // The frame deadline runs from the first byte of each frame; later bytes do not extend it.
+    if (decoder_.buffered_bytes() == 0) {
+      partial_frame_ = false;
+    } else if (!partial_frame_ || frame_completed) {
+      partial_frame_ = true;
+      partial_frame_since_ = last_received_;
     }
   }
   StartRead();
@@ -262,14 +303,14 @@ void Connection::Dispatch(Message message) {
 }
 
 void Connection::Close(const std::string& reason) {
-  closing_.store(true);
+  MarkClosing();
   asio::dispatch(strand_, [self = shared_from_this(), reason] { self->BeginClose(reason); });
 }
 
 void Connection::BeginClose(const std::string& reason) {
   if (close_begun_) return;
   close_begun_ = true;
-  closing_.store(true);
+  MarkClosing();
   close_reason_ = reason;
   heartbeat_timer_.cancel();
   FailPendingRequests();
@@ -286,9 +327,10 @@ void Connection::ContinueClose() {
   if (!close_begun_ || finished_ || writing_ || !write_queue_.empty()) return;
   if (!shutdown_sent_) {
     // A direct send in progress completes before the sending side is shut down.
-    std::lock_guard lock(direct_mutex_);
-    boost::system::error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    direct_.RunExclusive([this] {
+      boost::system::error_code ignored;
+      socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    });
     shutdown_sent_ = true;
   }
   if (peer_finished_) FinishClose();
@@ -297,7 +339,7 @@ void Connection::ContinueClose() {
 void Connection::Abort(const std::string& reason) {
   if (!close_begun_) {
     close_begun_ = true;
-    closing_.store(true);
+    MarkClosing();
     close_reason_ = reason;
   }
   FinishClose();
@@ -306,16 +348,18 @@ void Connection::Abort(const std::string& reason) {
 void Connection::FinishClose() {
   if (finished_) return;
   finished_ = true;
-  closing_.store(true);
+  MarkClosing();
   heartbeat_timer_.cancel();
   close_timer_.cancel();
-  {
-    // No direct send is using the socket while it closes (closing_ keeps later ones out).
-    std::lock_guard lock(direct_mutex_);
+  // No direct send is using the socket while it closes, and none starts after.
+  direct_.RunExclusive([this] {
     boost::system::error_code ignored;
     socket_.close(ignored);
-  }
+  });
   FailPendingRequests();
+  size_t dropped = 0;
+  for (const OutgoingFrame& frame : write_queue_) dropped += frame.bytes();
+  ReleaseQueueBytes(dropped);
   write_queue_.clear();
   if (close_handler_) {
     try {

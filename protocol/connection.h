@@ -5,8 +5,8 @@
 // strand, on a thread of the io_context that owns the socket. Send, Reply, AsyncRequest and
 // Close may be called from any thread; frames sent from one thread leave in call order. A
 // request of at most 64 KiB made off the io threads while nothing else is being written is
-// written on the calling thread (sparing a hand-off to the io thread); its reply still comes on
-// the strand. The blocking Request must not be called from a thread
+// written on the calling thread (sparing a hand-off to the io thread, see direct_writer.h); its
+// reply still comes on the strand. The blocking Request must not be called from a thread
 // running the io_context (it would wait for a reply that thread has to deliver).
 //
 // Hostile input: a frame whose header is wrong (magic, lengths over the cap) or whose payload
@@ -15,6 +15,13 @@
 // connection stays up. A handler that throws gets its exception's message sent back as an
 // Error reply and the connection stays up. Replies (type "Error" or ending in "Response") that
 // match no pending request are dropped, never answered, so two peers cannot trade Errors forever.
+//
+// Abuse bounds (see ConnectionSettings): frames queued to send and not yet written are capped in
+// bytes, and a peer that does not read is cut off when the cap would be exceeded; a frame whose
+// first bytes arrived must be whole within frame_timeout (bytes trickling in do not extend it);
+// and with a registration_timeout, the owner must call MarkRegistered() within it, else the
+// connection is closed (heartbeats do not count). Each of these closes with a reason that names
+// the limit, given to the close handler.
 #pragma once
 
 #include <atomic>
@@ -31,6 +38,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "protocol/direct_writer.h"
 #include "protocol/frame.h"
 
 namespace asg::protocol {
@@ -40,7 +48,17 @@ struct ConnectionSettings {
   std::chrono::milliseconds heartbeat_interval{500};  ///< [ms] between Heartbeat frames sent
   std::chrono::milliseconds peer_timeout{3000};       ///< [ms] silence after which the peer is dead
   std::chrono::milliseconds close_timeout{2000};      ///< [ms] cap on flushing at an orderly close
-  FrameLimits limits;                                 ///< cap on incoming and outgoing frames
+  /// [ms] a frame must arrive whole within this once its first byte has; per frame, however
+  /// steadily its bytes trickle in.
+  std::chrono::milliseconds frame_timeout{30'000};
+  /// [ms] after Start(), MarkRegistered() must be called within this, else the connection closes;
+  /// 0 = no deadline. Server-side owners set it for connections that must introduce themselves.
+  std::chrono::milliseconds registration_timeout{0};
+  /// [bytes] cap on frames queued to send and not yet written; a frame that would exceed it
+  /// closes the connection (the peer is not reading). At least one frame at limits' cap plus its
+  /// header.
+  size_t max_queued_bytes = size_t{128} << 20;
+  FrameLimits limits;  ///< cap on incoming and outgoing frames
 };
 
 /// The outcome of a request: success with the reply, or failure with a description (an Error
@@ -94,7 +112,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Start();
 
   /// Queues a new frame with a fresh reference and returns that reference; thread-safe. Throws
-  /// std::invalid_argument when the frame exceeds the cap. Frames queued after close are dropped.
+  /// std::invalid_argument when the frame exceeds the cap. Frames queued after close are dropped;
+  /// a frame that would take the queue over max_queued_bytes is dropped and the connection closes.
   int64_t Send(const std::string& type, const Json& message, std::string attachment = {});
   /// Queues the reply to request (type request.type + "Response", same reference); thread-safe.
   void Reply(const Message& request, const Json& message, std::string attachment = {});
@@ -115,8 +134,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// every reply), after close_timeout at the latest. Thread-safe; later calls are ignored.
   void Close(const std::string& reason);
 
+  /// Marks the peer as registered, which lifts the registration deadline; thread-safe.
+  void MarkRegistered() { registered_.store(true); }
+  /// True once MarkRegistered() was called; thread-safe.
+  bool registered() const { return registered_.load(); }
+
   /// True until the connection starts closing; thread-safe.
   bool IsOpen() const { return !closing_.load(); }
+  /// Bytes of frames queued to send and not yet written, never above max_queued_bytes [bytes];
+  /// thread-safe.
+  size_t queued_bytes() const { return queued_bytes_.load(); }
   /// "address:port" of the peer, as seen when the connection was created.
   const std::string& peer() const { return peer_; }
 
@@ -124,6 +151,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   struct OutgoingFrame {
     std::string head;        // header + JSON
     std::string attachment;  // sent right after head
+    size_t bytes() const { return head.size() + attachment.size(); }
   };
   struct PendingRequest {
     std::string reply_type;
@@ -136,11 +164,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool OnIoThread() const;
   void RequireNotStarted(const char* what) const;
   void Enqueue(OutgoingFrame frame);
-  /// Counts a frame handed to the strand, before the hand-off; any thread.
-  void NoteFrameForStrand();
-  /// On the strand: uncounts a frame counted by NoteFrameForStrand (`noted`) and marks the write
-  /// path busy before a frame is queued (`queued`).
-  void MarkStrandWriting(bool noted, bool queued);
+  /// Counts bytes about to be queued; any thread. When they would exceed max_queued_bytes, counts
+  /// nothing, starts aborting the connection and returns false.
+  bool ReserveQueueBytes(size_t bytes);
+  /// Uncounts bytes written or dropped.
+  void ReleaseQueueBytes(size_t bytes) { queued_bytes_.fetch_sub(bytes); }
+  /// On the strand: closes when the partial frame or the registration is overdue; true if so.
+  bool CheckDeadlines(std::chrono::steady_clock::time_point now);
+  /// Sets closing_ and stops direct sends; any thread.
+  void MarkClosing();
   /// Sends a request's frame from the calling thread when the strand's write path is idle,
   /// registering the request first; false (nothing done) when it has to go through the strand.
   bool TrySendDirect(int64_t reference, const std::string& reply_type,
@@ -169,6 +201,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<int64_t> next_reference_{1};
   std::atomic<bool> started_{false};
   std::atomic<bool> closing_{false};
+  std::atomic<bool> registered_{false};
+  std::atomic<size_t> queued_bytes_{0};  // see queued_bytes()
 
   // Handlers: written before Start(), read on the strand, released after close.
   std::unordered_map<std::string, Handler> handlers_;
@@ -190,13 +224,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::unordered_map<int64_t, PendingRequest> pending_;
   std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point last_heartbeat_sent_;
+  std::chrono::steady_clock::time_point started_at_;
+  bool partial_frame_ = false;  // the decoder holds the first bytes of a frame
+  std::chrono::steady_clock::time_point partial_frame_since_;  // when they began to arrive
   boost::asio::steady_timer heartbeat_timer_;
   boost::asio::steady_timer close_timer_;
 
-  // Shared between the strand and threads sending directly (TrySendDirect), under direct_mutex_.
-  std::mutex direct_mutex_;
-  size_t frames_for_strand_ = 0;  // frames handed to the strand and not queued or dropped yet
-  bool strand_writing_ = false;   // the strand has frames queued or a write in flight
+  // The calling-thread write path (TrySendDirect), in turn with the strand's.
+  DirectWriter direct_;
+  std::mutex direct_pending_mutex_;                             // guards direct_pending_
   std::unordered_map<int64_t, PendingRequest> direct_pending_;  // registered, not yet adopted
 };
 

@@ -1,11 +1,7 @@
 // Connection: requests awaiting replies (keyed by reference, each with its own timeout timer)
 // and the heartbeat that sends liveness frames and declares a silent peer dead.
-#include <poll.h>
-#include <sys/socket.h>
-
+#include <algorithm>
 #include <boost/asio/dispatch.hpp>
-#include <cerrno>
-#include <cstring>
 #include <future>
 #include <utility>
 
@@ -41,11 +37,14 @@ void Connection::AsyncRequest(const std::string& type, const Json& message, std:
       TrySendDirect(reference, ResponseType(type), timeout, frame, callback)) {
     return;
   }
-  NoteFrameForStrand();
-  asio::dispatch(strand_, [self = shared_from_this(), type, reference, timeout,
+  // A frame over the queue's cap is not queued; the request then fails with the close it causes.
+  const bool reserved = !closing_.load() && ReserveQueueBytes(frame.bytes());
+  direct_.NoteFrameForStrand();
+  asio::dispatch(strand_, [self = shared_from_this(), type, reference, timeout, reserved,
                            frame = std::move(frame), callback = std::move(callback)]() mutable {
-    self->MarkStrandWriting(true, !self->close_begun_);
-    if (self->close_begun_) {
+    self->direct_.MarkStrandWriting(true, !self->close_begun_);
+    if (self->close_begun_ || !reserved) {
+      if (reserved) self->ReleaseQueueBytes(frame.bytes());
       RequestResult result;
       result.description = type + " (reference " + std::to_string(reference) +
                            "): connection closed before sending: " + self->close_reason_;
@@ -96,61 +95,36 @@ Message Connection::Request(const std::string& type, const Json& message, std::s
 bool Connection::TrySendDirect(int64_t reference, const std::string& reply_type,
                                std::chrono::milliseconds timeout, OutgoingFrame& frame,
                                ReplyCallback& callback) {
-  std::unique_lock lock(direct_mutex_);
-  // Frames handed to the strand earlier go first: the direct path waits until they are written.
-  if (!started_.load() || closing_.load() || strand_writing_ || frames_for_strand_ > 0) {
-    return false;
-  }
+  if (!started_.load()) return false;
   // Registered before the frame leaves, so no reply can miss it; the strand adopts it.
-  PendingRequest pending{reply_type, std::move(callback),
-                         std::make_unique<asio::steady_timer>(strand_, timeout)};
-  pending.timer->async_wait([self = shared_from_this(), reference, reply_type,
-                             timeout](const boost::system::error_code& error) {
-    if (error) return;
-    RequestResult result;
-    const std::string type = reply_type.substr(0, reply_type.size() - std::strlen("Response"));
-    result.description = type + " (reference " + std::to_string(reference) + "): no reply within " +
-                         std::to_string(timeout.count()) + " ms";
-    self->CompleteRequest(reference, std::move(result));
-  });
-  direct_pending_.emplace(reference, std::move(pending));
-  // The whole frame is written under the lock, so frames never interleave; a full send buffer
-  // is waited on for at most the request's timeout.
-  const int fd = socket_.native_handle();
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto register_request = [&] {
+    PendingRequest pending{reply_type, std::move(callback),
+                           std::make_unique<asio::steady_timer>(strand_, timeout)};
+    pending.timer->async_wait([self = shared_from_this(), reference, reply_type,
+                               timeout](const boost::system::error_code& error) {
+      if (error) return;
+      RequestResult result;
+      const std::string type = reply_type.substr(0, reply_type.size() - kResponseSuffix.size());
+      result.description = type + " (reference " + std::to_string(reference) +
+                           "): no reply within " + std::to_string(timeout.count()) + " ms";
+      self->CompleteRequest(reference, std::move(result));
+    });
+    std::lock_guard lock(direct_pending_mutex_);
+    direct_pending_.emplace(reference, std::move(pending));
+  };
+  // A full send buffer is waited on for at most the request's timeout.
   std::string failure;
-  for (const std::string* part : {&frame.head, &frame.attachment}) {
-    size_t sent = 0;
-    while (sent < part->size() && failure.empty()) {
-      const ssize_t n =
-          ::send(fd, part->data() + sent, part->size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
-      if (n >= 0) {
-        sent += static_cast<size_t>(n);
-        continue;
-      }
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        failure = "write to " + peer_ + " failed: " + std::strerror(errno);
-        break;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) {
-        failure = "write to " + peer_ + " blocked for " + std::to_string(timeout.count()) + " ms";
-        break;
-      }
-      pollfd poll_fd{fd, POLLOUT, 0};
-      ::poll(&poll_fd, 1, static_cast<int>(left.count()));
-    }
-  }
-  lock.unlock();
+  const DirectWriter::Result result =
+      direct_.TryWrite({frame.head, frame.attachment}, std::chrono::steady_clock::now() + timeout,
+                       register_request, &failure);
+  if (result == DirectWriter::Result::kNotNow) return false;
   // The request fails with the connection's close, on the strand, like every other.
-  if (!failure.empty()) Close(failure);
+  if (result == DirectWriter::Result::kFailed) Close(failure);
   return true;
 }
 
 void Connection::AdoptDirectRequests() {
-  std::lock_guard lock(direct_mutex_);
+  std::lock_guard lock(direct_pending_mutex_);
   for (auto& [reference, pending] : direct_pending_)
     pending_.emplace(reference, std::move(pending));
   direct_pending_.clear();
@@ -183,9 +157,14 @@ void Connection::FailPendingRequests() {
 }
 
 void Connection::ScheduleHeartbeat() {
-  // The tick is short enough to notice a silent peer within a quarter of peer_timeout.
-  const auto tick = std::max(std::chrono::milliseconds(1),
-                             std::min(settings_.heartbeat_interval, settings_.peer_timeout / 4));
+  // The tick is short enough to notice a silent peer, an overdue frame or registration within a
+  // quarter of its timeout.
+  auto tick = std::min(
+      {settings_.heartbeat_interval, settings_.peer_timeout / 4, settings_.frame_timeout / 4});
+  if (settings_.registration_timeout.count() > 0 && !registered_.load()) {
+    tick = std::min(tick, settings_.registration_timeout / 4);
+  }
+  tick = std::max(std::chrono::milliseconds(1), tick);
   heartbeat_timer_.expires_after(tick);
   heartbeat_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
     if (!error) self->OnHeartbeatTick();
@@ -201,14 +180,41 @@ void Connection::OnHeartbeatTick() {
           std::to_string(settings_.peer_timeout.count()) + " ms)");
     return;
   }
+  if (CheckDeadlines(now)) return;
   if (now - last_heartbeat_sent_ >= settings_.heartbeat_interval) {
     last_heartbeat_sent_ = now;
-    MarkStrandWriting(false, true);
-    write_queue_.push_back(
-        {EncodeFrameHead(kHeartbeatType, 0, Json::object(), 0, settings_.limits), {}});
+    OutgoingFrame heartbeat{EncodeFrameHead(kHeartbeatType, 0, Json::object(), 0, settings_.limits),
+                            {}};
+    if (!ReserveQueueBytes(heartbeat.bytes())) return;  // the connection is being aborted
+    direct_.MarkStrandWriting(false, true);
+    write_queue_.push_back(std::move(heartbeat));
     StartWrite();
   }
   ScheduleHeartbeat();
+}
+
+bool Connection::CheckDeadlines(std::chrono::steady_clock::time_point now) {
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  std::string reason;
+  if (partial_frame_ && now - partial_frame_since_ > settings_.frame_timeout) {
+    // Bytes that keep trickling in (heartbeat-like liveness) do not count: the frame is late.
+    reason = "frame from " + peer_ + " not whole within frame_timeout " +
+             std::to_string(settings_.frame_timeout.count()) +
+             " ms: " + std::to_string(decoder_.buffered_bytes()) + " bytes of it arrived in " +
+             std::to_string(duration_cast<milliseconds>(now - partial_frame_since_).count()) +
+             " ms";
+  } else if (settings_.registration_timeout.count() > 0 && !registered_.load() &&
+             now - started_at_ > settings_.registration_timeout) {
+    reason = "peer " + peer_ + " did not register within registration_timeout " +
+             std::to_string(settings_.registration_timeout.count()) + " ms";
+  } else {
+    return false;
+  }
+  // The peer is told why, like a peer that sent a bad frame.
+  ReplyError(0, reason);
+  BeginClose(reason);
+  return true;
 }
 
 }  // namespace asg::protocol

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/geometry.h"
+
 namespace asg::protocol {
 
 /// One relief feature of a landscape; heights of all features add up at each grid vertex.
@@ -114,12 +116,40 @@ struct RunCounters {
   bool operator==(const RunCounters&) const = default;
 };
 
+/// The regret of a run (docs/regret.md): its path cost and time against those of a reference
+/// agent that knows every obstacle of the scene. Extension of AnalyzeScenario.
+struct RegretReport {
+  bool computed = false;            ///< false: no run, or no reference path exists (all below 0)
+  double regret = 0.0;              ///< sum of the four terms below
+  double cost_term = 0.0;           ///< |C - C_opt| / C_opt
+  double time_term = 0.0;           ///< |T - T_opt| / T_opt
+  double cost_position_term = 0.0;  ///< failure only: distance to the equal-cost point / D
+  double time_position_term = 0.0;  ///< failure only: distance to the equal-time point / D
+  double cost = 0.0;              ///< C: cost of the driven path (extended to the goal on success)
+  double time = 0.0;              ///< [s] T: sim time (extended to the goal on success)
+  double cost_opt = 0.0;          ///< C_opt: cost of the reference path
+  double time_opt = 0.0;          ///< [s] T_opt: reference length / nominal speed
+  double reference_length = 0.0;  ///< [m] length of the reference path
+  double reference_clearance = 0.0;   ///< [m] smallest distance of the reference path to an
+                                      ///< obstacle, -1 when the scene has none
+  std::vector<Point> reference_path;  ///< [m] the reference path's vertices (z = 0)
+  bool operator==(const RegretReport&) const = default;
+};
+
 /// One image carried in the binary attachment of an AnalyzeScenario frame. Images are
 /// concatenated in the order of AnalyzeScenarioRequest::captures.
 struct CaptureFile {
   std::string name;   ///< file name without extension, e.g. "ortho_aerial_pad0_annotated"
   uint64_t size = 0;  ///< [bytes] length of the PNG in the attachment
   bool operator==(const CaptureFile&) const = default;
+};
+
+/// One scene capture in memory: what the renderer makes, the worker sends (as a CaptureFile
+/// entry plus its bytes in the attachment) and a result folder stores as captures/<name>.png.
+struct CaptureImage {
+  std::string name;  ///< file name without ".png": letters, digits, '_', '-', '.'
+  std::string png;   ///< the PNG file's bytes
+  bool operator==(const CaptureImage&) const = default;
 };
 
 /// Where an AnalyzeScenario frame carries its trajectory in binary (trajectory_codec.h): the

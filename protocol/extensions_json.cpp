@@ -171,6 +171,26 @@ struct Schema<RunCounters> {
 };
 
 template <>
+struct Schema<RegretReport> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("computed", m.computed);
+    v.Required("regret", m.regret);
+    v.Required("cost_term", m.cost_term);
+    v.Required("time_term", m.time_term);
+    v.Required("cost_position_term", m.cost_position_term);
+    v.Required("time_position_term", m.time_position_term);
+    v.Required("cost", m.cost);
+    v.Required("time", m.time);
+    v.Required("cost_opt", m.cost_opt);
+    v.Required("time_opt", m.time_opt);
+    v.Required("reference_length", m.reference_length);
+    v.Required("reference_clearance", m.reference_clearance);
+    v.Required("reference_path", m.reference_path);
+  }
+};
+
+template <>
 struct Schema<CaptureFile> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -198,6 +218,7 @@ ASG_DEFINE_JSON(DriverSpec)
 ASG_DEFINE_JSON(VehicleParams)
 ASG_DEFINE_JSON(SimulationSettings)
 ASG_DEFINE_JSON(RunCounters)
+ASG_DEFINE_JSON(RegretReport)
 ASG_DEFINE_JSON(CaptureFile)
 ASG_DEFINE_JSON(TrajectoryAttachment)
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "protocol/json_parse.h"
+
 namespace asg::protocol {
 namespace {
 
@@ -223,10 +225,14 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
   }
   Json envelope;
   try {
-    envelope = Json::parse(json_text);
+    envelope = ParseJsonStrict<Json>(json_text);
   } catch (const Json::parse_error& parse_error) {
     return Fail(error, FrameErrorKind::kInvalidJson,
                 std::string("frame JSON: ") + parse_error.what(), false);
+  } catch (const DecodeError& decode_error) {
+    // The path is that of the envelope: a repeated key of the body reads "message.<key>".
+    return Fail(error, FrameErrorKind::kRefusedJson,
+                std::string("frame JSON: ") + decode_error.what(), false);
   }
   if (!envelope.is_object()) {
     return Fail(error, FrameErrorKind::kNotAnObject,

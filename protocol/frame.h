@@ -88,6 +88,7 @@ enum class FrameErrorKind : uint8_t {
   kInvalidJson,        ///< the JSON bytes do not parse
   kNotAnObject,        ///< the JSON is not an object
   kBadEnvelope,        ///< "type", "reference" or "message" missing or ill-typed, or extra keys
+  kRefusedJson,        ///< a key repeated within one object, or nesting deeper than kMaxJsonDepth
 };
 
 /// A decoding error: its kind, a description naming the item and the value, and the frame's

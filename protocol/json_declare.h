@@ -1,5 +1,5 @@
 // ASG_DECLARE_JSON(T): declares the three JSON functions every message type T has, inside
-// namespace asg::protocol (where Json is nlohmann::json):
+// namespace asg::protocol (where Json is nlohmann::ordered_json):
 //   void to_json(Json&, const T&);                          // nlohmann ADL hook
 //   void from_json(const Json&, T&);                        // strict, path relative to the value
 //   void Decode(const Json&, const std::string& path, T*);  // strict, path prefixed to errors

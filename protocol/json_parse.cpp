@@ -1,12 +1,16 @@
-// ParseJson: nlohmann's parser with a callback that tracks where it is in the document, so that a
-// key repeated within one object is reported with its path instead of silently overwriting.
-#include <set>
-#include <vector>
+// ParseJson and the strict parse's slow path: a parser callback that tracks where it is in the
+// document, so that a repeated key or a too deep container is reported with its path.
+#include "protocol/json_parse.h"
 
+#include <set>
+#include <string>
+
+#include "protocol/check.h"
 #include "protocol/json_fields.h"
 #include "protocol/messages_json.h"
 
 namespace asg::protocol {
+namespace json_detail {
 namespace {
 
 // One open object or array while parsing.
@@ -27,25 +31,21 @@ std::string PathOf(const std::vector<Container>& open) {
   return path;
 }
 
-// Deeper than any message (RunScenarioRequest reaches 5) with room for wrappers such as a batch
-// file; it bounds the parser's memory on hostile input like a megabyte of '['.
-constexpr size_t kMaxDepth = 64;
-
 }  // namespace
 
-Json ParseJson(std::string_view text) {
+void ThrowStrictParseError(std::string_view text) {
   std::vector<Container> open;
-  auto track = [&open](int /*depth*/, Json::parse_event_t event, Json& parsed) {
+  auto track = [&open](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     switch (event) {
-      case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        if (open.size() == kMaxDepth) {
-          throw DecodeError(PathOf(open), "nested deeper than " + std::to_string(kMaxDepth) +
+      case nlohmann::json::parse_event_t::object_start:
+      case nlohmann::json::parse_event_t::array_start:
+        if (open.size() == kMaxJsonDepth) {
+          throw DecodeError(PathOf(open), "nested deeper than " + std::to_string(kMaxJsonDepth) +
                                               " objects and arrays");
         }
-        open.emplace_back(event == Json::parse_event_t::object_start);
+        open.emplace_back(event == nlohmann::json::parse_event_t::object_start);
         break;
-      case Json::parse_event_t::key: {
+      case nlohmann::json::parse_event_t::key: {
         const auto& key = parsed.get_ref<const std::string&>();
         Container& object = open.back();
         object.key = key;
@@ -54,19 +54,27 @@ Json ParseJson(std::string_view text) {
         }
         break;
       }
-      case Json::parse_event_t::object_end:
-      case Json::parse_event_t::array_end:
+      case nlohmann::json::parse_event_t::object_end:
+      case nlohmann::json::parse_event_t::array_end:
         open.pop_back();
         if (!open.empty() && !open.back().object) ++open.back().index;
         break;
-      case Json::parse_event_t::value:
+      case nlohmann::json::parse_event_t::value:
         if (!open.empty() && !open.back().object) ++open.back().index;
         break;
     }
     return true;
   };
+  (void)nlohmann::json::parse(text, track);
+  // The strict parse refused the text, so the tracking parse throws before it gets here.
+  ASG_CHECK(false);
+}
+
+}  // namespace json_detail
+
+Json ParseJson(std::string_view text) {
   try {
-    return Json::parse(text, track);
+    return ParseJsonStrict<Json>(text);
   } catch (const Json::parse_error& error) {
     // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 2, column 5:
     // ..."; the bracketed id means nothing to whoever wrote the JSON.

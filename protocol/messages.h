@@ -94,6 +94,8 @@ struct SceneDescription {
 
 /// StatusCode.msg.
 struct StatusCode {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "StatusCode";
   static constexpr uint8_t OFFLINE = 0;
   static constexpr uint8_t ONLINE_AND_READY = 1;
   static constexpr uint8_t ONLINE_AND_RUNNING = 2;
@@ -103,6 +105,8 @@ struct StatusCode {
 
 /// VehicleNodeOperatingInfo.msg: per-worker operating info, all arrays in worker_ids order.
 struct VehicleNodeOperatingInfo {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "VehicleNodeOperatingInfo";
   std::vector<uint8_t> worker_ids;
   std::vector<uint32_t> scenario_numbers;
   std::vector<bool> ok_to_run;
@@ -113,6 +117,8 @@ struct VehicleNodeOperatingInfo {
 
 /// VehicleStatus.msg.
 struct VehicleStatus {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "VehicleStatus";
   bool enabled = false;    ///< the vehicle is being simulated
   bool preempted = false;  ///< disabled before the run ended by itself (only when !enabled)
   bool operator==(const VehicleStatus&) const = default;
@@ -137,6 +143,8 @@ bool TerminationReasonFromName(std::string_view name, TerminationReason* reason)
 
 /// AnalyzeScenario.srv request: the outcome of one run, sent by a worker.
 struct AnalyzeScenarioRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "AnalyzeScenario";
   uint8_t worker_id = 0;
   uint16_t scenario_number = 0;
   uint8_t termination_reason = 0;                             ///< a TerminationReason value
@@ -146,15 +154,20 @@ struct AnalyzeScenarioRequest {
   std::vector<CaptureFile> captures;  ///< extension: PNGs in the frame attachment, in order
   std::string capture_error;          ///< extension: why captures are missing; empty when none
   TrajectoryAttachment trajectory_attachment;  ///< extension: binary trajectory, see above
+  RegretReport regret;  ///< extension: the run's regret against the reference agent
   bool operator==(const AnalyzeScenarioRequest&) const = default;
 };
 struct AnalyzeScenarioResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "AnalyzeScenarioResponse";
   bool received = false;
   bool operator==(const AnalyzeScenarioResponse&) const = default;
 };
 
 /// NotifyReady.srv: a vehicle node is ready for the next scenario.
 struct NotifyReadyRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "NotifyReady";
   uint8_t worker_id = 0;
   std::string node_name;
   uint32_t last_scenario_number = 0;  ///< 0 before the first scenario
@@ -163,6 +176,8 @@ struct NotifyReadyRequest {
   bool operator==(const NotifyReadyRequest&) const = default;
 };
 struct NotifyReadyResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "NotifyReadyResponse";
   bool received = false;
   bool accepted = false;  ///< the rerun request was accepted
   bool operator==(const NotifyReadyResponse&) const = default;
@@ -170,17 +185,23 @@ struct NotifyReadyResponse {
 
 /// RegisterVehicleNode.srv.
 struct RegisterVehicleNodeRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RegisterVehicleNode";
   uint8_t worker_id = 0;
   std::string node_name;
   bool operator==(const RegisterVehicleNodeRequest&) const = default;
 };
 struct RegisterVehicleNodeResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RegisterVehicleNodeResponse";
   bool received = false;
   bool operator==(const RegisterVehicleNodeResponse&) const = default;
 };
 
 /// RunScenario.srv request: one scenario for a worker to run.
 struct RunScenarioRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunScenario";
   int32_t scenario_number = 0;                ///< >= 1; 0 is reserved
   double sim_timeout_period = -1.0;           ///< [s] -1 disables
   double vehicle_idling_timeout_period = -1;  ///< [s] -1 disables
@@ -208,12 +229,16 @@ struct RunScenarioRequest {
   bool operator==(const RunScenarioRequest&) const = default;
 };
 struct RunScenarioResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunScenarioResponse";
   bool received = false;
   bool operator==(const RunScenarioResponse&) const = default;
 };
 
 /// WorkerIssueNotification.srv: a worker reports a problem.
 struct WorkerIssueNotificationRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "WorkerIssueNotification";
   static constexpr uint8_t ISSUE_ROSBRIDGE_INTERRUPTED = 0;
   static constexpr uint8_t ISSUE_PROBLEM_CREATING_SCENE = 1;
   uint8_t worker_id = 0;
@@ -222,6 +247,8 @@ struct WorkerIssueNotificationRequest {
   bool operator==(const WorkerIssueNotificationRequest&) const = default;
 };
 struct WorkerIssueNotificationResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "WorkerIssueNotificationResponse";
   bool received = false;
   bool operator==(const WorkerIssueNotificationResponse&) const = default;
 };

@@ -199,6 +199,7 @@ struct Schema<AnalyzeScenarioRequest> {
     v.Optional("captures", m.captures);
     v.Optional("capture_error", m.capture_error);
     v.Optional("trajectory_attachment", m.trajectory_attachment);
+    v.Optional("regret", m.regret);
   }
 };
 

@@ -14,8 +14,8 @@
 // subdivisions 0..10, scale > 0, octaves 1..12, control_rate dividing physics_rate), so a bad
 // request fails at the boundary with its path rather than deep inside a run.
 //
-// nlohmann::json keeps object keys sorted, so dumped text lists keys alphabetically whatever
-// the encoding order.
+// Json is nlohmann::ordered_json: objects keep their keys in insertion order, so encoded messages
+// and the JSON files written from them list fields in declaration order, as the spec does.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -28,7 +28,7 @@
 
 namespace asg::protocol {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 /// A JSON value that does not decode into the message asked for.
 class DecodeError : public std::runtime_error {
@@ -57,6 +57,7 @@ ASG_DECLARE_JSON(DriverSpec);
 ASG_DECLARE_JSON(VehicleParams);
 ASG_DECLARE_JSON(SimulationSettings);
 ASG_DECLARE_JSON(RunCounters);
+ASG_DECLARE_JSON(RegretReport);
 ASG_DECLARE_JSON(CaptureFile);
 ASG_DECLARE_JSON(TrajectoryAttachment);
 ASG_DECLARE_JSON(LandscapeDescription);

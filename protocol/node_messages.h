@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/json_declare.h"
@@ -19,6 +20,8 @@ namespace asg::protocol {
 /// RegisterVehicleNode with the credentials a client listening beyond loopback requires.
 /// JSON: the fields of RegisterVehicleNodeRequest plus an optional "token".
 struct NodeRegistration {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RegisterVehicleNode";
   uint8_t worker_id = 0;
   std::string node_name;
   std::string token;  ///< shared secret; empty when the client listens on loopback only
@@ -27,17 +30,23 @@ struct NodeRegistration {
 
 /// UnregisterVehicleNode: a node leaves (on shutdown).
 struct UnregisterVehicleNodeRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "UnregisterVehicleNode";
   uint8_t worker_id = 0;
   std::string node_name;
   bool operator==(const UnregisterVehicleNodeRequest&) const = default;
 };
 struct UnregisterVehicleNodeResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "UnregisterVehicleNodeResponse";
   bool received = false;
   bool operator==(const UnregisterVehicleNodeResponse&) const = default;
 };
 
 /// VehicleNodeOperatingInfo plus each worker's data endpoint, in worker_ids order.
 struct NodeOperatingInfo {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "VehicleNodeOperatingInfo";
   VehicleNodeOperatingInfo info;
   std::vector<std::string> data_endpoints;  ///< "HOST:PORT" of each worker's data port
   bool operator==(const NodeOperatingInfo&) const = default;
@@ -46,6 +55,8 @@ struct NodeOperatingInfo {
 /// SaveNodeFile: a node uploads one file of a finished scenario; the bytes are the frame's
 /// attachment. relative_path is relative to DIR/scenario_NNNN/nodes/<node_name>/.
 struct SaveNodeFileRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "SaveNodeFile";
   uint8_t worker_id = 0;
   std::string node_name;
   uint32_t scenario_number = 0;
@@ -53,6 +64,8 @@ struct SaveNodeFileRequest {
   bool operator==(const SaveNodeFileRequest&) const = default;
 };
 struct SaveNodeFileResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "SaveNodeFileResponse";
   bool received = false;
   std::string path;  ///< where the file was written, relative to the batch output folder
   bool operator==(const SaveNodeFileResponse&) const = default;
@@ -62,17 +75,23 @@ struct SaveNodeFileResponse {
 
 /// AttachNode: the first request of a node on a worker's data port.
 struct AttachNodeRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "AttachNode";
   std::string node_name;
   std::string token;  ///< as for NodeRegistration
   bool operator==(const AttachNodeRequest&) const = default;
 };
 struct AttachNodeResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "AttachNodeResponse";
   bool received = false;
   bool operator==(const AttachNodeResponse&) const = default;
 };
 
 /// RunStart: a run is about to begin; the node answers when it is ready.
 struct RunStartRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunStart";
   uint32_t scenario_number = 0;
   SceneDescription scene_description;
   Point vehicle_start_location;     ///< [m] z on the ground after settling
@@ -86,6 +105,8 @@ struct RunStartRequest {
   bool operator==(const RunStartRequest&) const = default;
 };
 struct RunStartResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunStartResponse";
   bool ready = false;
   bool operator==(const RunStartResponse&) const = default;
 };
@@ -107,6 +128,8 @@ PhysXControl ToPhysXControl(const EgoControl& control, const VehicleParams& vehi
 /// Step: one control tick. readings are sensor headers (scene/sensor_reading.h) each with
 /// "offset" and "size" [bytes] into the frame attachment.
 struct StepRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "Step";
   uint32_t scenario_number = 0;
   uint32_t tick = 0;  ///< 0 at the first control input
   double time = 0.0;  ///< [s] tick * control_period
@@ -117,6 +140,10 @@ struct StepRequest {
 
 /// A node's answer to a Step (sync) or its Control message (async): at most one of the two.
 struct StepResponse {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "StepResponse";
+  /// Frame type of the same body sent unasked in async mode.
+  static constexpr std::string_view kAsyncType = "Control";
   bool has_control = false;      ///< JSON: present iff "control" is
   PhysXControl control;          ///< JSON "control"
   bool has_ego_control = false;  ///< JSON: present iff "ego_control" is
@@ -126,6 +153,8 @@ struct StepResponse {
 
 /// RunEnd: the run is over (sent after VehicleStatus {enabled: false}).
 struct RunEndMessage {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunEnd";
   uint32_t scenario_number = 0;
   uint8_t termination_reason = 0;
   std::string termination_reason_name;
@@ -137,6 +166,8 @@ struct RunEndMessage {
 
 /// RunPreempted (worker -> client): a node failed mid-run; the scenario must run again.
 struct RunPreemptedRequest {
+  /// Frame type (the envelope's "type").
+  static constexpr std::string_view kType = "RunPreempted";
   uint8_t worker_id = 0;
   uint32_t scenario_number = 0;
   std::string reason;

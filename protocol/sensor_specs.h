@@ -132,7 +132,7 @@ struct VehicleNodesSpec {
 };
 
 // JSON (nlohmann ADL hooks and path-prefixed strict decoding, as in messages_json.h).
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 ASG_DECLARE_JSON(SensorMount);
 ASG_DECLARE_JSON(CameraSpec);
 ASG_DECLARE_JSON(LidarSpec);

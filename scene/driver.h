@@ -5,6 +5,9 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <span>
+#include <string>
+#include <variant>
 
 #include "protocol/messages.h"
 
@@ -25,6 +28,15 @@ class RayCaster {
   /// Casts from origin [m, world] along the unit direction up to max_range [m].
   virtual RayHit Cast(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
                       double max_range) const = 0;
+  /// Casts one ray from origin [m, world] along each unit direction up to max_range [m] into the
+  /// hit of the same index (`hits` has the size of `directions`). Gives what Cast gives per ray;
+  /// this default calls it per ray, a caster may trace the fan as packets.
+  virtual void CastFan(const Eigen::Vector3d& origin, std::span<const Eigen::Vector3d> directions,
+                       double max_range, std::span<RayHit> hits) const {
+    for (size_t k = 0; k < directions.size() && k < hits.size(); ++k) {
+      hits[k] = Cast(origin, directions[k], max_range);
+    }
+  }
 };
 
 /// What a driver sees at one control tick.
@@ -36,12 +48,23 @@ struct DriverInput {
   const RayCaster* rays = nullptr;            ///< line-of-sight sensor queries
 };
 
-/// A driver turns what it sees into one PhysXControl per control tick.
+/// A driver's request to end the run at this tick without a result (an external vehicle node
+/// failed, say); the run then ends as RunAborted with this reason.
+struct DriverAbort {
+  std::string reason;  ///< why the run cannot go on, naming the failing party
+};
+
+/// What a driver answers at one control tick: the control to hold until the next tick, or an
+/// abort.
+using DriverVerdict = std::variant<protocol::PhysXControl, DriverAbort>;
+
+/// A driver turns what it sees into one verdict per control tick.
 class Driver {
  public:
   virtual ~Driver() = default;
-  /// Called once per control tick, in order, starting at time 0.
-  virtual protocol::PhysXControl Tick(const DriverInput& input) = 0;
+  /// Called once per control tick, in order, starting at time 0. The built-in drivers always
+  /// answer with a control.
+  virtual DriverVerdict Tick(const DriverInput& input) = 0;
 };
 
 /// What a driver knows about its task before the first tick.

@@ -8,6 +8,7 @@
 
 #include "protocol/check.h"
 #include "scene/actor_meshes.h"
+#include "scene/collision_meshes.h"
 
 namespace asg::scene {
 
@@ -73,7 +74,8 @@ unsigned AddTerrain(RTCDevice device, RTCScene scene, const terrain::Landscape& 
 
 }  // namespace
 
-EmbreeScene::EmbreeScene(const World& world) : handles_(std::make_unique<Handles>()) {
+EmbreeScene::EmbreeScene(const World& world, ActorShapes shapes)
+    : handles_(std::make_unique<Handles>()) {
   // One build thread: farm parallelism comes from running many workers.
   handles_->device = rtcNewDevice("threads=1");
   if (handles_->device == nullptr) throw SceneError("Embree could not create a device");
@@ -88,7 +90,10 @@ EmbreeScene::EmbreeScene(const World& world) : handles_(std::make_unique<Handles
 
   TriangleMesh actors;
   for (size_t a = 0; a < world.actors.size(); ++a) {
-    const TriangleMesh placed = PlacedActorMesh(world.actors[a]);
+    const bool visual = shapes == ActorShapes::kVisual;
+    if (!visual && world.actors[a].traversable) continue;
+    const TriangleMesh placed =
+        visual ? PlacedActorMesh(world.actors[a]) : PlacedCollisionMesh(world.actors[a]);
     triangle_actor_.insert(triangle_actor_.end(), placed.TriangleCount(), static_cast<int>(a));
     actors.Append(placed);
   }

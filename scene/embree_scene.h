@@ -1,5 +1,7 @@
-// An Embree 3 ray-tracing scene of one World: the terrain grid and every visible actor's visual
-// shape (scene/actor_meshes.h), traversable ones included; the vehicle is not in it.
+// An Embree 3 ray-tracing scene of one World: the terrain grid and its actors, either every
+// visible actor's visual shape (scene/actor_meshes.h), traversable ones included, as the lidar
+// sees them, or the collision shape of every non-traversable actor (scene/collision_meshes.h), as
+// the line-of-sight RayCaster sees them. The vehicle is not in it.
 //
 // Built once per World and immutable afterwards; ray queries are thread-safe (Embree allows
 // concurrent rtcIntersect calls on a committed scene). Owns its Embree device and scene.
@@ -30,12 +32,18 @@ struct SceneRay {
   float max_distance = 0.0f;                             ///< [m]
 };
 
+/// Which shapes of the actors a scene holds.
+enum class ActorShapes {
+  kVisual,     ///< every actor's visual mesh (ActorMesh), traversable actors included
+  kCollision,  ///< the collision mesh (CollisionMesh) of each non-traversable actor only
+};
+
 /// The ray-tracing scene of one World.
 class EmbreeScene {
  public:
-  /// Builds the scene from the world's landscape and actors. The World need not outlive it.
-  /// Throws SceneError when Embree fails to create its device or scene.
-  explicit EmbreeScene(const World& world);
+  /// Builds the scene from the world's landscape and the `shapes` of its actors. The World need
+  /// not outlive it. Throws SceneError when Embree fails to create its device or scene.
+  explicit EmbreeScene(const World& world, ActorShapes shapes = ActorShapes::kVisual);
   ~EmbreeScene();
   EmbreeScene(const EmbreeScene&) = delete;
   EmbreeScene& operator=(const EmbreeScene&) = delete;

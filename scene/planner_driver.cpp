@@ -75,7 +75,7 @@ const std::vector<Eigen::Vector2d>& PlannerDriver::path() const {
   return has_path_ ? follower_.path() : kNoPath;
 }
 
-protocol::PhysXControl PlannerDriver::Tick(const DriverInput& input) {
+DriverVerdict PlannerDriver::Tick(const DriverInput& input) {
   ASG_CHECK(input.odometry != nullptr);
   const protocol::Pose& pose = input.odometry->pose;
   const Eigen::Vector2d position(pose.position.x, pose.position.y);

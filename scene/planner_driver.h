@@ -33,7 +33,7 @@ class PlannerDriver : public Driver {
   /// Builds the driver; the spec must have been validated (use MakePlannerDriver).
   PlannerDriver(const protocol::DriverSpec& spec, const DriverTask& task);
 
-  protocol::PhysXControl Tick(const DriverInput& input) override;
+  DriverVerdict Tick(const DriverInput& input) override;
 
   /// The obstacle votes gathered so far.
   const VoteGrid& votes() const { return votes_; }

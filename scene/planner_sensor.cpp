@@ -17,7 +17,8 @@ int ObstacleSensor::Scan(const RayCaster& rays, const Eigen::Vector3d& position,
   // Alternate scans sample the azimuths in between those of the previous scan.
   const double phase = (scans_ % 2 == 0) ? 0.0 : 0.5 * settings_.azimuth_step;
   ++scans_;
-  int cast = 0;
+  // The whole scan is one fan: elevation by elevation, azimuth by azimuth.
+  directions_.clear();
   for (double elevation_deg : settings_.elevations) {
     const double elevation = elevation_deg * kDegToRad;
     for (int k = 0;; ++k) {
@@ -26,16 +27,20 @@ int ObstacleSensor::Scan(const RayCaster& rays, const Eigen::Vector3d& position,
       const double azimuth = azimuth_deg * kDegToRad;
       const Eigen::Vector3d body(std::cos(elevation) * std::cos(azimuth),
                                  std::cos(elevation) * std::sin(azimuth), std::sin(elevation));
-      const Eigen::Vector3d direction = rotation * body;
-      const RayHit hit = rays.Cast(origin, direction, settings_.range);
-      ++cast;
-      if (!hit.hit || !hit.obstacle) continue;
-      const Eigen::Vector3d point = origin + direction * hit.distance;
-      const int cell = votes.Vote(point.x(), point.y());
-      if (cell >= 0) newly_occupied.push_back(cell);
+      directions_.push_back(rotation * body);
     }
   }
-  return cast;
+  hits_.resize(directions_.size());
+  rays.CastFan(origin, directions_, settings_.range, hits_);
+  // Votes in ray order, one per obstacle hit.
+  for (size_t k = 0; k < directions_.size(); ++k) {
+    const RayHit& hit = hits_[k];
+    if (!hit.hit || !hit.obstacle) continue;
+    const Eigen::Vector3d point = origin + directions_[k] * hit.distance;
+    const int cell = votes.Vote(point.x(), point.y());
+    if (cell >= 0) newly_occupied.push_back(cell);
+  }
+  return static_cast<int>(directions_.size());
 }
 
 }  // namespace asg::scene

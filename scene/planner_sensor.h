@@ -26,7 +26,8 @@ struct SensorSettings {
                                          ///< (x forward, y left, z up)
 };
 
-/// Casts the fan and votes the hits. Owned by one driver; not thread-safe.
+/// Casts the fan (one RayCaster::CastFan per scan) and votes the hits. Owned by one driver; not
+/// thread-safe.
 class ObstacleSensor {
  public:
   explicit ObstacleSensor(const SensorSettings& settings);
@@ -44,6 +45,8 @@ class ObstacleSensor {
  private:
   SensorSettings settings_;
   int scans_ = 0;
+  std::vector<Eigen::Vector3d> directions_;  ///< world directions of the current scan's rays
+  std::vector<RayHit> hits_;                 ///< their hits
 };
 
 }  // namespace asg::scene

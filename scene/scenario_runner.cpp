@@ -1,4 +1,5 @@
-// The run loop: settle, then tick the driver, step the physics and check the termination rules.
+// The run loop: settle, then per control tick the stages of scene/scenario_stages.h until a
+// termination rule fires or the driver aborts.
 #include "scene/scenario_runner.h"
 
 #include <algorithm>
@@ -6,9 +7,10 @@
 #include <sstream>
 
 #include "protocol/check.h"
+#include "scene/embree_ray_caster.h"
 #include "scene/physics_world.h"
+#include "scene/scenario_stages.h"
 #include "scene/termination.h"
-#include "scene/vehicle.h"
 #include "scene/vehicle_settle.h"
 
 namespace asg::scene {
@@ -34,21 +36,6 @@ int StepsPerTick(const protocol::SimulationSettings& simulation) {
   return static_cast<int>(steps);
 }
 
-protocol::OdometryWithoutCovariance Odometry(const VehicleState& state, double time) {
-  protocol::OdometryWithoutCovariance odometry;
-  odometry.header.stamp = protocol::Time::FromSeconds(time);
-  odometry.header.frame_id = "world";
-  odometry.child_frame_id = kVehicleFrame;
-  odometry.pose.position = {state.position.x(), state.position.y(), state.position.z()};
-  odometry.pose.orientation = {state.orientation.x(), state.orientation.y(), state.orientation.z(),
-                               state.orientation.w()};
-  odometry.twist.linear = {state.linear_velocity.x(), state.linear_velocity.y(),
-                           state.linear_velocity.z()};
-  odometry.twist.angular = {state.angular_velocity.x(), state.angular_velocity.y(),
-                            state.angular_velocity.z()};
-  return odometry;
-}
-
 }  // namespace
 
 ScenarioRunner::ScenarioRunner(const ActorCatalog& catalog) : catalog_(catalog) {}
@@ -56,6 +43,7 @@ ScenarioRunner::ScenarioRunner(const ActorCatalog& catalog) : catalog_(catalog) 
 ScenarioRunner::~ScenarioRunner() = default;
 
 const World& ScenarioRunner::Build(const protocol::RunScenarioRequest& request) {
+  rays_.reset();
   world_.reset();
   StepsPerTick(request.simulation);
   ValidateVehicleParams(request.vehicle);
@@ -67,6 +55,7 @@ const World& ScenarioRunner::Build(const protocol::RunScenarioRequest& request) 
   }
   request_ = request;
   world_ = std::move(world);
+  rays_ = std::make_unique<EmbreeRayCaster>(*world_);
   return *world_;
 }
 
@@ -89,98 +78,52 @@ DriverTask ScenarioRunner::Task() const {
   return task;
 }
 
-RunResult ScenarioRunner::Run(Driver* driver) {
+RunResult ScenarioRunner::Run() {
+  const std::unique_ptr<Driver> driver = MakeDriver(request_.driver, Task());
+  RunOutcome outcome = Run(*driver);
+  // The built-in drivers never abort.
+  ASG_CHECK(std::holds_alternative<RunResult>(outcome));
+  return std::get<RunResult>(std::move(outcome));
+}
+
+RunOutcome ScenarioRunner::Run(Driver& driver) {
   const World& built = world();
-  const int steps_per_tick = StepsPerTick(request_.simulation);
-  const double dt = 1.0 / request_.simulation.physics_rate;
-  const double period = 1.0 / request_.simulation.control_rate;
+  RunTiming timing;
+  timing.steps_per_tick = StepsPerTick(request_.simulation);
+  timing.dt = 1.0 / request_.simulation.physics_rate;
+  timing.period = 1.0 / request_.simulation.control_rate;
+  timing.max_ticks = static_cast<long>(std::llround(kMaxRunTime / timing.period));
 
-  PhysicsWorld physics(built, *terrain_);
-  std::unique_ptr<Vehicle> vehicle = Vehicle::Create(request_.vehicle, &physics);
-  const double settle_time = SettleVehicle(built, dt, SettleSettings{}, &physics, vehicle.get());
-
-  std::unique_ptr<Driver> own_driver;
-  if (driver == nullptr) {
-    own_driver = MakeDriver(request_.driver, Task());
-    driver = own_driver.get();
-  }
-
-  RunResult result;
-  protocol::AnalyzeScenarioRequest& analysis = result.analysis;
-  analysis.scenario_number = static_cast<uint16_t>(request_.scenario_number);
-  protocol::RunCounters& counters = analysis.counters;
-  counters.settle_time = settle_time;
-  std::vector<protocol::OdometryWithoutCovariance>& trajectory = analysis.vehicle_trajectory;
+  RunState state(built, *terrain_, request_.vehicle, TerminationSettingsFor(request_, built),
+                 timing);
+  state.rays = rays_.get();
+  state.analysis.counters.settle_time =
+      SettleVehicle(built, timing.dt, SettleSettings{}, &state.physics, state.vehicle.get());
+  state.analysis.scenario_number = static_cast<uint16_t>(request_.scenario_number);
   const double expected_time =
       request_.sim_timeout_period >= 0.0 ? request_.sim_timeout_period : 60.0;
-  trajectory.reserve(static_cast<size_t>(std::min(expected_time, kMaxRunTime) / period) + 2);
+  state.analysis.vehicle_trajectory.reserve(
+      static_cast<size_t>(std::min(expected_time, kMaxRunTime) / timing.period) + 2);
+  state.previous_xy = state.vehicle->State().position.head<2>();
 
-  TerminationRules rules(TerminationSettingsFor(request_, built), period);
-  const long max_ticks = static_cast<long>(std::llround(kMaxRunTime / period));
-  std::vector<int> touching, previously_touching, wheel_touching;
-  bool touched_in_period = false;
-  Eigen::Vector2d previous_xy = vehicle->State().position.head<2>();
-  for (long tick = 0;; ++tick) {
-    const double time = tick * period;
-    const VehicleState state = vehicle->State();
-    trajectory.push_back(Odometry(state, time));
-    counters.max_abs_roll = std::max(counters.max_abs_roll, std::abs(state.roll));
-    counters.max_abs_pitch = std::max(counters.max_abs_pitch, std::abs(state.pitch));
-    counters.distance_travelled += (state.position.head<2>() - previous_xy).norm();
-    previous_xy = state.position.head<2>();
-
-    TickObservation observation;
-    observation.time = time;
-    observation.touched_actor = touched_in_period;
-    observation.roll = state.roll;
-    observation.pitch = state.pitch;
-    observation.position = state.position;
-    observation.forward_speed = state.forward_speed;
-    observation.commanded_speed = vehicle->target_speed();
-    std::optional<TerminationReason> reason = rules.Update(observation);
-    if (!reason && tick >= max_ticks) reason = TerminationReason::REASON_SIM_TIMEOUT;
-    if (reason) {
-      result.reason = *reason;
+  // One control tick per pass, stage by stage (scene/scenario_stages.h).
+  for (;; ++state.tick) {
+    RecordOdometry(timing, &state);
+    UpdateCounters(&state);
+    if (const std::optional<TerminationReason> reason = CheckTermination(timing, &state)) {
+      state.analysis.termination_reason = static_cast<uint8_t>(*reason);
       break;
     }
-
-    DriverInput input;
-    input.time = time;
-    input.odometry = &trajectory.back();
-    input.roll = state.roll;
-    input.pitch = state.pitch;
-    input.yaw = state.yaw;
-    input.forward_speed = state.forward_speed;
-    input.rays = &physics;
-    vehicle->SetCommand(driver->Tick(input));
-    ++counters.control_messages;
-
-    touched_in_period = false;
-    for (int step = 0; step < steps_per_tick; ++step) {
-      vehicle->ApplyControl(dt);
-      physics.Step(dt);
-      ++counters.physics_steps;
-      // Contacts: chassis manifolds plus the actors the wheel rays rest on.
-      physics.TouchedActors(vehicle->chassis(), &touching);
-      const std::vector<int>& wheel_hits = vehicle->wheel_actor_hits();
-      if (!wheel_hits.empty()) {
-        touching.insert(touching.end(), wheel_hits.begin(), wheel_hits.end());
-        std::sort(touching.begin(), touching.end());
-        touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
-      }
-      for (int actor : touching) {
-        if (!std::binary_search(previously_touching.begin(), previously_touching.end(), actor)) {
-          ++counters.collisions_touched;
-        }
-      }
-      if (!touching.empty()) touched_in_period = true;
-      std::swap(touching, previously_touching);
+    const DriverVerdict verdict = AskDriver(timing, driver, &state);
+    if (const auto* abort = std::get_if<DriverAbort>(&verdict)) {
+      return RunAborted{abort->reason, TickTime(timing, state)};
     }
+    StepPhysics(timing, &state);
   }
-  analysis.termination_reason = static_cast<uint8_t>(result.reason);
-  analysis.vehicle_sim_time =
+  const auto& trajectory = state.analysis.vehicle_trajectory;
+  state.analysis.vehicle_sim_time =
       trajectory.back().header.stamp.Seconds() - trajectory.front().header.stamp.Seconds();
-  return result;
+  return RunResult{std::move(state.analysis)};
 }
 
 protocol::AnalyzeScenarioRequest CaptureOnlyResult(const protocol::RunScenarioRequest& request) {

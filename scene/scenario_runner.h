@@ -13,6 +13,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <variant>
 
 #include "protocol/messages.h"
 #include "scene/actor_catalog.h"
@@ -21,17 +23,31 @@
 
 namespace asg::scene {
 
+class EmbreeRayCaster;
 class TerrainCollision;
 
-/// The outcome of one run.
+/// The result of a run that ended by a termination rule.
 struct RunResult {
   /// What the worker sends: worker_id 0 (the worker fills it), scenario_number, reason,
   /// trajectory (frame "world", child frame "vehicle", pose in world metres, twist in the body
   /// frame, stamps since the first control input), vehicle_sim_time and counters.
   protocol::AnalyzeScenarioRequest analysis;
-  /// The termination reason as an enum (same value as analysis.termination_reason).
-  protocol::TerminationReason reason = protocol::TerminationReason::REASON_SUCCESS;
+
+  /// The termination reason as an enum (analysis.termination_reason).
+  protocol::TerminationReason reason() const {
+    return static_cast<protocol::TerminationReason>(analysis.termination_reason);
+  }
 };
+
+/// A run its driver stopped (DriverAbort) before any termination rule fired: there is no result
+/// and the scenario must run again.
+struct RunAborted {
+  std::string reason;  ///< the driver's reason
+  double time = 0.0;   ///< [s] the tick at which the driver stopped, since the first control input
+};
+
+/// How a run under a caller's driver ended: a result, or aborted by the driver.
+using RunOutcome = std::variant<RunResult, RunAborted>;
 
 /// Child frame name of the vehicle in trajectories.
 inline constexpr const char* kVehicleFrame = "vehicle";
@@ -39,7 +55,9 @@ inline constexpr const char* kVehicleFrame = "vehicle";
 inline constexpr double kMaxRunTime = 3600.0;
 
 /// Runs scenarios one after another, keeping the last landscape and its Bullet heightfield
-/// cached for the next request with the same LandscapeDescription. One runner per worker thread;
+/// cached for the next request with the same LandscapeDescription. Drivers' line-of-sight rays
+/// are traced with Embree (scene/embree_ray_caster.h) in a scene of the built world made at the
+/// first ray and kept for every run of that world. One runner per worker thread;
 /// not thread-safe. The catalog must outlive the runner.
 class ScenarioRunner {
  public:
@@ -54,11 +72,15 @@ class ScenarioRunner {
   /// std::invalid_argument for a bad LandscapeDescription.
   const World& Build(const protocol::RunScenarioRequest& request);
 
-  /// Runs the built scenario once. `driver` drives the vehicle and stays owned by the caller; when
-  /// nullptr the runner makes MakeDriver(request.driver, task). Requires a prior Build (checked).
-  /// Throws SceneError when the vehicle cannot settle at its start, std::invalid_argument for a
-  /// bad driver spec.
-  RunResult Run(Driver* driver = nullptr);
+  /// Runs the built scenario once under the request's built-in driver, MakeDriver(request.driver,
+  /// Task()), which never aborts. Requires a prior Build (checked). Throws SceneError when the
+  /// vehicle cannot settle at its start, std::invalid_argument for a bad driver spec.
+  RunResult Run();
+
+  /// Runs the built scenario once under `driver`, which stays owned by the caller; the outcome is
+  /// RunAborted when the driver answers a tick with DriverAbort. Requires a prior Build
+  /// (checked). Throws SceneError when the vehicle cannot settle at its start.
+  RunOutcome Run(Driver& driver);
 
   /// The task a driver of the built scenario gets. Requires a prior Build.
   DriverTask Task() const;
@@ -70,6 +92,7 @@ class ScenarioRunner {
   protocol::RunScenarioRequest request_;
   std::optional<World> world_;
   std::unique_ptr<TerrainCollision> terrain_;
+  std::unique_ptr<EmbreeRayCaster> rays_;  // line of sight in *world_
 };
 
 /// The AnalyzeScenarioRequest of a scene_capture_only request: SUCCESS, vehicle_sim_time 0, an

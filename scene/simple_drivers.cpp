@@ -11,7 +11,7 @@ namespace asg::scene {
 
 StraightDriver::StraightDriver(double speed, const DriverTask& task) : speed_(speed), task_(task) {}
 
-protocol::PhysXControl StraightDriver::Tick(const DriverInput& input) {
+DriverVerdict StraightDriver::Tick(const DriverInput& input) {
   ASG_CHECK(input.odometry != nullptr);
   const protocol::Point& position = input.odometry->pose.position;
   const double bearing =
@@ -26,7 +26,7 @@ protocol::PhysXControl StraightDriver::Tick(const DriverInput& input) {
   return control;
 }
 
-protocol::PhysXControl IdleDriver::Tick(const DriverInput& input) {
+DriverVerdict IdleDriver::Tick(const DriverInput& input) {
   protocol::PhysXControl control;
   control.header.stamp = protocol::Time::FromSeconds(input.time);
   return control;
@@ -35,7 +35,7 @@ protocol::PhysXControl IdleDriver::Tick(const DriverInput& input) {
 ScriptedDriver::ScriptedDriver(std::vector<protocol::ScriptedCommand> commands)
     : commands_(std::move(commands)) {}
 
-protocol::PhysXControl ScriptedDriver::Tick(const DriverInput& input) {
+DriverVerdict ScriptedDriver::Tick(const DriverInput& input) {
   protocol::PhysXControl control;
   control.header.stamp = protocol::Time::FromSeconds(input.time);
   // The last command whose t has been reached (tolerance far below a tick).

@@ -17,7 +17,7 @@ class StraightDriver : public Driver {
 
   /// speed [m/s] is the target speed.
   StraightDriver(double speed, const DriverTask& task);
-  protocol::PhysXControl Tick(const DriverInput& input) override;
+  DriverVerdict Tick(const DriverInput& input) override;
 
  private:
   double speed_;
@@ -27,7 +27,7 @@ class StraightDriver : public Driver {
 /// Commands zero speed, zero steering, no handbrake at every tick.
 class IdleDriver : public Driver {
  public:
-  protocol::PhysXControl Tick(const DriverInput& input) override;
+  DriverVerdict Tick(const DriverInput& input) override;
 };
 
 /// Holds each command from its t until the next command's t; zeros before the first command.
@@ -35,7 +35,7 @@ class ScriptedDriver : public Driver {
  public:
   /// `commands` must be sorted by ascending t (MakeDriver validates).
   explicit ScriptedDriver(std::vector<protocol::ScriptedCommand> commands);
-  protocol::PhysXControl Tick(const DriverInput& input) override;
+  DriverVerdict Tick(const DriverInput& input) override;
 
  private:
   std::vector<protocol::ScriptedCommand> commands_;

@@ -10,7 +10,7 @@ packages=(
   nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libembree-dev libbullet-dev
-  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+  libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   python3 clang-format
 )
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "protocol/messages_json.h"
+#include "protocol/typed_connection.h"
 
 namespace asg::worker {
 
@@ -31,14 +32,13 @@ ExternalNodeDriver::ExternalNodeDriver(std::vector<std::shared_ptr<NodeLink>> no
                                        const NodeDriverSettings& settings, NodeSensors* sensors)
     : nodes_(std::move(nodes)), settings_(settings), sensors_(sensors) {}
 
-protocol::PhysXControl ExternalNodeDriver::Tick(const scene::DriverInput& input) {
+scene::DriverVerdict ExternalNodeDriver::Tick(const scene::DriverInput& input) {
   std::string attachment;
   const protocol::StepRequest step = MakeStep(input, &attachment);
-  if (settings_.spec.sync) {
-    TickSync(step, std::move(attachment));
-  } else {
-    TickAsync(input, step, std::move(attachment));
-  }
+  std::optional<std::string> failure = settings_.spec.sync
+                                           ? TickSync(step, std::move(attachment))
+                                           : TickAsync(input, step, std::move(attachment));
+  if (failure) return scene::DriverAbort{std::move(*failure)};
   ++tick_;
   return control_;
 }
@@ -58,7 +58,8 @@ protocol::StepRequest ExternalNodeDriver::MakeStep(const scene::DriverInput& inp
   return step;
 }
 
-void ExternalNodeDriver::TickSync(const protocol::StepRequest& step, std::string attachment) {
+std::optional<std::string> ExternalNodeDriver::TickSync(const protocol::StepRequest& step,
+                                                        std::string attachment) {
   const protocol::Json body(step);
   auto state = std::make_shared<TickReplies>();
   state->remaining = nodes_.size();
@@ -66,7 +67,8 @@ void ExternalNodeDriver::TickSync(const protocol::StepRequest& step, std::string
   const auto timeout = DeadlineMs(settings_.spec.step_deadline);
   for (size_t i = 0; i < nodes_.size(); ++i) {
     nodes_[i]->connection().AsyncRequest(
-        kStepType, body, i + 1 == nodes_.size() ? std::move(attachment) : attachment, timeout,
+        protocol::TypeOf<protocol::StepRequest>(), body,
+        i + 1 == nodes_.size() ? std::move(attachment) : attachment, timeout,
         [state, i, node = nodes_[i]](protocol::RequestResult result) {
           {
             std::lock_guard lock(state->mutex);
@@ -88,23 +90,25 @@ void ExternalNodeDriver::TickSync(const protocol::StepRequest& step, std::string
     const bool finished = state->done.wait_for(lock, timeout + std::chrono::seconds(1), [&] {
       return state->remaining == 0 || !state->failure.empty();
     });
-    if (!state->failure.empty()) throw NodePreempted(state->failure);
-    if (!finished) throw NodePreempted("no Step reply within the step deadline");
+    if (!state->failure.empty()) return state->failure;
+    if (!finished) return "no Step reply within the step deadline";
     for (size_t i = 0; i < nodes_.size(); ++i) {
       // A reply that does not decode is the node's failure, like a missing one.
       try {
         responses[i] = protocol::DecodeMessage<protocol::StepResponse>(state->replies[i]->message);
       } catch (const protocol::DecodeError& error) {
-        throw NodePreempted("node '" + nodes_[i]->name() + "': bad StepResponse: " + error.what());
+        return "node '" + nodes_[i]->name() + "': bad StepResponse: " + error.what();
       }
     }
   }
   Choose(responses);
+  return std::nullopt;
 }
 
-void ExternalNodeDriver::TickAsync(const scene::DriverInput& input,
-                                   const protocol::StepRequest& step, std::string attachment) {
-  RequireOpen();
+std::optional<std::string> ExternalNodeDriver::TickAsync(const scene::DriverInput& input,
+                                                         const protocol::StepRequest& step,
+                                                         std::string attachment) {
+  if (std::optional<std::string> failure = FirstDisconnected()) return failure;
   const auto now = std::chrono::steady_clock::now();
   if (tick_ == 0) start_ = now;
   const auto due =
@@ -117,9 +121,10 @@ void ExternalNodeDriver::TickAsync(const scene::DriverInput& input,
   Choose(responses);
   const protocol::Json body(step);
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    nodes_[i]->connection().Send(kStepType, body,
+    nodes_[i]->connection().Send(protocol::TypeOf<protocol::StepRequest>(), body,
                                  i + 1 == nodes_.size() ? std::move(attachment) : attachment);
   }
+  return std::nullopt;
 }
 
 bool ExternalNodeDriver::Choose(
@@ -138,10 +143,11 @@ bool ExternalNodeDriver::Choose(
   return false;
 }
 
-void ExternalNodeDriver::RequireOpen() const {
+std::optional<std::string> ExternalNodeDriver::FirstDisconnected() const {
   for (const auto& node : nodes_) {
-    if (!node->open()) throw NodePreempted("node '" + node->name() + "' disconnected");
+    if (!node->open()) return "node '" + node->name() + "' disconnected";
   }
+  return std::nullopt;
 }
 
 }  // namespace asg::worker

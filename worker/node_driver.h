@@ -10,13 +10,13 @@
 // the control applied at a tick is chosen, by the same rule, among the Control messages received
 // since the previous tick.
 // A node that disconnects, misses the deadline or answers with an Error or an undecodable reply
-// makes Tick throw NodePreempted naming the node and the cause.
+// makes Tick answer scene::DriverAbort naming the node and the cause; the run then ends as
+// scene::RunAborted.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,12 +27,6 @@
 #include "worker/node_server.h"
 
 namespace asg::worker {
-
-/// A run aborted by a vehicle node; what() is the reason sent in RunEnd and RunPreempted.
-class NodePreempted : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// What a driver needs besides its nodes.
 struct NodeDriverSettings {
@@ -50,20 +44,23 @@ class ExternalNodeDriver : public scene::Driver {
   ExternalNodeDriver(std::vector<std::shared_ptr<NodeLink>> nodes,
                      const NodeDriverSettings& settings, NodeSensors* sensors);
 
-  /// Sends the tick's Step and returns the control to apply. Throws NodePreempted.
-  protocol::PhysXControl Tick(const scene::DriverInput& input) override;
+  /// Sends the tick's Step and returns the control to apply, or scene::DriverAbort naming the
+  /// node that failed and how (the reason sent in RunEnd and RunPreempted).
+  scene::DriverVerdict Tick(const scene::DriverInput& input) override;
 
-  /// Ticks sent so far.
+  /// Ticks completed so far (a tick that ends in DriverAbort is not counted).
   uint32_t ticks() const { return tick_; }
 
  private:
   protocol::StepRequest MakeStep(const scene::DriverInput& input, std::string* attachment);
-  void TickSync(const protocol::StepRequest& step, std::string attachment);
-  void TickAsync(const scene::DriverInput& input, const protocol::StepRequest& step,
-                 std::string attachment);
+  /// Each returns the failure that ends the run, if any.
+  std::optional<std::string> TickSync(const protocol::StepRequest& step, std::string attachment);
+  std::optional<std::string> TickAsync(const scene::DriverInput& input,
+                                       const protocol::StepRequest& step, std::string attachment);
   /// Applies the first control among `responses` (in node order); false when none has one.
   bool Choose(const std::vector<std::optional<protocol::StepResponse>>& responses);
-  void RequireOpen() const;
+  /// The first node that has disconnected, as a failure.
+  std::optional<std::string> FirstDisconnected() const;
 
   std::vector<std::shared_ptr<NodeLink>> nodes_;
   NodeDriverSettings settings_;

@@ -4,8 +4,12 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "protocol/messages_json.h"
+#include "protocol/typed_connection.h"
 #include "worker/node_driver.h"
 #include "worker/node_sensors.h"
 
@@ -19,10 +23,10 @@ Clock::duration Seconds(double seconds) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-/// Sends RunStart to every node and waits for each RunStartResponse {ready: true}. Throws
-/// NodePreempted naming the first node that fails or is not ready.
-void StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
-                const protocol::RunStartRequest& start, double deadline) {
+/// Sends RunStart to every node and waits for each RunStartResponse {ready: true}. Returns the
+/// failure naming the first node that fails or is not ready, if any.
+std::optional<std::string> StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
+                                      const protocol::RunStartRequest& start, double deadline) {
   struct Replies {
     std::mutex mutex;
     std::condition_variable done;
@@ -37,7 +41,8 @@ void StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
   for (const auto& node : nodes) {
     const std::string name = node->name();
     node->connection().AsyncRequest(
-        kRunStartType, body, {}, timeout, [state, name](protocol::RequestResult result) {
+        protocol::TypeOf<protocol::RunStartRequest>(), body, {}, timeout,
+        [state, name](protocol::RequestResult result) {
           std::string failure;
           if (!result.success) {
             failure = result.description;
@@ -67,8 +72,9 @@ void StartNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
   const bool finished = state->done.wait_for(lock, timeout + std::chrono::seconds(1), [&] {
     return state->remaining == 0 || !state->failure.empty();
   });
-  if (!state->failure.empty()) throw NodePreempted(state->failure);
-  if (!finished) throw NodePreempted("no RunStart reply within the step deadline");
+  if (!state->failure.empty()) return state->failure;
+  if (!finished) return "no RunStart reply within the step deadline";
+  return std::nullopt;
 }
 
 /// Tells every node still connected that the run is over.
@@ -78,8 +84,8 @@ void EndNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
   const protocol::Json body(end);
   for (const auto& node : nodes) {
     if (!node->open()) continue;
-    node->connection().Send(kVehicleStatusType, status);
-    node->connection().Send(kRunEndType, body);
+    node->connection().Send(protocol::TypeOf<protocol::VehicleStatus>(), status);
+    node->connection().Send(protocol::TypeOf<protocol::RunEndMessage>(), body);
   }
 }
 
@@ -107,42 +113,43 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
                             std::unique_ptr<capture::CameraSensorRenderer>* cameras) {
   const protocol::VehicleNodesSpec& spec = request.vehicle_nodes;
   const uint32_t number = static_cast<uint32_t>(request.scenario_number);
-  NodeRunOutcome outcome;
   protocol::RunEndMessage end;
   end.scenario_number = number;
 
   const auto nodes = server.WaitForNodes(spec.count, Clock::now() + Seconds(spec.step_deadline));
   if (nodes.size() < spec.count) {
-    outcome.preempted = true;
-    outcome.reason = std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
-                     " vehicle nodes attached within the step deadline";
-    return outcome;
+    return NodeRunPreempted{std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
+                            " vehicle nodes attached within the step deadline"};
   }
   NodeSensors sensors(spec.sensors, runner.world(), request.seed, cameras);
   NodeDriverSettings settings{number, spec, request.vehicle};
   ExternalNodeDriver driver(nodes, settings, &sensors);
-  // Node failures end the run here, at the data plane's boundary, as a preemption.
-  try {
-    StartNodes(nodes, MakeRunStart(runner, request), spec.step_deadline);
-    const protocol::Json enabled(protocol::VehicleStatus{true, false});
-    for (const auto& node : nodes) node->connection().Send(kVehicleStatusType, enabled);
-    outcome.result = runner.Run(&driver);
-  } catch (const NodePreempted& preempted) {
-    outcome.preempted = true;
-    outcome.reason = preempted.what();
-    outcome.ticks = driver.ticks();
+  // A node failure ends the run here, at the data plane's boundary, as a preemption.
+  const auto preempt = [&](std::string reason) {
     end.preempted = true;
-    end.reason = outcome.reason;
+    end.reason = reason;
     EndNodes(nodes, end);
-    return outcome;
+    return NodeRunPreempted{std::move(reason), driver.ticks()};
+  };
+  if (std::optional<std::string> failure =
+          StartNodes(nodes, MakeRunStart(runner, request), spec.step_deadline)) {
+    return preempt(std::move(*failure));
   }
-  outcome.ticks = driver.ticks();
-  const protocol::AnalyzeScenarioRequest& analysis = outcome.result.analysis;
+  const protocol::Json enabled(protocol::VehicleStatus{true, false});
+  for (const auto& node : nodes)
+    node->connection().Send(protocol::TypeOf<protocol::VehicleStatus>(), enabled);
+  scene::RunOutcome run = runner.Run(driver);
+  if (auto* aborted = std::get_if<scene::RunAborted>(&run)) {
+    return preempt(std::move(aborted->reason));
+  }
+  NodeRunCompleted completed{std::get<scene::RunResult>(std::move(run)), driver.ticks()};
+  const protocol::AnalyzeScenarioRequest& analysis = completed.result.analysis;
   end.termination_reason = analysis.termination_reason;
-  end.termination_reason_name = std::string(protocol::TerminationReasonName(outcome.result.reason));
+  end.termination_reason_name =
+      std::string(protocol::TerminationReasonName(completed.result.reason()));
   end.vehicle_sim_time = analysis.vehicle_sim_time;
   EndNodes(nodes, end);
-  return outcome;
+  return completed;
 }
 
 }  // namespace asg::worker

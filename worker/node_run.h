@@ -10,8 +10,10 @@
 // worker then reports RunPreempted to the client instead of AnalyzeScenario.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "capture/camera_sensor.h"
 #include "protocol/messages.h"
@@ -20,13 +22,21 @@
 
 namespace asg::worker {
 
-/// The outcome of a run with vehicle nodes.
-struct NodeRunOutcome {
-  bool preempted = false;   ///< true: no result; the scenario must run again
-  std::string reason;       ///< why it was preempted; empty otherwise
-  scene::RunResult result;  ///< the run's result when not preempted
-  uint32_t ticks = 0;       ///< Steps sent
+/// A run with vehicle nodes that ended by a termination rule.
+struct NodeRunCompleted {
+  scene::RunResult result;  ///< the run's result
+  uint32_t ticks = 0;       ///< Steps completed (one per control tick)
 };
+
+/// A run with vehicle nodes that a node's failure preempted: there is no result and the scenario
+/// must run again.
+struct NodeRunPreempted {
+  std::string reason;  ///< why, naming the node and the cause (also sent in RunEnd)
+  uint32_t ticks = 0;  ///< Steps completed before the failure
+};
+
+/// The outcome of a run with vehicle nodes.
+using NodeRunOutcome = std::variant<NodeRunCompleted, NodeRunPreempted>;
 
 /// Runs the scenario `runner` has built from `request` (request.vehicle_nodes.count > 0) with
 /// the nodes attached to `server`. `cameras` holds the calling thread's camera renderer, created

@@ -8,8 +8,22 @@
 
 #include "protocol/endpoint.h"
 #include "protocol/messages_json.h"
+#include "protocol/token.h"
+#include "protocol/typed_connection.h"
+#include "worker/worker_log.h"
 
 namespace asg::worker {
+
+namespace {
+
+/// The settings of accepted connections: `settings.connection` with the AttachNode deadline.
+protocol::ConnectionSettings AcceptedSettings(const NodeServerSettings& settings) {
+  protocol::ConnectionSettings connection = settings.connection;
+  connection.registration_timeout = settings.registration_timeout;
+  return connection;
+}
+
+}  // namespace
 
 void NodeLink::StoreControl(const protocol::StepResponse& control) {
   std::lock_guard lock(mutex_);
@@ -38,11 +52,12 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
   auto attached = std::make_shared<std::shared_ptr<NodeLink>>();
   std::weak_ptr<protocol::Connection> weak = connection;
   connection->SetRequestHandler(
-      kAttachNodeType, [state, attached, weak](const protocol::Message& message) {
+      protocol::TypeOf<protocol::AttachNodeRequest>(),
+      [state, attached, weak](const protocol::Message& message) {
         const auto request = protocol::DecodeMessage<protocol::AttachNodeRequest>(message.message);
         const std::shared_ptr<protocol::Connection> self = weak.lock();
         if (!self) throw std::runtime_error("connection gone");
-        if (!state->token.empty() && request.token != state->token) {
+        if (!state->token.empty() && !protocol::TokensEqual(state->token, request.token)) {
           throw std::runtime_error("AttachNode refused: wrong token");
         }
         if (request.node_name.empty())
@@ -59,21 +74,28 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
                                    "' is already attached");
         }
         *attached = std::make_shared<NodeLink>(request.node_name, self);
+        self->MarkRegistered();  // lifts the registration deadline
         state->nodes[request.node_name] = *attached;
         state->changed.notify_all();
         return protocol::Json(protocol::AttachNodeResponse{true});
       });
-  connection->SetHandler(kControlType, [state, attached](const protocol::Message& message) {
-    const auto control = protocol::DecodeMessage<protocol::StepResponse>(message.message);
-    std::shared_ptr<NodeLink> link;
-    {
-      std::lock_guard lock(state->mutex);
-      link = *attached;
+  connection->SetHandler(std::string(protocol::StepResponse::kAsyncType),
+                         [state, attached](const protocol::Message& message) {
+                           const auto control =
+                               protocol::DecodeMessage<protocol::StepResponse>(message.message);
+                           std::shared_ptr<NodeLink> link;
+                           {
+                             std::lock_guard lock(state->mutex);
+                             link = *attached;
+                           }
+                           if (!link) throw std::runtime_error("Control refused: AttachNode first");
+                           link->StoreControl(control);
+                         });
+  connection->SetCloseHandler([state, attached, weak](const std::string& reason) {
+    if (auto self = weak.lock(); self && !self->registered()) {
+      Log(protocol::LogLevel::kWarning,
+          "data connection from " + self->peer() + " closed before AttachNode: " + reason);
     }
-    if (!link) throw std::runtime_error("Control refused: AttachNode first");
-    link->StoreControl(control);
-  });
-  connection->SetCloseHandler([state, attached](const std::string&) {
     std::lock_guard lock(state->mutex);
     if (*attached) {
       auto entry = state->nodes.find((*attached)->name());
@@ -98,7 +120,7 @@ NodeServer::NodeServer(const boost::asio::any_io_executor& executor,
   host_ = address.host;
   std::shared_ptr<State> state = state_;
   server_ = std::make_unique<protocol::Server>(
-      executor, address.host, address.port, settings.connection,
+      executor, address.host, address.port, AcceptedSettings(settings),
       [state](std::shared_ptr<protocol::Connection> connection) { Admit(state, connection); });
 }
 

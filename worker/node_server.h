@@ -24,14 +24,6 @@
 
 namespace asg::worker {
 
-/// Frame types of the data plane.
-inline constexpr const char* kAttachNodeType = "AttachNode";
-inline constexpr const char* kRunStartType = "RunStart";
-inline constexpr const char* kStepType = "Step";
-inline constexpr const char* kControlType = "Control";
-inline constexpr const char* kVehicleStatusType = "VehicleStatus";
-inline constexpr const char* kRunEndType = "RunEnd";
-
 /// One attached vehicle node: its name and connection. Thread-safe.
 class NodeLink {
  public:
@@ -62,6 +54,9 @@ struct NodeServerSettings {
   std::string listen = "127.0.0.1:0";       ///< HOST:PORT to bind; port 0 picks a free port
   std::string token;                        ///< required of nodes when not empty
   protocol::ConnectionSettings connection;  ///< heartbeats and frame limits of node connections
+  /// [ms] a connection must AttachNode within this, else it is closed; replaces
+  /// connection.registration_timeout. 0 = no deadline.
+  std::chrono::milliseconds registration_timeout{5000};
 };
 
 /// The data server of one worker process. Its handlers run on the executor's threads; the

@@ -2,6 +2,8 @@
 #include "worker/scenario_executor.h"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "capture/capture_error.h"
 #include "scene/scene_error.h"
@@ -16,53 +18,66 @@ ScenarioExecutor::~ScenarioExecutor() = default;
 
 Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
                                     const std::function<void()>& on_built) {
-  Execution execution;
+  ScenarioCompleted completed;
   // The scenario's own problems (SceneError, and std::invalid_argument for bad landscape or
   // driver parameters) end it as "scene not created"; anything else is the worker's failure.
   try {
     runner_.Build(request);
     on_built();
     if (request.scene_capture_only) {
-      execution.analysis = scene::CaptureOnlyResult(request);
+      completed.analysis = scene::CaptureOnlyResult(request);
     } else if (request.vehicle_nodes.count > 0) {
       if (node_server_ == nullptr) {
-        throw scene::SceneError("vehicle_nodes.count is " +
-                                std::to_string(request.vehicle_nodes.count) +
-                                " but this worker has no data port for vehicle nodes");
+        return SceneNotCreated{"vehicle_nodes.count is " +
+                               std::to_string(request.vehicle_nodes.count) +
+                               " but this worker has no data port for vehicle nodes"};
       }
       NodeRunOutcome outcome = RunWithNodes(runner_, request, *node_server_, &cameras_);
-      if (outcome.preempted) {
-        execution.scene_created = true;
-        execution.preempted = true;
-        execution.preempt_reason = outcome.reason;
-        return execution;
+      if (auto* preempted = std::get_if<NodeRunPreempted>(&outcome)) {
+        return ScenarioPreempted{std::move(preempted->reason)};
       }
-      execution.analysis = std::move(outcome.result.analysis);
+      completed.analysis = std::move(std::get<NodeRunCompleted>(outcome).result.analysis);
     } else {
-      execution.analysis = runner_.Run().analysis;
+      completed.analysis = runner_.Run().analysis;
     }
   } catch (const capture::CaptureError& error) {
     // Camera sensors that cannot be rendered make the scenario impossible on this worker.
-    execution.scene_error = std::string("camera sensors: ") + error.what();
-    return execution;
+    return SceneNotCreated{std::string("camera sensors: ") + error.what()};
   } catch (const scene::SceneError& error) {
-    execution.scene_error = error.what();
-    return execution;
+    return SceneNotCreated{error.what()};
   } catch (const std::invalid_argument& error) {
-    execution.scene_error = error.what();
-    return execution;
+    return SceneNotCreated{error.what()};
   }
-  execution.scene_created = true;
-  execution.analysis.worker_id = worker_id_;
+  completed.analysis.worker_id = worker_id_;
+  if (!request.scene_capture_only) {
+    const regret::ReferenceProblem problem = scene::ReferenceProblemOf(runner_.world());
+    completed.analysis.regret =
+        scene::RegretOf(completed.analysis, problem, ReferencePlan(problem), reference_settings_);
+  }
   if (request.take_scene_capture) {
-    execution.captures =
-        TakeCaptures(request, request.scene_capture_only ? nullptr : &execution.analysis,
-                     &execution.capture_error);
+    completed.captures =
+        TakeCaptures(request, request.scene_capture_only ? nullptr : &completed.analysis,
+                     &completed.capture_error);
   }
-  return execution;
+  return completed;
 }
 
-std::vector<capture::CaptureImage> ScenarioExecutor::TakeCaptures(
+const regret::ReferencePlan& ScenarioExecutor::ReferencePlan(
+    const regret::ReferenceProblem& problem) {
+  const bool same = reference_problem_ && reference_problem_->min == problem.min &&
+                    reference_problem_->max == problem.max &&
+                    reference_problem_->start == problem.start &&
+                    reference_problem_->start_yaw == problem.start_yaw &&
+                    reference_problem_->goal == problem.goal &&
+                    reference_problem_->cost.obstacles == problem.cost.obstacles;
+  if (!same) {
+    reference_plan_ = regret::PlanReference(problem, reference_settings_);
+    reference_problem_ = problem;
+  }
+  return reference_plan_;
+}
+
+std::vector<protocol::CaptureImage> ScenarioExecutor::TakeCaptures(
     const protocol::RunScenarioRequest& request, const protocol::AnalyzeScenarioRequest* run,
     std::string* error) {
   // A capture failure (no EGL, bad capture settings) loses the images, never the run.

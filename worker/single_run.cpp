@@ -4,9 +4,10 @@
 #include <chrono>
 #include <ostream>
 
-#include "client/batch_json.h"
-#include "client/results.h"
+#include "protocol/check.h"
 #include "protocol/messages_json.h"
+#include "results/files.h"
+#include "results/folder.h"
 #include "worker/scenario_executor.h"
 #include "worker/worker_log.h"
 #include "worker/worker_session.h"
@@ -19,7 +20,7 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   // The process boundary for bad input: nothing runs and nothing is written.
   try {
     request =
-        protocol::ParseMessage<protocol::RunScenarioRequest>(client::ReadTextFile(request_file));
+        protocol::ParseMessage<protocol::RunScenarioRequest>(results::ReadTextFile(request_file));
   } catch (const std::runtime_error& error) {
     out << "asg-worker: " << request_file.string() << ": " << error.what() << "\n";
     return kWorkerExitUsage;
@@ -37,47 +38,51 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   const double wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  client::ScenarioRecord record;
+  // Without a data port no run is preempted: the scenario is either completed or invalid.
+  ScenarioCompleted* completed = std::get_if<ScenarioCompleted>(&execution);
+  const SceneNotCreated* failed = std::get_if<SceneNotCreated>(&execution);
+  ASG_CHECK(completed != nullptr || failed != nullptr);
+
+  results::ScenarioRecord record;
   record.request = protocol::Json(request);
-  if (execution.scene_created) {
-    record.result = client::DoneResult(execution.analysis, request.seed, 1);
-    record.trajectory = std::move(execution.analysis.vehicle_trajectory);
+  if (completed != nullptr) {
+    record.result = results::DoneResult(completed->analysis, request.seed);
+    record.trajectory = std::move(completed->analysis.vehicle_trajectory);
+    for (protocol::CaptureImage& image : completed->captures) {
+      record.captures.push_back(
+          {std::move(image.name), std::string(image.png.begin(), image.png.end())});
+    }
+    if (!completed->capture_error.empty()) {
+      Log(protocol::LogLevel::kWarning, "captures not rendered: " + completed->capture_error);
+      record.result.capture_error = completed->capture_error;
+    }
   } else {
     record.result.scenario_number = number;
-    record.result.status = client::ScenarioStatus::kInvalid;
-    record.result.error = execution.scene_error;
-    record.result.attempts = 1;
+    record.result.status = results::ScenarioStatus::kInvalid;
+    record.result.error = failed->error;
     record.result.seed = request.seed;
-  }
-  for (capture::CaptureImage& image : execution.captures) {
-    record.captures.push_back(
-        {std::move(image.name), std::string(image.png.begin(), image.png.end())});
-  }
-  if (!execution.capture_error.empty()) {
-    Log(client::LogLevel::kWarning, "captures not rendered: " + execution.capture_error);
-    record.result.capture_error = execution.capture_error;
   }
   record.timing.worker_id = worker_id;
   record.timing.wall_time_s = wall_time_s;
   record.timing.attempts.push_back(
-      {1, worker_id, wall_time_s, execution.scene_created ? "done" : "invalid scene"});
+      {1, worker_id, wall_time_s, completed != nullptr ? "done" : "invalid scene"});
   try {
-    client::WriteScenarioFolder(out_dir, record);
-  } catch (const client::ResultError& error) {
+    results::WriteScenarioFolder(out_dir, record);
+  } catch (const results::ResultError& error) {
     out << "asg-worker: " << error.what() << "\n";
     return kWorkerExitFailure;
   }
 
-  const auto folder = client::ScenarioFolder(out_dir, number);
-  if (!execution.scene_created) {
-    out << "scenario " << number << ": invalid: " << execution.scene_error << " -> "
-        << folder.string() << "\n";
+  const auto folder = results::ScenarioFolder(out_dir, number);
+  if (completed == nullptr) {
+    out << "scenario " << number << ": invalid: " << failed->error << " -> " << folder.string()
+        << "\n";
     return kWorkerExitFailure;
   }
   out << "scenario " << number << ": "
       << protocol::TerminationReasonName(
-             static_cast<protocol::TerminationReason>(execution.analysis.termination_reason))
-      << ", sim " << execution.analysis.vehicle_sim_time << " s, " << record.captures.size()
+             static_cast<protocol::TerminationReason>(completed->analysis.termination_reason))
+      << ", sim " << completed->analysis.vehicle_sim_time << " s, " << record.captures.size()
       << " captures -> " << folder.string() << "\n";
   return kWorkerExitOk;
 }

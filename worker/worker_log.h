@@ -4,11 +4,11 @@
 
 #include <string_view>
 
-#include "client/log.h"
+#include "protocol/log.h"
 
 namespace asg::worker {
 
 /// Writes one timestamped line to stderr; lines from different threads never interleave.
-void Log(client::LogLevel level, std::string_view message);
+void Log(protocol::LogLevel level, std::string_view message);
 
 }  // namespace asg::worker

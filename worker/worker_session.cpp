@@ -12,13 +12,15 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <variant>
 
-#include "client/worker_registration.h"
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
 #include "protocol/trajectory_codec.h"
+#include "protocol/typed_connection.h"
+#include "protocol/worker_registration.h"
 #include "worker/node_server.h"
 #include "worker/scenario_executor.h"
 #include "worker/worker_log.h"
@@ -27,8 +29,8 @@ namespace asg::worker {
 
 namespace {
 
-using client::LogLevel;
 using protocol::Json;
+using protocol::LogLevel;
 
 /// How long the worker waits for the client to answer a request.
 constexpr std::chrono::milliseconds kReplyTimeout{30'000};
@@ -50,8 +52,9 @@ class Session {
         data_endpoint_(std::move(data_endpoint)) {}
 
   End Serve() {
-    connection_->SetRequestHandler(
-        "RunScenario", [this](const protocol::Message& message) { return OnRunScenario(message); });
+    protocol::OnRequest<protocol::RunScenarioRequest>(
+        *connection_, [this](const protocol::RunScenarioRequest& request,
+                             const protocol::Message&) { return OnRunScenario(request); });
     connection_->SetCloseHandler([this](const std::string& reason) { OnClose(reason); });
     connection_->Start();
     const End end = Register() ? RunJobs() : End::kRefused;
@@ -64,16 +67,15 @@ class Session {
 
  private:
   bool Register() {
-    const client::RegisterWorkerRequest request{settings_.worker_id, settings_.token,
-                                                static_cast<int64_t>(::getpid()), data_endpoint_};
+    const protocol::RegisterWorkerRequest request{settings_.worker_id, settings_.token,
+                                                  static_cast<int64_t>(::getpid()), data_endpoint_};
     try {
-      const protocol::Message reply = connection_->Request(
-          client::kRegisterWorkerType, client::ToJson(request), {}, kReplyTimeout);
-      Log(LogLevel::kInfo, client::DecodeRegisterWorkerResponse(reply.message).message + " by " +
-                               connection_->peer());
+      const auto reply = protocol::RequestMessage<protocol::RegisterWorkerResponse>(
+          *connection_, request, {}, kReplyTimeout);
+      Log(protocol::LogLevel::kInfo, reply.message + " by " + connection_->peer());
       return true;
-    } catch (const protocol::RequestError& error) {
-      Log(LogLevel::kError, std::string("registration failed: ") + error.what());
+    } catch (const std::runtime_error& error) {  // RequestError or DecodeError
+      Log(protocol::LogLevel::kError, std::string("registration failed: ") + error.what());
       return false;
     }
   }
@@ -100,56 +102,56 @@ class Session {
     const uint32_t number = static_cast<uint32_t>(job.scenario_number);
     const std::string scenario = "scenario " + std::to_string(number);
     if (settings_.faults.silent_on.contains(number)) {
-      Log(LogLevel::kWarning, "fault injection: not starting " + scenario);
+      Log(protocol::LogLevel::kWarning, "fault injection: not starting " + scenario);
       return;
     }
-    Log(LogLevel::kInfo, "running " + scenario);
-    Execution execution = executor_->Execute(job, [&] {
+    Log(protocol::LogLevel::kInfo, "running " + scenario);
+    Execution outcome = executor_->Execute(job, [&] {
       SendStatus(protocol::StatusCode::ONLINE_AND_RUNNING);
       if (settings_.faults.crash_on.contains(number)) {
-        Log(LogLevel::kWarning, "fault injection: crashing on " + scenario);
+        Log(protocol::LogLevel::kWarning, "fault injection: crashing on " + scenario);
         std::raise(SIGKILL);
       }
       if (settings_.faults.hang_on.contains(number)) {
-        Log(LogLevel::kWarning, "fault injection: hanging on " + scenario);
+        Log(protocol::LogLevel::kWarning, "fault injection: hanging on " + scenario);
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [this] { return closed_; });
       }
     });
-    if (execution.preempted) {
-      Log(LogLevel::kWarning, scenario + " preempted: " + execution.preempt_reason);
-      Deliver("RunPreempted", Json(protocol::RunPreemptedRequest{settings_.worker_id, number,
-                                                                 execution.preempt_reason}));
+    if (const auto* preempted = std::get_if<ScenarioPreempted>(&outcome)) {
+      Log(protocol::LogLevel::kWarning, scenario + " preempted: " + preempted->reason);
+      Deliver(protocol::RunPreemptedRequest{settings_.worker_id, number, preempted->reason});
       return;
     }
-    if (!execution.scene_created) {
-      Log(LogLevel::kWarning, scenario + ": cannot create the scene: " + execution.scene_error);
+    if (const auto* failed = std::get_if<SceneNotCreated>(&outcome)) {
+      Log(protocol::LogLevel::kWarning, scenario + ": cannot create the scene: " + failed->error);
       protocol::WorkerIssueNotificationRequest issue;
       issue.worker_id = settings_.worker_id;
       issue.issue_id = protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE;
-      issue.message = execution.scene_error;
-      Deliver("WorkerIssueNotification", Json(issue));
+      issue.message = failed->error;
+      Deliver(issue);
       return;
     }
+    ScenarioCompleted& execution = std::get<ScenarioCompleted>(outcome);
     if (settings_.faults.mismatch_on.contains(number)) {
-      Log(LogLevel::kWarning,
+      Log(protocol::LogLevel::kWarning,
           "fault injection: reporting " + scenario + " as " + std::to_string(number + 1));
       execution.analysis.scenario_number = static_cast<uint16_t>(number + 1);
     }
     // Captures travel in the frame's attachment, described in order by analysis.captures, and
     // the trajectory after them in binary (protocol/trajectory_codec.h).
     std::string attachment;
-    for (const capture::CaptureImage& image : execution.captures) {
+    for (const protocol::CaptureImage& image : execution.captures) {
       execution.analysis.captures.push_back({image.name, image.png.size()});
       attachment.append(reinterpret_cast<const char*>(image.png.data()), image.png.size());
     }
     execution.analysis.capture_error = execution.capture_error;
-    Log(LogLevel::kInfo,
+    Log(protocol::LogLevel::kInfo,
         scenario + " ended: " +
             std::string(protocol::TerminationReasonName(
                 static_cast<protocol::TerminationReason>(execution.analysis.termination_reason))));
     protocol::PackTrajectory(&execution.analysis, &attachment);
-    Deliver("AnalyzeScenario", Json(execution.analysis), std::move(attachment));
+    Deliver(execution.analysis, std::move(attachment));
   }
 
   /// The current scenario is over on this side: a RunScenario for it from now on (the client
@@ -161,22 +163,22 @@ class Session {
 
   /// Sends a request to the client and waits for its reply; a refusal or a lost connection is
   /// logged (the connection's close handler ends the session).
-  void Deliver(const std::string& type, const Json& body, std::string attachment = {}) {
+  template <class T>
+  void Deliver(const T& body, std::string attachment = {}) {
     ReleaseCurrent();
     try {
-      connection_->Request(type, body, std::move(attachment), kReplyTimeout);
+      connection_->Request(protocol::TypeOf<T>(), Json(body), std::move(attachment), kReplyTimeout);
     } catch (const protocol::RequestError& error) {
-      Log(LogLevel::kWarning, error.what());
+      Log(protocol::LogLevel::kWarning, error.what());
     }
   }
 
   void SendStatus(uint8_t status) {
-    connection_->Send("StatusCode", Json(protocol::StatusCode{status}));
+    protocol::SendMessage(*connection_, protocol::StatusCode{status});
   }
 
   // Runs on the io thread.
-  Json OnRunScenario(const protocol::Message& message) {
-    auto request = protocol::DecodeMessage<protocol::RunScenarioRequest>(message.message);
+  protocol::RunScenarioResponse OnRunScenario(protocol::RunScenarioRequest request) {
     std::lock_guard lock(mutex_);
     const int32_t number = request.scenario_number;
     const bool held =
@@ -189,7 +191,7 @@ class Session {
       pending_ = std::move(request);
       changed_.notify_all();
     }
-    return Json(protocol::RunScenarioResponse{true});
+    return protocol::RunScenarioResponse{true};
   }
 
   // Runs on the io thread.
@@ -197,7 +199,7 @@ class Session {
     std::lock_guard lock(mutex_);
     closed_ = true;
     changed_.notify_all();
-    Log(LogLevel::kInfo, "connection closed: " + reason);
+    Log(protocol::LogLevel::kInfo, "connection closed: " + reason);
     if (current_ && !settings_.reconnect) {
       // The client is gone and nobody wants this run's result: let it finish for a grace
       // period, then leave without it.
@@ -205,7 +207,8 @@ class Session {
       const int32_t number = *current_;
       std::thread([grace, number] {
         std::this_thread::sleep_for(grace);
-        Log(LogLevel::kWarning, "abandoning scenario " + std::to_string(number) + " and exiting");
+        Log(protocol::LogLevel::kWarning,
+            "abandoning scenario " + std::to_string(number) + " and exiting");
         std::_Exit(kWorkerExitOk);
       }).detach();
     }
@@ -237,10 +240,11 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
     node_settings.connection = settings.connection;
     node_server = std::make_unique<NodeServer>(node_io.context().get_executor(), node_settings);
   } catch (const std::exception& error) {
-    Log(LogLevel::kError, std::string("cannot listen for vehicle nodes: ") + error.what());
+    Log(protocol::LogLevel::kError,
+        std::string("cannot listen for vehicle nodes: ") + error.what());
     return kWorkerExitFailure;
   }
-  Log(LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
+  Log(protocol::LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
   ScenarioExecutor executor(catalog, settings.worker_id);
   executor.SetNodeServer(node_server.get());
   const auto first_deadline = std::chrono::steady_clock::now() + settings.connect_window;
@@ -255,19 +259,19 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
           settings.reconnect ||
           (!connected_before && std::chrono::steady_clock::now() < first_deadline);
       if (!keep_trying) {
-        Log(LogLevel::kError, std::string("cannot connect: ") + error.what());
+        Log(protocol::LogLevel::kError, std::string("cannot connect: ") + error.what());
         return connected_before ? kWorkerExitOk : kWorkerExitFailure;
       }
       std::this_thread::sleep_for(settings.retry_period);
       continue;
     }
     connected_before = true;
-    Log(LogLevel::kInfo,
+    Log(protocol::LogLevel::kInfo,
         "worker " + std::to_string(settings.worker_id) + " connected to " + settings.connect);
     Session session(connection, settings, &executor, node_server->endpoint());
     if (session.Serve() == Session::End::kRefused) return kWorkerExitFailure;
     if (!settings.reconnect) return kWorkerExitOk;
-    Log(LogLevel::kInfo, "reconnecting to " + settings.connect);
+    Log(protocol::LogLevel::kInfo, "reconnecting to " + settings.connect);
     std::this_thread::sleep_for(settings.retry_period);
   }
 }

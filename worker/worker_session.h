@@ -2,8 +2,8 @@
 // RunScenario requests one at a time until the client goes away.
 //
 // Conversation on one connection (worker -> client unless marked <-):
-//   RegisterWorker {worker_id, token, pid}      <- RegisterWorkerResponse {accepted, message}
-//   StatusCode {ONLINE_AND_READY}
+//   RegisterWorker {worker_id, token, pid}      <- protocol::RegisterWorkerResponse {accepted,
+//   message} StatusCode {ONLINE_AND_READY}
 //   <- RunScenario {request}                    -> RunScenarioResponse {received: true}
 //   StatusCode {ONLINE_AND_RUNNING}             (the scene is built)
 //   AnalyzeScenario {result}                    <- AnalyzeScenarioResponse {received}, or Error

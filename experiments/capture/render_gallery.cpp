@@ -47,12 +47,12 @@ int main(int argc, char** argv) {
   capture::CaptureRenderer renderer;
   std::printf("%s\n", renderer.context_description().c_str());
   const auto begin = std::chrono::steady_clock::now();
-  const std::vector<capture::CaptureImage> images =
+  const std::vector<protocol::CaptureImage> images =
       renderer.Render(world, request, request.scene_capture_only ? nullptr : &result);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   std::printf("%zu images in %.0f ms\n", images.size(), ms);
-  for (const capture::CaptureImage& image : images) {
+  for (const protocol::CaptureImage& image : images) {
     if (!wanted.empty() && !wanted.count(image.name)) continue;
     const std::string path = std::string(argv[2]) + "/" + image.name + ".png";
     std::ofstream(path, std::ios::binary)

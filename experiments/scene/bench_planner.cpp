@@ -37,7 +37,7 @@ void RunReference(benchmark::State& state, protocol::DriverSpec::Type driver) {
     next = (next + 1) % requests.size();
     const RunResult result = runner.Run();
     simulated += result.analysis.vehicle_sim_time;
-    successes += result.reason == protocol::TerminationReason::REASON_SUCCESS ? 1.0 : 0.0;
+    successes += result.reason() == protocol::TerminationReason::REASON_SUCCESS ? 1.0 : 0.0;
   }
   state.counters["sim_s_per_run"] = simulated / state.iterations();
   state.counters["success_rate"] = successes / state.iterations();

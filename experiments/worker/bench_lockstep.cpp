@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <variant>
 
 #include "experiments/scene/reference_workload.h"
 #include "protocol/endpoint.h"
@@ -159,11 +160,11 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
   const ProcessUsage usage;
   for (auto _ : state) {
     const NodeRunOutcome outcome = RunWithNodes(runner, request, server, &cameras);
-    if (outcome.preempted) {
-      state.SkipWithError(outcome.reason.c_str());
+    if (const auto* preempted = std::get_if<NodeRunPreempted>(&outcome)) {
+      state.SkipWithError(preempted->reason.c_str());
       return;
     }
-    if (outcome.result.analysis != reference.analysis) {
+    if (std::get<NodeRunCompleted>(outcome).result.analysis != reference.analysis) {
       state.SkipWithError("the node's run differs from the built-in driver's");
       return;
     }

@@ -38,19 +38,20 @@ struct Image {
   }
 };
 
-Image Decode(const CaptureImage& image) {
+Image Decode(const protocol::CaptureImage& image) {
   int w = 0, h = 0, channels = 0;
-  uint8_t* pixels = stbi_load_from_memory(image.png.data(), static_cast<int>(image.png.size()), &w,
-                                          &h, &channels, 3);
+  uint8_t* pixels = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(image.png.data()),
+                                          static_cast<int>(image.png.size()), &w, &h, &channels, 3);
   EXPECT_NE(pixels, nullptr) << image.name;
   Image out{w, h, std::vector<uint8_t>(pixels, pixels + static_cast<size_t>(w) * h * 3)};
   stbi_image_free(pixels);
   return out;
 }
 
-const CaptureImage& Named(const std::vector<CaptureImage>& images, const std::string& name) {
+const protocol::CaptureImage& Named(const std::vector<protocol::CaptureImage>& images,
+                                    const std::string& name) {
   auto it = std::find_if(images.begin(), images.end(),
-                         [&](const CaptureImage& i) { return i.name == name; });
+                         [&](const protocol::CaptureImage& i) { return i.name == name; });
   if (it == images.end()) throw std::runtime_error("no image named " + name);
   return *it;
 }
@@ -88,7 +89,8 @@ struct Scene {
     trees.cast_shadow.push_back(cast_shadow);
     ++trees.num_instances;
   }
-  std::vector<CaptureImage> Render(const protocol::AnalyzeScenarioRequest* run = nullptr) {
+  std::vector<protocol::CaptureImage> Render(
+      const protocol::AnalyzeScenarioRequest* run = nullptr) {
     request.scene_description.ssa_array = {trees};
     const scene::World world = scene::BuildWorld(request, catalog);
     CaptureRenderer renderer;
@@ -108,11 +110,11 @@ TEST(CaptureRenderer, ImagesHaveTheRequestedSizeAndNames) {
   Scene scene;
   scene.request.scene_capture_settings.image_size = 200;
   scene.request.scene_capture_settings.vehicle_start_pov = true;
-  const std::vector<CaptureImage> images = scene.Render();
+  const std::vector<protocol::CaptureImage> images = scene.Render();
   ASSERT_EQ(images.size(), 2u);
   EXPECT_EQ(images[0].name, "ortho_aerial_pad0");
   EXPECT_EQ(images[1].name, "perspective_vehicle_start_pov");
-  for (const CaptureImage& image : images) {
+  for (const protocol::CaptureImage& image : images) {
     const Image decoded = Decode(image);
     EXPECT_EQ(decoded.width, 200);
     EXPECT_EQ(decoded.height, 200);
@@ -173,7 +175,7 @@ TEST(CaptureRenderer, GoalRingOnlyInTheAnnotatedImages) {
   Scene scene;
   scene.request.scene_capture_settings.draw_annotations = true;
   scene.request.scene_capture_settings.perspective_aerial = true;
-  const std::vector<CaptureImage> images = scene.Render();
+  const std::vector<protocol::CaptureImage> images = scene.Render();
   ASSERT_EQ(images.size(), 4u);
   const Image plain = Decode(Named(images, "ortho_aerial_pad0"));
   const Image annotated = Decode(Named(images, "ortho_aerial_pad0_annotated"));
@@ -209,8 +211,8 @@ TEST(CaptureRenderer, StartArrowAlwaysTrajectoryOnlyAfterARun) {
     sample.twist.linear.x = 4.0;
     run.vehicle_trajectory.push_back(sample);
   }
-  const std::vector<CaptureImage> before = scene.Render(nullptr);
-  const std::vector<CaptureImage> after = scene.Render(&run);
+  const std::vector<protocol::CaptureImage> before = scene.Render(nullptr);
+  const std::vector<protocol::CaptureImage> after = scene.Render(&run);
   const Image plain = Decode(Named(before, "ortho_aerial_pad0"));
   const Image before_run = Decode(Named(before, "ortho_aerial_pad0_annotated"));
   const Image after_run = Decode(Named(after, "ortho_aerial_pad0_annotated"));

@@ -11,9 +11,9 @@ namespace {
 TEST(DeepMergeTest, NestedObjectsMergeKeyByKey) {
   const Json base = Json::parse(R"({"a": 1, "o": {"x": 1, "y": 2, "inner": {"p": 1, "q": 2}}})");
   const Json overrides = Json::parse(R"({"o": {"y": 20, "inner": {"q": 3}, "z": 4}, "b": 5})");
-  EXPECT_EQ(DeepMerge(base, overrides),
-            Json::parse(
-                R"({"a": 1, "b": 5, "o": {"x": 1, "y": 20, "z": 4, "inner": {"p": 1, "q": 3}}})"));
+  // Keys keep the base's order; keys new in the overrides follow, in their order.
+  EXPECT_EQ(DeepMerge(base, overrides).dump(),
+            R"({"a":1,"o":{"x":1,"y":20,"inner":{"p":1,"q":3},"z":4},"b":5})");
 }
 
 TEST(DeepMergeTest, ArraysAndScalarsReplace) {
@@ -72,6 +72,21 @@ TEST(ParseJsonTextTest, MissingCommaPointsAtTheEndOfTheNextKey) {
   } catch (const BatchError& error) {
     EXPECT_EQ(std::string(error.what()).rfind("x.json:2:4: malformed JSON", 0), 0u) << error.what();
   }
+}
+
+TEST(ParseJsonTextTest, RepeatedKeyIsRefusedNamingItsPathAndTheFile) {
+  const std::string text =
+      "{\n  \"defaults\": {\"goal_radius\": 5.0, \"seed\": 1, \"goal_radius\": 7.0},\n"
+      "  \"scenarios\": []\n}\n";
+  try {
+    ParseJsonText(text, "batch.json");
+    FAIL() << "no error";
+  } catch (const BatchError& error) {
+    EXPECT_STREQ(error.what(), "batch.json: defaults.goal_radius: duplicate key in one object");
+  }
+  // The same key in two different objects is no repetition.
+  const Json parsed = ParseJsonText(R"({"a": {"goal_radius": 1}, "b": {"goal_radius": 2}})", "ok");
+  EXPECT_EQ(parsed["b"]["goal_radius"], 2);
 }
 
 TEST(ReadTextFileTest, MissingFileNamesTheFile) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "client/batch_seed.h"
-#include "tests/client/temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
@@ -139,15 +139,16 @@ TEST(BatchTest, ClientSettingsHaveDefaultsAndOverrides) {
   EXPECT_EQ(plain.settings.name, "test");
   EXPECT_EQ(plain.settings.max_attempts, 3u);
   EXPECT_EQ(plain.settings.scenario_timeout_s, 300.0);
-  EXPECT_EQ(plain.settings.vehicle_nodes,
-            Json::parse(R"({"count": 0, "sync": true, "sensors": []})"));
+  EXPECT_EQ(plain.settings.vehicle_nodes, BatchNodeSettings{});
+  EXPECT_EQ(plain.settings.vehicle_nodes.max_reruns, 3u);
+  EXPECT_FALSE(plain.settings.vehicle_nodes.save_minimal);
   const Batch custom = Parse(R"({"name": "n", "max_attempts": 5, "scenario_timeout_s": 12.5,
       "vehicle_nodes": {"count": 2}, "scenarios": [{}]})");
   EXPECT_EQ(custom.settings.name, "n");
   EXPECT_EQ(custom.settings.max_attempts, 5u);
   EXPECT_EQ(custom.settings.scenario_timeout_s, 12.5);
-  EXPECT_EQ(custom.settings.vehicle_nodes["count"], 2);
-  EXPECT_EQ(custom.settings.vehicle_nodes["sync"], true);
+  EXPECT_EQ(custom.settings.vehicle_nodes.spec.count, 2u);
+  EXPECT_TRUE(custom.settings.vehicle_nodes.spec.sync);
   EXPECT_NE(ErrorOf(R"({"max_attempts": 0, "scenarios": [{}]})").find("max_attempts"),
             std::string::npos);
   EXPECT_NE(ErrorOf(R"({"scenario_timeout_s": -1, "scenarios": [{}]})").find("scenario_timeout"),
@@ -169,10 +170,28 @@ TEST(BatchTest, TopLevelVehicleNodesReachEveryRequestWithoutClientOnlyKeys) {
   EXPECT_EQ(batch.scenarios[0].request.vehicle_nodes.count, 2u);
   EXPECT_EQ(batch.scenarios[1].request.vehicle_nodes.count, 0u);  // the override wins
   EXPECT_EQ(batch.scenarios[2].request.vehicle_nodes.count, 2u);  // generated
-  // The client-side settings keep every key.
-  EXPECT_EQ(batch.settings.vehicle_nodes["max_reruns"], 1);
+  // The client-side settings are kept typed beside the spec.
+  EXPECT_EQ(batch.settings.vehicle_nodes.max_reruns, 1u);
+  EXPECT_TRUE(batch.settings.vehicle_nodes.save_minimal);
+  EXPECT_FALSE(batch.settings.vehicle_nodes.spec.sync);
   // Without a top-level vehicle_nodes the built-in driver runs.
   EXPECT_EQ(Parse(R"({"scenarios": [{}]})").scenarios[0].request.vehicle_nodes.count, 0u);
+}
+
+TEST(BatchTest, BadTopLevelVehicleNodesAreBatchErrorsNamingTheFileAndPath) {
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"max_reruns": "x"}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.max_reruns: expected an unsigned integer, got string "
+            "\"x\"");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"max_reruns": 256}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.max_reruns: expected at most 255, got 256");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"save_minimal": 1}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.save_minimal: expected a boolean, got number 1");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"count": 300}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.count: expected at most 255 nodes per worker, got 300");
+  // The spec's own fields are decoded strictly, with the path.
+  EXPECT_NE(ErrorOf(R"({"vehicle_nodes": {"synch": true}, "scenarios": [{}]})")
+                .find("test.json: vehicle_nodes"),
+            std::string::npos);
 }
 
 TEST(BatchTest, GeneratedScenariosAreNumberedAfterListedOnes) {
@@ -206,7 +225,7 @@ TEST(BatchTest, GenerationFailureMakesThatScenarioInvalid) {
 }
 
 TEST(LoadBatchFileTest, MalformedJsonNamesFileLineAndColumn) {
-  testing::TempDir dir;
+  testutil::TempDir dir;
   const auto file = dir.path() / "broken.json";
   std::ofstream(file) << "{\n  \"seed\": 7,\n  \"scenarios\": [{]\n}\n";
   try {
@@ -219,7 +238,7 @@ TEST(LoadBatchFileTest, MalformedJsonNamesFileLineAndColumn) {
 }
 
 TEST(LoadBatchFileTest, NameDefaultsToFileStem) {
-  testing::TempDir dir;
+  testutil::TempDir dir;
   const auto file = dir.path() / "night_run.json";
   std::ofstream(file) << R"({"scenarios": [{}]})";
   EXPECT_EQ(LoadBatchFile(file).settings.name, "night_run");

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "e2e_process.h"
-#include "temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
@@ -15,8 +15,8 @@ using testing::ReadText;
 using testing::Result;
 using testing::RunToEnd;
 using testing::SmallBatch;
-using testing::TempDir;
 using testing::WriteJson;
+using testutil::TempDir;
 using Json = nlohmann::json;
 
 Json MixedScenarios() {
@@ -178,6 +178,34 @@ TEST(FarmEndToEnd, UnusableBatchOrCommandLineStopsBeforeAnythingRuns) {
             2);
   EXPECT_EQ(RunToEnd(Executable("asg-client"), {"--version"}, dir.path() / "client.txt"), 0);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("asg-client "), std::string::npos);
+}
+
+TEST(FarmEndToEnd, BadVehicleNodesSettingExitsTwoBeforeCreatingAnything) {
+  TempDir dir;
+  Json batch = SmallBatch("bad nodes", testing::PlainScenarios(1));
+  batch["vehicle_nodes"] = {{"count", 1}, {"max_reruns", "x"}};
+  WriteJson(dir.path() / "nodes.json", batch);
+  const auto out = dir.path() / "out";
+  EXPECT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", (dir.path() / "nodes.json").string(), "--out", out.string()},
+                     dir.path() / "client.txt"),
+            2);
+  const std::string text = ReadText(dir.path() / "client.txt");
+  EXPECT_NE(text.find("nodes.json: vehicle_nodes.max_reruns: expected an unsigned integer, got "
+                      "string \"x\""),
+            std::string::npos)
+      << text;
+  EXPECT_FALSE(std::filesystem::exists(out));  // no folder, so no asg_log.txt either
+
+  batch["vehicle_nodes"] = {{"save_minimal", "yes"}};
+  WriteJson(dir.path() / "nodes.json", batch);
+  EXPECT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", (dir.path() / "nodes.json").string(), "--out", out.string()},
+                     dir.path() / "client.txt"),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("vehicle_nodes.save_minimal"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST(FarmEndToEnd, WorkerWithoutEglRunsItsScenariosAndReportsTheCaptureError) {

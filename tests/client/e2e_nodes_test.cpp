@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "e2e_process.h"
-#include "temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
@@ -17,9 +17,9 @@ using testing::Executable;
 using testing::ReadText;
 using testing::Result;
 using testing::SmallBatch;
-using testing::TempDir;
 using testing::WaitForText;
 using testing::WriteJson;
+using testutil::TempDir;
 using Json = nlohmann::json;
 using std::chrono::seconds;
 
@@ -169,7 +169,13 @@ TEST(NodesEndToEnd, KilledNodePreemptsAndTheScenarioCompletesWithTheNextNode) {
   const Json result = Result(farm.out(), 1);
   EXPECT_EQ(result["status"], "done");
   EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS");
-  EXPECT_GE(result["attempts"].get<int>(), 2);
+  // The preemption is one attempt, counted in timing.json only; result.json has no rerun.
+  const std::vector<std::string> outcomes = testing::AttemptOutcomes(farm.out(), 1);
+  ASSERT_GE(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes.front(), "preempted");
+  EXPECT_EQ(outcomes.back(), "done");
+  EXPECT_FALSE(result.contains("attempts"));
+  EXPECT_TRUE(result["reruns"].empty());
   next.Wait(seconds(10));
 }
 
@@ -186,6 +192,12 @@ TEST(NodesEndToEnd, ARerunRequestIsHonouredOnce) {
   ASSERT_EQ(result["reruns"].size(), 1u) << result.dump();
   EXPECT_EQ(result["reruns"][0]["node_name"], "asker");
   EXPECT_EQ(result["reruns"][0]["reason"], "test rerun of scenario 1");
+  // The rerun ran attempt 1 again: two attempts in timing.json, numbered as the rerun says.
+  EXPECT_EQ(result["reruns"][0]["attempt"], 1);
+  EXPECT_EQ(testing::AttemptOutcomes(farm.out(), 1),
+            (std::vector<std::string>{"rerun requested", "done"}));
+  const Json summary = Json::parse(ReadText(farm.out() / "summary.json"));
+  EXPECT_EQ(summary["scenarios"][0]["attempts"], 2);
   node.Wait(seconds(10));
 }
 

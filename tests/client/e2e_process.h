@@ -149,6 +149,25 @@ inline nlohmann::json Result(const std::filesystem::path& out, int scenario_numb
   return nlohmann::json::parse(ReadText(out / folder / "result.json"));
 }
 
+/// Parsed DIR/scenario_NNNN/timing.json: the worker, wall time and every attempt with its outcome.
+inline nlohmann::json Timing(const std::filesystem::path& out, int scenario_number) {
+  char folder[32];
+  std::snprintf(folder, sizeof folder, "scenario_%04d", scenario_number);
+  return nlohmann::json::parse(ReadText(out / folder / "timing.json"));
+}
+
+/// The outcomes of timing.json's attempts in order, after checking they are numbered 1, 2, 3...
+inline std::vector<std::string> AttemptOutcomes(const std::filesystem::path& out,
+                                                int scenario_number) {
+  std::vector<std::string> outcomes;
+  const nlohmann::json timing = Timing(out, scenario_number);
+  for (const nlohmann::json& attempt : timing["attempts"]) {
+    EXPECT_EQ(attempt["attempt"].get<size_t>(), outcomes.size() + 1) << attempt.dump();
+    outcomes.push_back(attempt["outcome"].get<std::string>());
+  }
+  return outcomes;
+}
+
 /// Expects every scenario folder's result.json and trajectory.csv to be byte-identical in
 /// `a` and `b`, and both to hold the same scenario folders.
 inline void ExpectSameResults(const std::filesystem::path& a, const std::filesystem::path& b) {

@@ -4,7 +4,7 @@
 #include <signal.h>
 
 #include "e2e_process.h"
-#include "temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
@@ -12,7 +12,7 @@ namespace {
 using testing::Executable;
 using testing::ReadText;
 using testing::RunToEnd;
-using testing::TempDir;
+using testutil::TempDir;
 using Json = nlohmann::json;
 
 TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {

@@ -15,7 +15,7 @@
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
 #include "protocol/server.h"
-#include "tests/client/temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
@@ -148,7 +148,7 @@ bool RunsScenario1(const protocol::NodeOperatingInfo& info) {
 }
 
 TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
-  testing::TempDir temp;
+  testutil::TempDir temp;
   ControlPlane plane(temp.path());
   RawNode node(plane);
   EXPECT_THROW(node.connection().Request("RegisterVehicleNode",
@@ -192,7 +192,7 @@ TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
 }
 
 TEST(NodeControlTest, AClosedNodeConnectionUnregistersTheNode) {
-  testing::TempDir temp;
+  testutil::TempDir temp;
   ControlPlane plane(temp.path());
   {
     RawNode node(plane);

@@ -8,9 +8,9 @@
 namespace asg::client {
 namespace {
 
-ScenarioResult Done(protocol::TerminationReason reason) {
-  ScenarioResult result;
-  result.status = ScenarioStatus::kDone;
+results::ScenarioResult Done(protocol::TerminationReason reason) {
+  results::ScenarioResult result;
+  result.status = results::ScenarioStatus::kDone;
   result.termination_reason = static_cast<uint8_t>(reason);
   return result;
 }
@@ -21,8 +21,8 @@ TEST(Progress, LineCountsStatusesAndReasonsWithRateAndEta) {
   settings.enabled = false;
   Progress progress(10, settings, out);
   const auto start = std::chrono::steady_clock::now();
-  ScenarioResult invalid;
-  invalid.status = ScenarioStatus::kInvalid;
+  results::ScenarioResult invalid;
+  invalid.status = results::ScenarioStatus::kInvalid;
   progress.CountPrevious(invalid);  // resumed: counted, not part of the rate
   progress.Count(Done(protocol::TerminationReason::REASON_SUCCESS));
   progress.Count(Done(protocol::TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT));

@@ -7,29 +7,40 @@
 #include <sstream>
 #include <string>
 
-#include "client/results_files.h"
-#include "tests/client/temp_dir.h"
+#include "results/files.h"
+#include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
 
-ScenarioOutcome Outcome(uint32_t number, ScenarioStatus status, uint8_t reason, int worker) {
-  ScenarioOutcome outcome;
+results::ScenarioOutcome Outcome(uint32_t number, results::ScenarioStatus status, uint8_t reason,
+                                 int worker) {
+  results::ScenarioOutcome outcome;
   outcome.result.scenario_number = number;
   outcome.result.status = status;
   outcome.result.termination_reason = reason;
   outcome.result.vehicle_sim_time = 2.5 * number;
-  outcome.result.attempts = status == ScenarioStatus::kInvalid ? 0 : 1;
-  if (status != ScenarioStatus::kDone) outcome.result.error = "bad";
+  if (status != results::ScenarioStatus::kDone) outcome.result.error = "bad";
   outcome.timing.worker_id = worker;
   outcome.timing.wall_time_s = 1.0 + number;
+  // The attempts column counts timing.json's attempts: none for an invalid scenario, three
+  // lost ones for a failed one.
+  if (status == results::ScenarioStatus::kDone) {
+    outcome.timing.attempts = {{1, worker, 1.0 + number, "done", ""}};
+  } else if (status == results::ScenarioStatus::kFailed) {
+    for (uint32_t attempt = 1; attempt <= 3; ++attempt) {
+      outcome.timing.attempts.push_back({attempt, worker, 1.0, "worker lost", "crashed"});
+    }
+  }
   return outcome;
 }
 
-std::vector<ScenarioOutcome> Sample() {
-  return {Outcome(3, ScenarioStatus::kDone, 1, 2), Outcome(1, ScenarioStatus::kDone, 0, 1),
-          Outcome(2, ScenarioStatus::kInvalid, 0, -1), Outcome(4, ScenarioStatus::kDone, 0, 1),
-          Outcome(5, ScenarioStatus::kFailed, 0, 2)};
+std::vector<results::ScenarioOutcome> Sample() {
+  return {Outcome(3, results::ScenarioStatus::kDone, 1, 2),
+          Outcome(1, results::ScenarioStatus::kDone, 0, 1),
+          Outcome(2, results::ScenarioStatus::kInvalid, 0, -1),
+          Outcome(4, results::ScenarioStatus::kDone, 0, 1),
+          Outcome(5, results::ScenarioStatus::kFailed, 0, 2)};
 }
 
 TEST(SummarizeTest, CountsPerStatusAndPerReason) {
@@ -55,14 +66,14 @@ TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
             "2,invalid,,,3.000,,0\n"
             "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1\n"
             "4,done,REASON_SUCCESS,10,5.000,1,1\n"
-            "5,failed,,,6.000,2,1\n");
+            "5,failed,,,6.000,2,3\n");
 }
 
 TEST(WriteSummaryTest, WritesJsonAndCsv) {
-  testing::TempDir dir;
+  testutil::TempDir dir;
   const auto outcomes = Sample();
   WriteSummary(dir.path(), Summarize("demo", 7, outcomes, 10.0), outcomes);
-  const Json json = ReadJsonFile(dir.path() / "summary.json");
+  const Json json = results::ReadJsonFile(dir.path() / "summary.json");
   EXPECT_EQ(json["batch"], "demo");
   EXPECT_EQ(json["seed"], 7);
   EXPECT_EQ(json["total"], 5);

@@ -25,26 +25,34 @@ TEST(Scheduler, HandsOutScenariosInAscendingOrderOnePerWorker) {
   EXPECT_EQ(scheduler.Assign(1, kT0), 3u);
   EXPECT_EQ(scheduler.Assign(1, kT0), std::nullopt);  // worker 1 already holds one
   EXPECT_EQ(scheduler.Assign(2, kT0), 5u);
-  EXPECT_EQ(scheduler.Finish(1, 3), Scheduler::Verdict::kAccepted);
+  EXPECT_EQ(scheduler.Check(1, 3), Scheduler::Verdict::kAccepted);
+  EXPECT_EQ(scheduler.Assign(1, kT0), std::nullopt);  // Check changes nothing
+  EXPECT_EQ(scheduler.ReleaseWorker(1), 3u);
   EXPECT_EQ(scheduler.Assign(1, kT0), 7u);
   EXPECT_EQ(scheduler.queued(), 0u);
   EXPECT_EQ(scheduler.in_flight(), 2u);
   EXPECT_FALSE(scheduler.Drained());
 }
 
-TEST(Scheduler, ReleasedScenarioGoesBackInItsPlaceThenFailsAfterMaxAttempts) {
+TEST(Scheduler, ReleasedScenarioIsNeitherHeldNorQueuedUntilRequeuedInItsPlace) {
   Scheduler scheduler(Settings(), {1, 2});
   ASSERT_EQ(scheduler.Assign(1, kT0), 1u);
-  EXPECT_EQ(scheduler.ReleaseWorker(1, "crashed"), std::nullopt);
-  EXPECT_EQ(scheduler.ReleaseWorker(1, "crashed again"), std::nullopt);  // idempotent
-  EXPECT_EQ(scheduler.FailedAttempts(1), 1u);
+  EXPECT_EQ(scheduler.ReleaseWorker(1), 1u);
+  EXPECT_EQ(scheduler.ReleaseWorker(1), std::nullopt);  // idempotent
+  EXPECT_EQ(scheduler.AssignedTo(1), std::nullopt);
+  EXPECT_EQ(scheduler.queued(), 1u);
+  EXPECT_TRUE(scheduler.Requeue(1));
+  EXPECT_FALSE(scheduler.Requeue(1));       // queued already
   ASSERT_EQ(scheduler.Assign(2, kT0), 1u);  // before scenario 2
-  const auto failure = scheduler.ReleaseWorker(2, "killed by signal 9");
-  ASSERT_TRUE(failure.has_value());
-  EXPECT_EQ(failure->scenario_number, 1u);
-  EXPECT_EQ(failure->attempts, 2u);
-  EXPECT_EQ(failure->reason, "killed by signal 9");
+  EXPECT_FALSE(scheduler.Requeue(1));       // held
   EXPECT_EQ(scheduler.Assign(3, kT0), 2u);
+}
+
+TEST(Scheduler, GivesUpAtMaxAttemptsFailedAttempts) {
+  Scheduler scheduler(Settings(), {1});  // max_attempts 2
+  EXPECT_FALSE(scheduler.GivesUp(0));
+  EXPECT_FALSE(scheduler.GivesUp(1));
+  EXPECT_TRUE(scheduler.GivesUp(2));
 }
 
 TEST(Scheduler, UnstartedScenarioIsResubmittedTwiceThenTheWorkerIsDropped) {
@@ -63,6 +71,7 @@ TEST(Scheduler, UnstartedScenarioIsResubmittedTwiceThenTheWorkerIsDropped) {
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
   EXPECT_EQ(actions[0].reason, "scenario 4 not started within 1 s; given up after 2 resubmissions");
+  EXPECT_EQ(actions[0].outcome, AttemptOutcome::kNotStarted);
 }
 
 TEST(Scheduler, StartedScenarioIsNotResubmittedButHitsTheWallClockCap) {
@@ -74,18 +83,21 @@ TEST(Scheduler, StartedScenarioIsNotResubmittedButHitsTheWallClockCap) {
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
   EXPECT_EQ(actions[0].reason, "scenario 4 exceeded the wall-clock cap of 10 s");
+  EXPECT_EQ(actions[0].outcome, AttemptOutcome::kTimedOut);
 }
 
 TEST(Scheduler, MismatchedReportIsResubmittedUntilTheWorkerIsGivenUp) {
   Scheduler scheduler(Settings(), {4, 5});
   ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
-  EXPECT_EQ(scheduler.Finish(1, 5), Scheduler::Verdict::kMismatch);
+  EXPECT_EQ(scheduler.Check(1, 5), Scheduler::Verdict::kMismatch);
   EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kResubmit);
   EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kResubmit);
-  EXPECT_EQ(scheduler.Resubmit(1, kT0, "wrong number").kind, Kind::kDropWorker);
-  EXPECT_EQ(scheduler.Finish(2, 4), Scheduler::Verdict::kUnexpected);
-  EXPECT_EQ(scheduler.Finish(1, 4), Scheduler::Verdict::kAccepted);
-  EXPECT_EQ(scheduler.FailedAttempts(4), 0u);
+  const SchedulerAction drop = scheduler.Resubmit(1, kT0, "wrong number");
+  EXPECT_EQ(drop.kind, Kind::kDropWorker);
+  EXPECT_EQ(drop.outcome, AttemptOutcome::kRefused);
+  EXPECT_EQ(drop.reason, "wrong number; given up after 2 resubmissions");
+  EXPECT_EQ(scheduler.Check(2, 4), Scheduler::Verdict::kUnexpected);
+  EXPECT_EQ(scheduler.Check(1, 4), Scheduler::Verdict::kAccepted);
 }
 
 TEST(Scheduler, StoppedSchedulerHandsOutNothing) {

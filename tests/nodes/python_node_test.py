@@ -1,4 +1,4 @@
-"""Tests for nodes/python/asg_node.py: the node's life against a minimal client and worker.
+"""Tests for nodes/python/asg_node/: the node's life against a minimal client and worker.
 
 The peer below frames with its own struct code (not the module's), over real loopback sockets.
 """

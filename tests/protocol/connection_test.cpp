@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 #include <map>
 #include <thread>
@@ -301,6 +302,74 @@ TEST(ConnectionTest, ConcurrentSendsFromSeveralThreadsArriveIntact) {
     for (int seq = 0; seq < kPerThread; ++seq) EXPECT_EQ(received[thread][seq], seq);
   }
   EXPECT_EQ(corrupt, 0);
+}
+
+// A peer that never reads: the sender's queue grows to the cap and no further, and the
+// connection closes with a reason naming the cap and the bytes queued.
+TEST(ConnectionTest, PeerThatNeverReadsIsCutAtTheQueueCap) {
+  ConnectionSettings settings;
+  settings.limits.max_frame_bytes = size_t{1} << 20;
+  settings.max_queued_bytes = size_t{4} << 20;
+  IoThreads io(1);
+  std::promise<std::shared_ptr<Connection>> accepted;
+  std::promise<std::string> closed;
+  Server server(io.context().get_executor(), "127.0.0.1", 0, settings,
+                [&accepted, &closed](std::shared_ptr<Connection> connection) {
+                  connection->SetCloseHandler(
+                      [&closed](const std::string& reason) { closed.set_value(reason); });
+                  connection->Start();
+                  accepted.set_value(connection);
+                });
+  boost::asio::io_context raw_context;
+  boost::asio::ip::tcp::socket never_reads(raw_context);
+  never_reads.connect({boost::asio::ip::make_address("127.0.0.1"), server.port()});
+  auto accepted_future = accepted.get_future();
+  ASSERT_EQ(accepted_future.wait_for(kWait), std::future_status::ready);
+  std::shared_ptr<Connection> sender = accepted_future.get();
+
+  const std::string blob(512 * 1024, 'b');
+  size_t most_queued = 0;
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (sender->IsOpen() && std::chrono::steady_clock::now() < deadline) {
+    sender->Send("Blob", Json::object(), blob);
+    most_queued = std::max(most_queued, sender->queued_bytes());
+  }
+  EXPECT_FALSE(sender->IsOpen());
+  EXPECT_LE(most_queued, settings.max_queued_bytes);
+  auto closed_future = closed.get_future();
+  ASSERT_EQ(closed_future.wait_for(kWait), std::future_status::ready);
+  const std::string reason = closed_future.get();
+  EXPECT_NE(reason.find("over its cap"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("bytes queued"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("max_queued_bytes 4194304 bytes"), std::string::npos) << reason;
+  // Sending after the close is a no-op, and every queued byte is released.
+  sender->Send("Blob", Json::object(), blob);
+  const auto release_deadline = std::chrono::steady_clock::now() + kWait;
+  while (sender->queued_bytes() > 0 && std::chrono::steady_clock::now() < release_deadline) {
+    std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_EQ(sender->queued_bytes(), 0u);
+  server.Stop();
+  io.Stop();
+}
+
+TEST(ConnectionTest, SettingsAreValidated) {
+  boost::asio::io_context context;
+  ConnectionSettings too_small_queue;
+  too_small_queue.limits.max_frame_bytes = 1000;
+  too_small_queue.max_queued_bytes = 1000;  // no room for the 12-byte header
+  EXPECT_THROW(Connection::Create(boost::asio::ip::tcp::socket(context), too_small_queue),
+               std::invalid_argument);
+  too_small_queue.max_queued_bytes = 1012;
+  EXPECT_NO_THROW(Connection::Create(boost::asio::ip::tcp::socket(context), too_small_queue));
+  ConnectionSettings no_frame_deadline;
+  no_frame_deadline.frame_timeout = 0ms;
+  EXPECT_THROW(Connection::Create(boost::asio::ip::tcp::socket(context), no_frame_deadline),
+               std::invalid_argument);
+  ConnectionSettings negative_registration;
+  negative_registration.registration_timeout = -1ms;
+  EXPECT_THROW(Connection::Create(boost::asio::ip::tcp::socket(context), negative_registration),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -231,5 +231,36 @@ TEST(FrameTest, NamingHelpersFollowTheConvention) {
   EXPECT_EQ(ErrorBody("x"), (Json{{"success", false}, {"description", "x"}}));
 }
 
+TEST(FrameTest, RepeatedKeyInTheBodyIsRefusedWithItsPath) {
+  const FrameError error =
+      DecodeError(RawFrame(R"({"type":"Echo","reference":3,"message":{"goal_radius":5,)"
+                           R"("seed":1,"goal_radius":7}})"));
+  EXPECT_EQ(error.kind, FrameErrorKind::kRefusedJson);
+  EXPECT_EQ(error.description, "frame JSON: message.goal_radius: duplicate key in one object");
+  EXPECT_FALSE(error.stream_lost);
+}
+
+TEST(FrameTest, RepeatedEnvelopeKeyIsRefusedAndTheNextFrameStillDecodes) {
+  FrameDecoder decoder;
+  decoder.Feed(RawFrame(R"({"type":"Echo","reference":3,"type":"Other","message":{}})"));
+  decoder.Feed(RawFrame(R"({"type":"Echo","reference":4,"message":{"a":{"b":1},"b":2}})"));
+  Message message;
+  FrameError error;
+  ASSERT_EQ(decoder.Next(&message, &error), FrameDecoder::Status::kError);
+  EXPECT_EQ(error.description, "frame JSON: type: duplicate key in one object");
+  ASSERT_EQ(decoder.Next(&message, &error), FrameDecoder::Status::kFrame);
+  EXPECT_EQ(message.reference, 4);
+  EXPECT_EQ(message.message["b"], 2);
+}
+
+TEST(FrameTest, NestingDeeperThanTheCapIsRefused) {
+  const std::string deep = std::string(70, '[') + std::string(70, ']');
+  const FrameError error =
+      DecodeError(RawFrame(R"({"type":"Echo","reference":3,"message":{"a":)" + deep + "}}"));
+  EXPECT_EQ(error.kind, FrameErrorKind::kRefusedJson);
+  EXPECT_NE(error.description.find("nested deeper than 64"), std::string::npos)
+      << error.description;
+}
+
 }  // namespace
 }  // namespace asg::protocol

@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <thread>
 
 #include "protocol/connection.h"
 #include "tests/protocol/loopback_fixture.h"
@@ -11,6 +12,7 @@
 namespace asg::protocol {
 namespace {
 
+using namespace std::chrono_literals;
 using namespace std::string_literals;
 using testing::RawClient;
 using testing::TestServer;
@@ -96,6 +98,12 @@ TEST_F(HostileInputTest, AttachmentLengthOverTheCap) {
 TEST_F(HostileInputTest, InvalidJson) {
   ExpectErrorThenClose(RawFrame(R"({"type": oops, "reference": 3})"),
                        "frame JSON: [json.exception.parse_error.101]");
+}
+
+TEST_F(HostileInputTest, RepeatedKey) {
+  ExpectErrorThenClose(
+      RawFrame(R"({"type":"Echo","reference":3,"message":{"goal_radius":5,"goal_radius":7}})"),
+      "frame JSON: message.goal_radius: duplicate key in one object");
 }
 
 TEST_F(HostileInputTest, InvalidUtf8) {
@@ -257,6 +265,109 @@ TEST_F(HostileInputTest, RandomizedGarbageNeverStopsTheServer) {
   EXPECT_GE(error_replies, connections / 2);
   EXPECT_EQ(server_.WaitForCloses(connections).size(), connections);
   ExpectStillServing();
+}
+
+// A peer that trickles one byte at a time is never silent, yet each frame must arrive whole
+// within frame_timeout of its first byte: the bytes arriving do not extend the deadline.
+TEST(HostileDeadlineTest, TricklingPeerIsCutAtTheFrameDeadline) {
+  ConnectionSettings settings;
+  settings.heartbeat_interval = 50ms;
+  settings.frame_timeout = 300ms;
+  TestServer server(settings);
+  {
+    RawClient raw(server.port());
+    raw.Write(testing::RequestBytes("Heartbeat", 0, Json::object()));
+    const std::string frame =
+        testing::RequestBytes("Echo", 5, Json{{"padding", std::string(200, 'x')}});
+    const auto start = std::chrono::steady_clock::now();
+    // One byte every 10 ms would take over 2 s; the trickle stops after 800 ms.
+    for (size_t i = 0; i < frame.size() && std::chrono::steady_clock::now() - start < 800ms; ++i) {
+      raw.Write(frame.substr(i, 1));
+      std::this_thread::sleep_for(10ms);
+    }
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    EXPECT_TRUE(result.closed);
+    ASSERT_EQ(result.frames.size(), 1u);
+    EXPECT_EQ(result.frames[0].type, kErrorType);
+    EXPECT_NE(
+        ErrorDescription(result.frames[0].message).find("not whole within frame_timeout 300 ms"),
+        std::string::npos)
+        << ErrorDescription(result.frames[0].message);
+  }
+  const auto reasons = server.WaitForCloses(1);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("not whole within frame_timeout 300 ms"), std::string::npos)
+      << reasons[0];
+}
+
+// The deadline is per frame: two frames each sent in pieces within it are served, although
+// together they take longer than the deadline.
+TEST(HostileDeadlineTest, FramesSentInPiecesWithinTheDeadlineAreServed) {
+  ConnectionSettings settings;
+  settings.heartbeat_interval = 50ms;
+  settings.frame_timeout = 400ms;
+  TestServer server(settings);
+  RawClient raw(server.port());
+  for (const int64_t reference : {1, 2}) {
+    const std::string frame = testing::RequestBytes("Echo", reference, Json{{"n", reference}});
+    const size_t third = frame.size() / 3;
+    raw.Write(frame.substr(0, third));
+    std::this_thread::sleep_for(100ms);
+    raw.Write(frame.substr(third, third));
+    std::this_thread::sleep_for(100ms);
+    raw.Write(frame.substr(2 * third));
+    const Message reply = raw.ReadReply();
+    EXPECT_EQ(reply.type, "EchoResponse");
+    EXPECT_EQ(reply.reference, reference);
+  }
+}
+
+ConnectionSettings RegistrationSettings() {
+  ConnectionSettings settings;
+  settings.heartbeat_interval = 50ms;
+  settings.registration_timeout = 300ms;
+  return settings;
+}
+
+// Sends a Heartbeat every 50 ms for 600 ms, twice the registration deadline.
+void SendHeartbeatsFor600Ms(RawClient& raw) {
+  for (int i = 0; i < 12; ++i) {
+    raw.Write(testing::RequestBytes("Heartbeat", 0, Json::object()));
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
+TEST(HostileDeadlineTest, PeerThatOnlySendsHeartbeatsIsCutAtTheRegistrationDeadline) {
+  TestServer server(RegistrationSettings());
+  {
+    RawClient raw(server.port());
+    SendHeartbeatsFor600Ms(raw);
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    EXPECT_TRUE(result.closed);
+    ASSERT_EQ(result.frames.size(), 1u);
+    EXPECT_EQ(result.frames[0].type, kErrorType);
+    EXPECT_NE(ErrorDescription(result.frames[0].message)
+                  .find("did not register within registration_timeout 300 ms"),
+              std::string::npos)
+        << ErrorDescription(result.frames[0].message);
+  }
+  const auto reasons = server.WaitForCloses(1);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("did not register within registration_timeout 300 ms"),
+            std::string::npos)
+      << reasons[0];
+}
+
+TEST(HostileDeadlineTest, RegisteredPeerStaysPastTheRegistrationDeadline) {
+  TestServer server(RegistrationSettings());
+  RawClient raw(server.port());
+  raw.Write(testing::RequestBytes("Register", 1, Json::object()));
+  EXPECT_EQ(raw.ReadReply().type, "RegisterResponse");
+  SendHeartbeatsFor600Ms(raw);
+  raw.Write(testing::RequestBytes("Echo", 2, Json{{"still", "here"}}));
+  const Message reply = raw.ReadReply();
+  EXPECT_EQ(reply.type, "EchoResponse");
+  EXPECT_EQ(reply.reference, 2);
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ inline constexpr std::chrono::seconds kWait{10};
 /// A server on 127.0.0.1 (ephemeral port) with the services:
 ///   "Echo"   replies EchoResponse with the request's message and attachment;
 ///   "Throw"  throws std::runtime_error("thrown by handler: value 7");
-///   "Silent" never replies.
+///   "Silent" never replies;
+///   "Register" marks the connection registered (Connection::MarkRegistered) and replies
+///              RegisterResponse {"registered": true}.
 /// It records the close reason of every server-side connection.
 class TestServer {
  public:
@@ -86,6 +88,10 @@ class TestServer {
       throw std::runtime_error("thrown by handler: value 7");
     });
     connection->SetHandler("Silent", [](const Message&) {});
+    connection->SetHandler("Register", [raw](const Message& request) {
+      raw->MarkRegistered();
+      raw->Reply(request, Json{{"registered", true}});
+    });
     connection->SetCloseHandler([this](const std::string& reason) {
       std::lock_guard lock(mutex_);
       close_reasons_.push_back(reason);

@@ -186,6 +186,22 @@ inline VehicleStatus Sample<VehicleStatus>() {
   return VehicleStatus{false, true};
 }
 template <>
+inline RegretReport Sample<RegretReport>() {
+  return RegretReport{true,
+                      1.41,
+                      0.545,
+                      0.674,
+                      0.053,
+                      0.138,
+                      27.4,
+                      3.75,
+                      60.22,
+                      11.49,
+                      57.47,
+                      3.2,
+                      {{10, 10, 0}, {41.75, 35.25, 0}, {50, 50, 0}}};
+}
+template <>
 inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
   OdometryWithoutCovariance later = Sample<OdometryWithoutCovariance>();
   later.header.stamp = Time{13, 0};
@@ -199,7 +215,8 @@ inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
       Sample<RunCounters>(),
       {Sample<CaptureFile>(), CaptureFile{"perspective_vehicle_start_pov", 77}},
       "image_size 5000 is outside 1..4096 px",
-      Sample<TrajectoryAttachment>()};
+      Sample<TrajectoryAttachment>(),
+      Sample<RegretReport>()};
 }
 template <>
 inline AnalyzeScenarioResponse Sample<AnalyzeScenarioResponse>() {

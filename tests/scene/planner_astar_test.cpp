@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
+#include <string>
 
 namespace asg::scene {
 namespace {
@@ -119,12 +122,118 @@ TEST(PlanPathTest, EscapesFromAStartInsideTheInflation) {
   EXPECT_TRUE(left);
 }
 
-TEST(PlanPathTest, SameInputsGiveTheSamePath) {
-  const CostField field = FieldWith({{30, 30}, {31, 30}, {25, 35}});
-  const PlannedPath a = PlanPath(field, {10.0, 10.0}, {50.0, 50.0}, 4.0);
-  const PlannedPath b = PlanPath(field, {10.0, 10.0}, {50.0, 50.0}, 4.0);
-  EXPECT_EQ(a.points, b.points);
-  EXPECT_EQ(a.cost, b.cost);
+TEST(PlanPathTest, HandComputedStraightAndDiagonalPaths) {
+  const CostField field = FieldWith({});
+  // Three cells east: cost 3, through the centres of the cells passed.
+  const PlannedPath east = PlanPath(field, {10.5, 10.5}, {13.5, 10.5}, 0.0);
+  ASSERT_TRUE(east.found);
+  EXPECT_DOUBLE_EQ(east.cost, 3.0);
+  const std::vector<Eigen::Vector2d> expected_east{
+      {10.5, 10.5}, {11.5, 10.5}, {12.5, 10.5}, {13.5, 10.5}};
+  EXPECT_EQ(east.points, expected_east);
+  // Three cells north-east: three diagonal steps of sqrt(2).
+  const PlannedPath diagonal = PlanPath(field, {0.5, 0.5}, {3.5, 3.5}, 0.0);
+  ASSERT_TRUE(diagonal.found);
+  EXPECT_NEAR(diagonal.cost, 3.0 * std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(diagonal.points.size(), 4u);
+  // Two east and one north: one diagonal and one straight step, 1 + sqrt(2).
+  EXPECT_NEAR(PlanPath(field, {5.5, 5.5}, {7.5, 6.5}, 0.0).cost, 1.0 + std::sqrt(2.0), 1e-12);
+  // Start and goal in the same cell: nothing to do.
+  const PlannedPath here = PlanPath(field, {5.2, 5.7}, {5.9, 5.1}, 0.0);
+  ASSERT_TRUE(here.found);
+  EXPECT_EQ(here.cost, 0.0);
+  EXPECT_EQ(here.points.size(), 1u);
+}
+
+// Independent reference for PlanPath's cost: Dijkstra over every cell with the documented rules
+// (8-connected; lethal cells neither entered nor cut past diagonally; an edge of length l costs
+// l * (1 + mean penalty of its two cells); goal = a passable cell whose centre lies within the
+// tolerance, or the goal's own cell). Returns infinity when no goal cell is reachable.
+double BruteForceCost(const CostField& field, int start, const Eigen::Vector2d& goal,
+                      double tolerance) {
+  const PlannerGrid& grid = field.grid();
+  const int n = grid.size;
+  const int goal_cell = grid.CellAt(goal.x(), goal.y());
+  std::vector<double> best(grid.CellCount(), std::numeric_limits<double>::infinity());
+  std::vector<bool> done(grid.CellCount(), false);
+  best[start] = 0.0;
+  for (;;) {
+    int cell = -1;
+    for (int i = 0; i < grid.CellCount(); ++i) {
+      if (!done[i] && std::isfinite(best[i]) && (cell < 0 || best[i] < best[cell])) cell = i;
+    }
+    if (cell < 0) return std::numeric_limits<double>::infinity();
+    done[cell] = true;
+    const bool goal_here = cell == goal_cell || (grid.Center(cell) - goal).norm() <= tolerance;
+    if (goal_here && !field.Lethal(cell)) return best[cell];
+    const int cx = cell % n, cy = cell / n;
+    for (int dx = -1; dx <= 1; ++dx) {
+      for (int dy = -1; dy <= 1; ++dy) {
+        const int x = cx + dx, y = cy + dy;
+        if ((dx == 0 && dy == 0) || x < 0 || y < 0 || x >= n || y >= n) continue;
+        const int next = grid.Index(x, y);
+        if (field.Lethal(next)) continue;
+        if (dx != 0 && dy != 0 &&
+            (field.Lethal(grid.Index(x, cy)) || field.Lethal(grid.Index(cx, y)))) {
+          continue;
+        }
+        const double length = (dx != 0 && dy != 0 ? std::sqrt(2.0) : 1.0) * grid.resolution;
+        const double cost =
+            length * (1.0 + 0.5 * (double{field.Penalty(cell)} + double{field.Penalty(next)}));
+        best[next] = std::min(best[next], best[cell] + cost);
+      }
+    }
+  }
+}
+
+TEST(PlanPathTest, CostMatchesABruteForceDijkstraOnRandomSmallGrids) {
+  const PlannerGrid grid = PlannerGrid::Covering(0.0, 12.0, 1.0);
+  CostSettings settings;
+  settings.inflation_radius = 1.2;  // an obstacle's four side neighbours are lethal too
+  std::mt19937 random(20240611);    // fixed seed: the same grids every run
+  std::uniform_int_distribution<int> coordinate(0, grid.size - 1);
+  std::uniform_int_distribution<int> obstacles(2, 9);
+  std::uniform_int_distribution<int> votes(1, VoteGrid::kMaxVotes);
+  int compared = 0, unreachable = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    VoteGrid grid_votes(grid);
+    for (int k = obstacles(random); k > 0; --k) {
+      const double x = coordinate(random) + 0.5, y = coordinate(random) + 0.5;
+      for (int v = votes(random); v > 0; --v) grid_votes.Vote(x, y);
+    }
+    CostField field(grid, settings);
+    field.Rebuild(grid_votes);
+    const Eigen::Vector2d start(coordinate(random) + 0.5, coordinate(random) + 0.5);
+    const Eigen::Vector2d goal(coordinate(random) + 0.3, coordinate(random) + 0.6);
+    const double tolerance = trial % 3 == 0 ? 0.0 : 1.5;
+    const int start_cell = grid.CellAt(start.x(), start.y());
+    if (field.Lethal(start_cell)) continue;  // the escape rule is tested on its own
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const double expected = BruteForceCost(field, start_cell, goal, tolerance);
+    const PlannedPath plan = PlanPath(field, start, goal, tolerance);
+    ASSERT_EQ(plan.found, std::isfinite(expected));
+    ++compared;
+    if (!plan.found) {
+      ++unreachable;
+      continue;
+    }
+    EXPECT_NEAR(plan.cost, expected, 1e-9 * (1.0 + expected));
+    // The path is made of legal moves into passable cells and ends in a goal cell.
+    for (size_t i = 1; i < plan.points.size(); ++i) {
+      const int cell = grid.CellAt(plan.points[i].x(), plan.points[i].y());
+      EXPECT_FALSE(field.Lethal(cell));
+      const Eigen::Vector2d step =
+          plan.points[i] - (i == 1 ? grid.Center(start_cell) : plan.points[i - 1]);
+      EXPECT_LE(step.cwiseAbs().maxCoeff(), grid.resolution + 1e-9);
+    }
+    const Eigen::Vector2d end = plan.points.back();
+    EXPECT_TRUE(grid.CellAt(end.x(), end.y()) == grid.CellAt(goal.x(), goal.y()) ||
+                (end - goal).norm() <= tolerance);
+  }
+  // The random grids exercised both outcomes.
+  EXPECT_GT(compared, 100);
+  EXPECT_GT(unreachable, 0);
+  EXPECT_LT(unreachable, compared);
 }
 
 }  // namespace

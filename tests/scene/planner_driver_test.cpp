@@ -126,7 +126,7 @@ TEST(PlannerDriverTest, GoalToTheLeftGivesANegativeSteeringAngle) {
   const protocol::OdometryWithoutCovariance odometry = vehicle.Odometry();
   DriverInput input;
   input.odometry = &odometry;
-  const protocol::PhysXControl control = driver.Tick(input);
+  const protocol::PhysXControl control = testing::ControlOf(driver.Tick(input));
   EXPECT_LT(control.steering_angle, 0.0);
   EXPECT_GE(control.steering_angle, -task.vehicle.max_steering_angle);
   EXPECT_GT(control.longitudinal_velocity, 0.0);
@@ -137,7 +137,7 @@ TEST(PlannerDriverTest, StopsInsideTheGoalRadius) {
   const protocol::OdometryWithoutCovariance odometry = VehicleAt(47.0, 47.0, 45.0).Odometry();
   DriverInput input;
   input.odometry = &odometry;
-  const protocol::PhysXControl control = driver.Tick(input);
+  const protocol::PhysXControl control = testing::ControlOf(driver.Tick(input));
   EXPECT_TRUE(driver.goal_reached());
   EXPECT_EQ(control.longitudinal_velocity, 0.0);
   EXPECT_EQ(control.steering_angle, 0.0);

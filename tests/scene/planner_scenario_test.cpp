@@ -5,6 +5,7 @@
 
 #include "scene/planner_driver.h"
 #include "scene/scenario_runner.h"
+#include "tests/scene/run_test_util.h"
 #include "tests/scene/scene_test_util.h"
 
 namespace asg::scene {
@@ -30,7 +31,7 @@ PlannerRun RunPlanner(protocol::RunScenarioRequest request,
   runner.Build(request);
   PlannerDriver driver(request.driver, runner.Task());
   PlannerRun run;
-  run.result = runner.Run(&driver);
+  run.result = testing::ResultOf(runner.Run(driver));
   for (const auto& sample : run.result.analysis.vehicle_trajectory) {
     const Eigen::Vector2d p(sample.pose.position.x, sample.pose.position.y);
     for (const Eigen::Vector2d& t : trunks)
@@ -44,7 +45,7 @@ double StraightToGoalCircle() { return std::hypot(40.0, 40.0) - 5.0; }
 
 TEST(PlannerScenarioTest, ReachesTheGoalOnOpenGround) {
   const PlannerRun run = RunPlanner(ReferenceRequest());
-  ASSERT_EQ(run.result.reason, TerminationReason::REASON_SUCCESS);
+  ASSERT_EQ(run.result.reason(), TerminationReason::REASON_SUCCESS);
   // Within 20% of the straight distance to the goal circle at 5 m/s (10.3 s).
   EXPECT_LT(run.result.analysis.vehicle_sim_time, 1.2 * StraightToGoalCircle() / 5.0);
   EXPECT_GT(run.result.analysis.vehicle_sim_time, StraightToGoalCircle() / 5.0);
@@ -62,7 +63,7 @@ TEST(PlannerScenarioTest, DrivesAroundScatteredTrees) {
   std::vector<Eigen::Vector2d> trunks;
   for (size_t i = 0; i < tx.size(); ++i) trunks.push_back({tx[i], ty[i]});
   const PlannerRun run = RunPlanner(request, trunks);
-  ASSERT_EQ(run.result.reason, TerminationReason::REASON_SUCCESS);
+  ASSERT_EQ(run.result.reason(), TerminationReason::REASON_SUCCESS);
   EXPECT_GT(run.min_clearance, 1.3);  // trunk radius 0.3 m + 1 m
   EXPECT_LT(run.result.analysis.vehicle_sim_time, 1.5 * StraightToGoalCircle() / 5.0);
 }
@@ -87,11 +88,11 @@ TEST(PlannerScenarioTest, AHiddenCulDeSacTrapsIt) {
   }
   AddActors(&request, kTree, x, y);
   const PlannerRun run = RunPlanner(request);
-  EXPECT_NE(run.result.reason, TerminationReason::REASON_SUCCESS);
-  EXPECT_TRUE(run.result.reason == TerminationReason::REASON_SIM_TIMEOUT ||
-              run.result.reason == TerminationReason::REASON_VEHICLE_IDLING_TIMEOUT ||
-              run.result.reason == TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT)
-      << static_cast<int>(run.result.reason);
+  EXPECT_NE(run.result.reason(), TerminationReason::REASON_SUCCESS);
+  EXPECT_TRUE(run.result.reason() == TerminationReason::REASON_SIM_TIMEOUT ||
+              run.result.reason() == TerminationReason::REASON_VEHICLE_IDLING_TIMEOUT ||
+              run.result.reason() == TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT)
+      << static_cast<int>(run.result.reason());
   // It drove in: the last position is past the mouth of the U (20 m along the line).
   const auto& last = run.result.analysis.vehicle_trajectory.back().pose.position;
   EXPECT_GT((Eigen::Vector2d(last.x, last.y) - start).dot(along), 20.0);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scene/driver.h"
+#include "tests/scene/run_test_util.h"
 
 namespace asg::scene::testing {
 
@@ -144,7 +145,7 @@ LoopResult RunLoop(DriverT& driver, const CylinderRayCaster& world, KinematicVeh
     input.yaw = vehicle.yaw * 180.0 / M_PI;
     input.forward_speed = vehicle.speed;
     input.rays = &world;
-    const protocol::PhysXControl control = driver.Tick(input);
+    const protocol::PhysXControl control = ControlOf(driver.Tick(input));
     result.controls.push_back(control);
     for (int i = 0; i < kSubsteps; ++i) {
       const double x0 = vehicle.x, y0 = vehicle.y;

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "scene/simple_drivers.h"
+#include "tests/scene/run_test_util.h"
 #include "tests/scene/scene_test_util.h"
 
 namespace asg::scene {
@@ -44,7 +45,7 @@ const protocol::Point& FinalPosition(const RunResult& result) {
 TEST(ScenarioRunnerTest, StraightOnOpenGroundReachesTheGoal) {
   const RunResult result = RunOnce(ReferenceRequest());
   const auto& analysis = result.analysis;
-  EXPECT_EQ(result.reason, TerminationReason::REASON_SUCCESS);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SUCCESS);
   EXPECT_EQ(analysis.termination_reason, 0);
   EXPECT_EQ(analysis.scenario_number, 1);
   // 51.6 m to the goal circle at 5 m/s plus the acceleration phase.
@@ -71,7 +72,7 @@ TEST(ScenarioRunnerTest, StraightOnOpenGroundReachesTheGoal) {
 
 TEST(ScenarioRunnerTest, CollisionEndsTheRunNextToTheTree) {
   const RunResult result = RunOnce(TreeInTheWay(false));
-  EXPECT_EQ(result.reason, TerminationReason::REASON_VEHICLE_COLLISION);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_COLLISION);
   const double front = FinalPosition(result).x + 0.5 * 3.5;
   const double trunk_face = 30.0 - 0.3;
   EXPECT_GT(front, trunk_face - 0.3);
@@ -82,7 +83,7 @@ TEST(ScenarioRunnerTest, CollisionEndsTheRunNextToTheTree) {
 TEST(ScenarioRunnerTest, AllowedCollisionEndsStuckAfterTheStuckPeriod) {
   const RunResult blocked = RunOnce(TreeInTheWay(false));
   const RunResult stuck = RunOnce(TreeInTheWay(true));
-  EXPECT_EQ(stuck.reason, TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT);
+  EXPECT_EQ(stuck.reason(), TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT);
   // Reaching the tree takes as long as in the blocked run; then the vehicle pushes against it
   // (commanding 5 m/s, moving <= 2 cm/s) for the 5 s stuck period.
   const double time_to_tree = blocked.analysis.vehicle_sim_time;
@@ -98,7 +99,7 @@ TEST(ScenarioRunnerTest, StoppingAfterMovingEndsByIdling) {
   request.driver.type = protocol::DriverSpec::Type::kScripted;
   request.driver.commands = {{0.0, 5.0, 0.0, false}, {3.0, 0.0, 0.0, false}};
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_VEHICLE_IDLING_TIMEOUT);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_IDLING_TIMEOUT);
   // The idle timer starts at the first tick after 3 s at which the vehicle is stopped.
   double stopped_at = -1.0;
   for (const auto& sample : result.analysis.vehicle_trajectory) {
@@ -117,7 +118,7 @@ TEST(ScenarioRunnerTest, IdleDriverEndsBySimTimeoutWithoutMoving) {
   auto request = ReferenceRequest();
   request.driver.type = protocol::DriverSpec::Type::kIdle;
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_SIM_TIMEOUT);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SIM_TIMEOUT);
   EXPECT_NEAR(result.analysis.vehicle_sim_time, 17.0, 1e-9);
   const auto& first = result.analysis.vehicle_trajectory.front().pose.position;
   const auto& last = FinalPosition(result);
@@ -133,7 +134,7 @@ TEST(ScenarioRunnerTest, CrossingAHillFlankBeyondTheRollLimitFlips) {
   request.vehicle_goal_location = {55.0, 10.0, 0.0};
   request.max_vehicle_roll = 10.0;
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_VEHICLE_FLIPPED);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_FLIPPED);
   const auto& samples = result.analysis.vehicle_trajectory;
   const Eigen::Quaterniond last(
       samples.back().pose.orientation.w, samples.back().pose.orientation.x,
@@ -151,7 +152,7 @@ TEST(ScenarioRunnerTest, DrivingOffTheLandscapeIsOutOfBounds) {
   request.vehicle_start_yaw = 0.0;
   request.vehicle_goal_location = {100.0, 15.0, 0.0};
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS);
   EXPECT_EQ(result.analysis.termination_reason, 6);
   EXPECT_GT(FinalPosition(result).x, 30.0);
   EXPECT_LT(FinalPosition(result).x, 30.5);
@@ -162,7 +163,7 @@ TEST(ScenarioRunnerTest, TraversableBushIsDrivenThroughWithoutCollision) {
   request.scene_description.ssa_array.clear();
   AddActors(&request, kBush, {30.0}, {10.0}, 0.2);  // 0.18 m high: traversable
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_SUCCESS);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SUCCESS);
   EXPECT_EQ(result.analysis.counters.collisions_touched, 0u);
   EXPECT_GT(FinalPosition(result).x, 44.0);
 }
@@ -172,7 +173,7 @@ TEST(ScenarioRunnerTest, FullSizeBushBlocksTheSameDrive) {
   request.scene_description.ssa_array.clear();
   AddActors(&request, kBush, {30.0}, {10.0}, 1.0);
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_VEHICLE_COLLISION);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_COLLISION);
   EXPECT_LT(FinalPosition(result).x, 30.0);
 }
 
@@ -181,7 +182,7 @@ TEST(ScenarioRunnerTest, InvisibleTreeIsDrivenThrough) {
   request.scene_description.ssa_array.clear();
   AddActors(&request, kTree, {30.0}, {10.0}, 1.0, /*visible=*/false);
   const RunResult result = RunOnce(request);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_SUCCESS);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SUCCESS);
   EXPECT_EQ(result.analysis.counters.collisions_touched, 0u);
 }
 
@@ -217,8 +218,45 @@ TEST(ScenarioRunnerTest, UsesTheDriverItIsGiven) {
   auto request = ReferenceRequest();  // names the straight driver
   runner.Build(request);
   IdleDriver idle;
-  const RunResult result = runner.Run(&idle);
-  EXPECT_EQ(result.reason, TerminationReason::REASON_SIM_TIMEOUT);
+  const RunResult result = testing::ResultOf(runner.Run(idle));
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SIM_TIMEOUT);
+}
+
+// Drives straight on until `at` [s], then gives up.
+class GivesUpAt : public Driver {
+ public:
+  explicit GivesUpAt(double at) : at_(at) {}
+  DriverVerdict Tick(const DriverInput& input) override {
+    if (input.time >= at_ - 1e-9) return DriverAbort{"node 'n' missed the step deadline"};
+    protocol::PhysXControl control;
+    control.longitudinal_velocity = 5.0;
+    return control;
+  }
+
+ private:
+  double at_;
+};
+
+TEST(ScenarioRunnerTest, ADriverAbortEndsTheRunWithoutAResult) {
+  ScenarioRunner runner(ShippedCatalog());
+  runner.Build(ReferenceRequest());
+  GivesUpAt driver(1.0);
+  const RunOutcome outcome = runner.Run(driver);
+  ASSERT_TRUE(std::holds_alternative<RunAborted>(outcome));
+  const RunAborted& aborted = std::get<RunAborted>(outcome);
+  EXPECT_EQ(aborted.reason, "node 'n' missed the step deadline");
+  EXPECT_NEAR(aborted.time, 1.0, 1e-9);
+  // The runner stays usable: the same scenario then runs to a result.
+  GivesUpAt never(1e9);
+  const RunResult result = testing::ResultOf(runner.Run(never));
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_SUCCESS);
+}
+
+TEST(ScenarioRunnerTest, ReasonIsReadFromTheAnalysis) {
+  RunResult result;
+  result.analysis.termination_reason =
+      static_cast<uint8_t>(TerminationReason::REASON_VEHICLE_FLIPPED);
+  EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_FLIPPED);
 }
 
 TEST(ScenarioRunnerTest, CaptureOnlyResultIsAnEmptySuccess) {

@@ -5,8 +5,12 @@
 
 #include <stdexcept>
 
+#include "tests/scene/run_test_util.h"
+
 namespace asg::scene {
 namespace {
+
+using testing::ControlOf;
 
 DriverTask Task() {
   DriverTask task;
@@ -28,19 +32,20 @@ TEST(SimpleDriversTest, StraightSteersTowardTheGoalWithPositiveMeaningRight) {
   StraightDriver driver(5.0, Task());
   protocol::OdometryWithoutCovariance odometry;
   // Goal at bearing 45 deg; heading 60 deg: goal is to the right -> positive steering.
-  protocol::PhysXControl control = driver.Tick(Input(0.0, 10.0, 10.0, 60.0, &odometry));
+  protocol::PhysXControl control = ControlOf(driver.Tick(Input(0.0, 10.0, 10.0, 60.0, &odometry)));
   EXPECT_DOUBLE_EQ(control.longitudinal_velocity, 5.0);
   EXPECT_NEAR(control.steering_angle, 1.5 * 15.0, 1e-9);
-  control = driver.Tick(Input(0.05, 10.0, 10.0, 40.0, &odometry));
+  control = ControlOf(driver.Tick(Input(0.05, 10.0, 10.0, 40.0, &odometry)));
   EXPECT_NEAR(control.steering_angle, -1.5 * 5.0, 1e-9);
-  control = driver.Tick(Input(0.1, 10.0, 10.0, -150.0, &odometry));  // goal behind: clamped
+  control =
+      ControlOf(driver.Tick(Input(0.1, 10.0, 10.0, -150.0, &odometry)));  // goal behind: clamped
   EXPECT_NEAR(std::abs(control.steering_angle), 30.0, 1e-9);
 }
 
 TEST(SimpleDriversTest, IdleNeverMoves) {
   IdleDriver driver;
   protocol::OdometryWithoutCovariance odometry;
-  const protocol::PhysXControl control = driver.Tick(Input(3.0, 1, 1, 0, &odometry));
+  const protocol::PhysXControl control = ControlOf(driver.Tick(Input(3.0, 1, 1, 0, &odometry)));
   EXPECT_EQ(control.longitudinal_velocity, 0.0);
   EXPECT_EQ(control.steering_angle, 0.0);
   EXPECT_FALSE(control.handbrake);
@@ -49,10 +54,10 @@ TEST(SimpleDriversTest, IdleNeverMoves) {
 TEST(SimpleDriversTest, ScriptedHoldsEachCommandUntilTheNext) {
   ScriptedDriver driver({{0.5, 4.0, 10.0, false}, {2.0, 0.0, -5.0, true}});
   protocol::OdometryWithoutCovariance odometry;
-  EXPECT_EQ(driver.Tick(Input(0.0, 0, 0, 0, &odometry)).longitudinal_velocity, 0.0);
-  EXPECT_EQ(driver.Tick(Input(0.5, 0, 0, 0, &odometry)).longitudinal_velocity, 4.0);
-  EXPECT_EQ(driver.Tick(Input(1.95, 0, 0, 0, &odometry)).steering_angle, 10.0);
-  const protocol::PhysXControl late = driver.Tick(Input(2.0, 0, 0, 0, &odometry));
+  EXPECT_EQ(ControlOf(driver.Tick(Input(0.0, 0, 0, 0, &odometry))).longitudinal_velocity, 0.0);
+  EXPECT_EQ(ControlOf(driver.Tick(Input(0.5, 0, 0, 0, &odometry))).longitudinal_velocity, 4.0);
+  EXPECT_EQ(ControlOf(driver.Tick(Input(1.95, 0, 0, 0, &odometry))).steering_angle, 10.0);
+  const protocol::PhysXControl late = ControlOf(driver.Tick(Input(2.0, 0, 0, 0, &odometry)));
   EXPECT_EQ(late.steering_angle, -5.0);
   EXPECT_TRUE(late.handbrake);
 }

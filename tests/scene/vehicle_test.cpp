@@ -81,40 +81,6 @@ TEST(VehicleTest, SteeringIsRateLimitedAndClamped) {
   EXPECT_NEAR(rig.vehicle->steering(), -30.0, 1e-9);  // clamped to max_steering_angle
 }
 
-TEST(VehicleTest, SettlesAtRestOnTheSlopeOfAHill) {
-  auto request = ReferenceRequest();
-  request.scene_description.landscape.relief.push_back(testing::Hill(20.0, 20.0, 15.0, 4.0));
-  request.vehicle_start_location = {20.0, 12.0, 0.0};  // on the flank, slope ~ 20 deg
-  request.vehicle_start_yaw = 0.0;
-  Rig rig(request);
-  const double slope = rig.world.landscape->SlopeAt(20.0, 12.0);
-  ASSERT_GT(slope, 15.0);
-  const double settle =
-      SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
-  EXPECT_GE(settle, 0.5);
-  EXPECT_LT(settle, 5.0);
-  const VehicleState before = rig.vehicle->State();
-  EXPECT_NEAR(std::abs(before.roll), slope, 4.0);  // side-on to the slope
-  rig.Run(2.0);                                    // brakes held: stays put
-  const VehicleState after = rig.vehicle->State();
-  EXPECT_LT((after.position - before.position).norm(), 0.02);
-  EXPECT_LT(after.linear_velocity.norm(), 0.05);
-}
-
-TEST(VehicleTest, SettleFailsWithAClearErrorOnAVerySteepSlope) {
-  auto request = ReferenceRequest();
-  request.scene_description.landscape.relief.push_back(testing::Hill(20.0, 20.0, 6.0, 12.0));
-  request.vehicle_start_location = {20.0, 17.0, 0.0};
-  Rig rig(request);
-  try {
-    SettleVehicle(rig.world, kDt, SettleSettings{}, &rig.physics, rig.vehicle.get());
-    FAIL() << "expected SceneError";
-  } catch (const SceneError& error) {
-    EXPECT_NE(std::string(error.what()).find("vehicle_start_location (20, 17)"), std::string::npos)
-        << error.what();
-  }
-}
-
 TEST(VehicleTest, BadParameterNamesTheField) {
   protocol::VehicleParams params;
   params.mass = -1.0;

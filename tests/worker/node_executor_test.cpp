@@ -2,6 +2,8 @@
 // and requests for nodes on an executor without a data port.
 #include <gtest/gtest.h>
 
+#include <variant>
+
 #include "protocol/io_threads.h"
 #include "tests/worker/node_fake_node.h"
 #include "worker/scenario_executor.h"
@@ -37,14 +39,14 @@ TEST_F(NodeExecutorTest, ANodeDrivesTheExecutorsRun) {
   go.has_control = true;
   go.control.longitudinal_velocity = 4.0;
   fake::FakeNode node(server_.endpoint(), "driver", fake::ConstantLaw(go));
-  const Execution execution = executor.Execute(NodeRequest(), [] {});
-  ASSERT_TRUE(execution.scene_created) << execution.scene_error;
-  EXPECT_FALSE(execution.preempted);
-  EXPECT_EQ(execution.analysis.worker_id, 3);
-  EXPECT_EQ(execution.analysis.scenario_number, 6);
-  EXPECT_GT(execution.analysis.counters.distance_travelled, 2.0);
+  const Execution outcome = executor.Execute(NodeRequest(), [] {});
+  const auto* execution = std::get_if<ScenarioCompleted>(&outcome);
+  ASSERT_NE(execution, nullptr) << "alternative " << outcome.index();
+  EXPECT_EQ(execution->analysis.worker_id, 3);
+  EXPECT_EQ(execution->analysis.scenario_number, 6);
+  EXPECT_GT(execution->analysis.counters.distance_travelled, 2.0);
   ASSERT_TRUE(node.WaitForRunEnd());
-  EXPECT_EQ(node.steps().size() + 1, execution.analysis.vehicle_trajectory.size());
+  EXPECT_EQ(node.steps().size() + 1, execution->analysis.vehicle_trajectory.size());
 }
 
 TEST_F(NodeExecutorTest, APreemptedRunHasNoResultAndTheExecutorRunsAgain) {
@@ -54,22 +56,21 @@ TEST_F(NodeExecutorTest, APreemptedRunHasNoResultAndTheExecutorRunsAgain) {
     fake::FakeNode node(server_.endpoint(), "flaky", fake::ConstantLaw(protocol::StepResponse{}),
                         fake::FakeNode::Fault::kDisconnect, 2);
     const Execution execution = executor.Execute(NodeRequest(), [] {});
-    EXPECT_TRUE(execution.preempted);
-    EXPECT_NE(execution.preempt_reason.find("flaky"), std::string::npos)
-        << execution.preempt_reason;
-    EXPECT_TRUE(execution.analysis.vehicle_trajectory.empty());
+    const auto* preempted = std::get_if<ScenarioPreempted>(&execution);
+    ASSERT_NE(preempted, nullptr) << "alternative " << execution.index();
+    EXPECT_NE(preempted->reason.find("flaky"), std::string::npos) << preempted->reason;
   }
   fake::FakeNode node(server_.endpoint(), "steady", fake::ConstantLaw(protocol::StepResponse{}));
   const Execution again = executor.Execute(NodeRequest(), [] {});
-  EXPECT_FALSE(again.preempted) << again.preempt_reason;
-  EXPECT_TRUE(again.scene_created);
+  EXPECT_TRUE(std::holds_alternative<ScenarioCompleted>(again)) << "alternative " << again.index();
 }
 
 TEST_F(NodeExecutorTest, NodesWithoutADataPortAreASceneError) {
   ScenarioExecutor executor(catalog_, 3);
   const Execution execution = executor.Execute(NodeRequest(), [] {});
-  EXPECT_FALSE(execution.scene_created);
-  EXPECT_EQ(execution.scene_error,
+  const auto* failed = std::get_if<SceneNotCreated>(&execution);
+  ASSERT_NE(failed, nullptr) << "alternative " << execution.index();
+  EXPECT_EQ(failed->error,
             "vehicle_nodes.count is 1 but this worker has no data port for vehicle nodes");
 }
 

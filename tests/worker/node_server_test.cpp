@@ -134,7 +134,8 @@ TEST(NodeSensorsTest, ReadingsIndexTheAttachmentExactlyWithCameraImages) {
   fake::FakeNode node(server.endpoint(), "viewer", fake::ConstantLaw(protocol::StepResponse{}));
   std::unique_ptr<capture::CameraSensorRenderer> cameras;
   const NodeRunOutcome outcome = RunWithNodes(runner, request, server, &cameras);
-  ASSERT_FALSE(outcome.preempted) << outcome.reason;
+  ASSERT_TRUE(std::holds_alternative<NodeRunCompleted>(outcome))
+      << std::get<NodeRunPreempted>(outcome).reason;
   ASSERT_TRUE(node.WaitForRunEnd());
   const auto steps = node.steps();
   const auto attachments = node.attachments();

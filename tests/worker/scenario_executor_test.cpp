@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <variant>
+
 namespace asg::worker {
 namespace {
 
@@ -21,6 +23,13 @@ protocol::RunScenarioRequest SmallRequest() {
   return request;
 }
 
+/// The ScenarioCompleted of `execution`; null, after a test failure, for another alternative.
+const ScenarioCompleted* Completed(const Execution& execution) {
+  const auto* completed = std::get_if<ScenarioCompleted>(&execution);
+  if (completed == nullptr) ADD_FAILURE() << "not completed: alternative " << execution.index();
+  return completed;
+}
+
 class ScenarioExecutorTest : public ::testing::Test {
  protected:
   scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
@@ -29,28 +38,33 @@ class ScenarioExecutorTest : public ::testing::Test {
 TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
   ScenarioExecutor executor(catalog_, 5);
   int built = 0;
-  const Execution execution = executor.Execute(SmallRequest(), [&] { ++built; });
+  const Execution outcome = executor.Execute(SmallRequest(), [&] { ++built; });
   EXPECT_EQ(built, 1);
-  ASSERT_TRUE(execution.scene_created);
-  EXPECT_EQ(execution.analysis.worker_id, 5);
-  EXPECT_EQ(execution.analysis.scenario_number, 9);
-  EXPECT_EQ(execution.analysis.termination_reason,
+  const ScenarioCompleted* execution = Completed(outcome);
+  ASSERT_NE(execution, nullptr);
+  EXPECT_EQ(execution->analysis.worker_id, 5);
+  EXPECT_EQ(execution->analysis.scenario_number, 9);
+  EXPECT_EQ(execution->analysis.termination_reason,
             static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
-  EXPECT_FALSE(execution.analysis.vehicle_trajectory.empty());
+  EXPECT_FALSE(execution->analysis.vehicle_trajectory.empty());
+  EXPECT_TRUE(execution->captures.empty());
   // Reusing the executor (and its cached landscape) gives the same result.
-  EXPECT_EQ(executor.Execute(SmallRequest(), [] {}).analysis, execution.analysis);
+  const Execution again = executor.Execute(SmallRequest(), [] {});
+  ASSERT_NE(Completed(again), nullptr);
+  EXPECT_EQ(Completed(again)->analysis, execution->analysis);
 }
 
 TEST_F(ScenarioExecutorTest, SceneCaptureOnlyIsSuccessWithoutATrajectory) {
   ScenarioExecutor executor(catalog_, 1);
   protocol::RunScenarioRequest request = SmallRequest();
   request.scene_capture_only = true;
-  const Execution execution = executor.Execute(request, [] {});
-  ASSERT_TRUE(execution.scene_created);
-  EXPECT_EQ(execution.analysis.termination_reason,
+  const Execution outcome = executor.Execute(request, [] {});
+  const ScenarioCompleted* execution = Completed(outcome);
+  ASSERT_NE(execution, nullptr);
+  EXPECT_EQ(execution->analysis.termination_reason,
             static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
-  EXPECT_EQ(execution.analysis.vehicle_sim_time, 0.0);
-  EXPECT_TRUE(execution.analysis.vehicle_trajectory.empty());
+  EXPECT_EQ(execution->analysis.vehicle_sim_time, 0.0);
+  EXPECT_TRUE(execution->analysis.vehicle_trajectory.empty());
 }
 
 TEST_F(ScenarioExecutorTest, RequestedCapturesAreRenderedAsPngs) {
@@ -61,13 +75,14 @@ TEST_F(ScenarioExecutorTest, RequestedCapturesAreRenderedAsPngs) {
   request.scene_capture_settings.image_size = 32;
   request.scene_capture_settings.ortho_aerial = true;
   request.scene_capture_settings.aerial_padding = {0};
-  const Execution execution = executor.Execute(request, [] {});
-  ASSERT_TRUE(execution.scene_created);
-  ASSERT_EQ(execution.capture_error, "");
-  ASSERT_EQ(execution.captures.size(), 1u);
-  EXPECT_EQ(execution.captures[0].name, "ortho_aerial_pad0");
-  ASSERT_GT(execution.captures[0].png.size(), 8u);
-  EXPECT_EQ(execution.captures[0].png[1], 'P');  // "\x89PNG"
+  const Execution outcome = executor.Execute(request, [] {});
+  const ScenarioCompleted* execution = Completed(outcome);
+  ASSERT_NE(execution, nullptr);
+  ASSERT_EQ(execution->capture_error, "");
+  ASSERT_EQ(execution->captures.size(), 1u);
+  EXPECT_EQ(execution->captures[0].name, "ortho_aerial_pad0");
+  ASSERT_GT(execution->captures[0].png.size(), 8u);
+  EXPECT_EQ(execution->captures[0].png[1], 'P');  // "\x89PNG"
 }
 
 TEST_F(ScenarioExecutorTest, UnknownActorIsASceneErrorNamingIt) {
@@ -85,12 +100,12 @@ TEST_F(ScenarioExecutorTest, UnknownActorIsASceneErrorNamingIt) {
   request.scene_description.ssa_array.push_back(layout);
   int built = 0;
   const Execution execution = executor.Execute(request, [&] { ++built; });
-  EXPECT_FALSE(execution.scene_created);
   EXPECT_EQ(built, 0);
-  EXPECT_NE(execution.scene_error.find("/Game/No_Such_Actor"), std::string::npos)
-      << execution.scene_error;
+  const auto* failed = std::get_if<SceneNotCreated>(&execution);
+  ASSERT_NE(failed, nullptr) << "alternative " << execution.index();
+  EXPECT_NE(failed->error.find("/Game/No_Such_Actor"), std::string::npos) << failed->error;
   // The executor stays usable.
-  EXPECT_TRUE(executor.Execute(SmallRequest(), [] {}).scene_created);
+  EXPECT_TRUE(std::holds_alternative<ScenarioCompleted>(executor.Execute(SmallRequest(), [] {})));
 }
 
 }  // namespace

@@ -1,0 +1,70 @@
+// A scenario's attempts: beginning and ending them, counting failures, timing.json.
+#include "client/scenario_state.h"
+
+#include <array>
+#include <utility>
+
+#include "protocol/check.h"
+
+namespace asg::client {
+
+namespace {
+
+constexpr std::array<std::string_view, 8> kOutcomeNames = {
+    "done",        "rerun requested", "invalid scene", "preempted",
+    "worker lost", "timed out",       "not started",   "refused"};
+
+}  // namespace
+
+std::string_view AttemptOutcomeName(AttemptOutcome outcome) {
+  return kOutcomeNames.at(static_cast<size_t>(outcome));
+}
+
+bool IsFailedAttempt(AttemptOutcome outcome) {
+  return outcome != AttemptOutcome::kDone && outcome != AttemptOutcome::kRerunRequested &&
+         outcome != AttemptOutcome::kInvalidScene;
+}
+
+uint32_t ScenarioState::FailedAttempts() const {
+  uint32_t failed = 0;
+  for (const Attempt& attempt : attempts) failed += IsFailedAttempt(attempt.outcome) ? 1 : 0;
+  return failed;
+}
+
+uint32_t ScenarioState::LatestAttemptNumber() const {
+  return static_cast<uint32_t>(attempts.size()) + (current ? 1 : 0);
+}
+
+double ScenarioState::CurrentSeconds(SteadyClock::time_point now) const {
+  if (!current) return 0.0;
+  return std::chrono::duration<double>(now - current->start).count();
+}
+
+void ScenarioState::Begin(WorkerKey worker, int32_t worker_id, SteadyClock::time_point now) {
+  ASG_CHECK(!current);
+  current = CurrentAttempt{worker, worker_id, now};
+}
+
+const Attempt& ScenarioState::End(AttemptOutcome outcome, std::string detail,
+                                  SteadyClock::time_point now) {
+  ASG_CHECK(current.has_value());
+  if (outcome == AttemptOutcome::kDone && rerun_pending) outcome = AttemptOutcome::kRerunRequested;
+  rerun_pending = false;
+  attempts.push_back(Attempt{LatestAttemptNumber(), current->worker_id, CurrentSeconds(now),
+                             outcome, std::move(detail)});
+  current.reset();
+  return attempts.back();
+}
+
+results::ScenarioTiming ScenarioState::Timing() const {
+  results::ScenarioTiming timing;
+  for (const Attempt& attempt : attempts) {
+    timing.attempts.push_back({attempt.number, attempt.worker_id, attempt.wall_time_s,
+                               std::string(AttemptOutcomeName(attempt.outcome)), attempt.detail});
+    timing.wall_time_s += attempt.wall_time_s;
+    timing.worker_id = attempt.worker_id;
+  }
+  return timing;
+}
+
+}  // namespace asg::client

@@ -1,0 +1,174 @@
+"""The wire frame and a framed TCP connection (protocol/frame.h, protocol/connection.h).
+
+Frames: b"ASG1", big-endian JSON and attachment lengths, JSON envelope {"type", "reference",
+"message"}, attachment bytes. A connection sends heartbeats every HEARTBEAT_PERIOD and closes
+when its peer is silent for PEER_TIMEOUT.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from . import message_types as types
+
+HEADER = struct.Struct(">4sII")
+MAGIC = b"ASG1"
+MAX_FRAME_BYTES = 64 << 20
+HEARTBEAT_PERIOD = 0.5  # [s]
+PEER_TIMEOUT = 3.0  # [s]
+
+
+class NodeError(Exception):
+    """A request was refused, timed out, or the connection is gone."""
+
+
+@dataclass
+class Frame:
+    """One decoded frame."""
+
+    type: str
+    reference: int
+    message: dict
+    attachment: bytes = b""
+
+
+class Connection:
+    """A framed TCP connection with heartbeats and request/reply by reference; thread-safe."""
+
+    def __init__(self, sock: socket.socket, on_frame: Callable[[Frame], None],
+                 on_close: Callable[[str], None]) -> None:
+        self._sock = sock
+        self._on_frame = on_frame
+        self._on_close = on_close
+        self._send_lock = threading.Lock()
+        self._lock = threading.Lock()
+        self._next_reference = 1
+        self._pending: dict[int, list] = {}  # reference -> [event, frame or None]
+        self._open = True
+        self._last_received = time.monotonic()
+        threading.Thread(target=self._read_loop, daemon=True).start()
+        threading.Thread(target=self._heartbeat_loop, daemon=True).start()
+
+    @classmethod
+    def connect(cls, endpoint: str, timeout: float, on_frame: Callable[[Frame], None],
+                on_close: Callable[[str], None]) -> "Connection":
+        """Connects to "HOST:PORT"; raises OSError when it cannot."""
+        host, _, port = endpoint.rpartition(":")
+        sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
+        sock.settimeout(None)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return cls(sock, on_frame, on_close)
+
+    @property
+    def is_open(self) -> bool:
+        """True until the connection closes."""
+        return self._open
+
+    def send(self, type_: str, message: dict, attachment: bytes = b"",
+             reference: Optional[int] = None) -> int:
+        """Sends a frame (a fresh reference unless given); returns its reference."""
+        with self._lock:
+            if reference is None:
+                reference = self._next_reference
+                self._next_reference += 1
+        body = json.dumps({"type": type_, "reference": reference, "message": message},
+                          allow_nan=False).encode()
+        if len(body) + len(attachment) > MAX_FRAME_BYTES:
+            raise ValueError(f"{type_} frame of {len(body) + len(attachment)} bytes is too long")
+        data = HEADER.pack(MAGIC, len(body), len(attachment)) + body + attachment
+        try:
+            with self._send_lock:
+                self._sock.sendall(data)
+        except OSError as error:
+            self.close(f"send failed: {error}")
+        return reference
+
+    def reply(self, request: Frame, message: dict, attachment: bytes = b"") -> None:
+        """Sends the reply to a request: its type + "Response", its reference."""
+        self.send(types.response_type(request.type), message, attachment, request.reference)
+
+    def reply_error(self, reference: int, description: str) -> None:
+        """Sends an Error reply."""
+        self.send(types.ERROR, {"success": False, "description": description}, b"", reference)
+
+    def request(self, type_: str, message: dict, attachment: bytes = b"",
+                timeout: float = 10.0) -> Frame:
+        """Sends a request and waits for its reply; raises NodeError on Error, timeout, close."""
+        event = threading.Event()
+        with self._lock:
+            reference = self._next_reference
+            self._next_reference += 1
+            self._pending[reference] = [event, None]
+        self.send(type_, message, attachment, reference)
+        event.wait(timeout)
+        with self._lock:
+            reply = self._pending.pop(reference)[1]
+        if reply is None:
+            state = "no reply within %.1f s" % timeout if self._open else "connection closed"
+            raise NodeError(f"{type_}: {state}")
+        if reply.type == types.ERROR:
+            raise NodeError(f"{type_}: {reply.message.get('description', 'error')}")
+        return reply
+
+    def close(self, reason: str) -> None:
+        """Closes the socket; pending requests fail; on_close runs once."""
+        with self._lock:
+            if not self._open:
+                return
+            self._open = False
+            for entry in self._pending.values():
+                entry[0].set()
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._sock.close()
+        self._on_close(reason)
+
+    def _read_exact(self, count: int) -> bytes:
+        chunks, left = [], count
+        while left > 0:
+            chunk = self._sock.recv(min(left, 1 << 20))
+            if not chunk:
+                raise ConnectionError("peer closed the connection")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def _read_loop(self) -> None:
+        try:
+            while self._open:
+                magic, json_length, attachment_length = HEADER.unpack(self._read_exact(12))
+                if magic != MAGIC or json_length + attachment_length > MAX_FRAME_BYTES:
+                    raise ConnectionError(f"bad frame header {magic!r} {json_length}")
+                envelope = json.loads(self._read_exact(json_length))
+                attachment = self._read_exact(attachment_length) if attachment_length else b""
+                self._last_received = time.monotonic()
+                frame = Frame(envelope["type"], envelope["reference"], envelope["message"],
+                              attachment)
+                if frame.type == types.HEARTBEAT:
+                    continue
+                if types.is_reply_type(frame.type):
+                    with self._lock:
+                        entry = self._pending.get(frame.reference)
+                        if entry is not None:
+                            entry[1] = frame
+                            entry[0].set()
+                    continue
+                self._on_frame(frame)
+        except (OSError, ValueError, KeyError, ConnectionError) as error:
+            self.close(str(error) or type(error).__name__)
+
+    def _heartbeat_loop(self) -> None:
+        while self._open:
+            if time.monotonic() - self._last_received > PEER_TIMEOUT:
+                self.close(f"peer silent for more than {PEER_TIMEOUT} s")
+                return
+            self.send(types.HEARTBEAT, {}, b"", 0)
+            time.sleep(HEARTBEAT_PERIOD)

@@ -1,0 +1,47 @@
+// The regret of one run: how much worse the vehicle did than the reference agent
+// (reference_plan.h), in cost and in time, after the research method (docs/regret.md):
+//
+//   C = CostModel::PathCost of the driven x-y path, T = the run's sim time;
+//   on success both are extended by the straight line from the final position to the goal,
+//   driven at the nominal speed;
+//   regret = |C - C_opt| / C_opt + |T - T_opt| / T_opt
+//          + (on failure) |final - P_C| / D + |final - P_T| / D
+// where P_C (P_T) is the point of the reference path at which the reference agent has spent
+// cost C (time T), and D is the start-goal distance. The released research code summed the two
+// position terms into one variable that the time term overwrote; both are kept here.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "regret/cost_model.h"
+#include "regret/reference_plan.h"
+
+namespace asg::regret {
+
+/// What a run did, as the regret measure reads it.
+struct RunPath {
+  Polyline path;          ///< [m] the vehicle's x, y at every trajectory sample, in order
+  double sim_time = 0.0;  ///< [s] vehicle_sim_time
+  bool success = false;   ///< termination reason REASON_SUCCESS
+};
+
+/// The regret of a run and every term of it.
+struct RegretTerms {
+  double regret = 0.0;              ///< the sum of the four terms below
+  double cost_term = 0.0;           ///< |C - C_opt| / C_opt
+  double time_term = 0.0;           ///< |T - T_opt| / T_opt
+  double cost_position_term = 0.0;  ///< failure only: |final - P_C| / D
+  double time_position_term = 0.0;  ///< failure only: |final - P_T| / D
+  double cost = 0.0;                ///< C
+  double time = 0.0;                ///< [s] T
+  double cost_opt = 0.0;            ///< C_opt
+  double time_opt = 0.0;            ///< [s] T_opt
+};
+
+/// The regret of `run` against `plan` (which must be found, with cost and time > 0), costs
+/// measured with `model`; `goal` and `start` are the scenario's, `speed` [m/s] the nominal speed
+/// of the success extension. A run without samples is measured from the start point.
+RegretTerms ComputeRegret(const RunPath& run, const ReferencePlan& plan, const CostModel& model,
+                          const Eigen::Vector2d& start, const Eigen::Vector2d& goal, double speed);
+
+}  // namespace asg::regret

@@ -1,0 +1,151 @@
+// POSIX file writing with fsync and rename.
+#include "results/files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "results/record.h"
+
+namespace asg::results {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void FailErrno(const fs::path& path, const std::string& action) {
+  throw ResultError(path.string() + ": cannot " + action + ": " + std::strerror(errno));
+}
+
+// Closes a file descriptor when it goes out of scope.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  // Closes now and reports the error of close(2), which may carry a delayed write error.
+  int Close() {
+    const int result = ::close(fd_);
+    fd_ = -1;
+    return result;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string PidSuffix() { return ".tmp-" + std::to_string(::getpid()); }
+
+}  // namespace
+
+namespace {
+
+// Opens `path` for writing (created or truncated) into `file` and writes all of `bytes`.
+void WriteAll(const fs::path& path, std::string_view bytes, FileDescriptor* file) {
+  if (file->get() < 0) FailErrno(path, "create");
+  size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(file->get(), bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      FailErrno(path, "write");
+    }
+    written += static_cast<size_t>(n);
+  }
+}
+
+int OpenForWriting(const fs::path& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+void WriteFileSynced(const fs::path& path, std::string_view bytes) {
+  FileDescriptor file(OpenForWriting(path));
+  WriteAll(path, bytes, &file);
+  if (::fsync(file.get()) != 0) FailErrno(path, "fsync");
+  if (file.Close() != 0) FailErrno(path, "close");
+}
+
+void WriteFileUnsynced(const fs::path& path, std::string_view bytes) {
+  FileDescriptor file(OpenForWriting(path));
+  WriteAll(path, bytes, &file);
+  if (file.Close() != 0) FailErrno(path, "close");
+}
+
+void SyncFileSystem(const fs::path& path) {
+  FileDescriptor handle(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (handle.get() < 0) FailErrno(path, "open");
+  if (::syncfs(handle.get()) != 0) FailErrno(path, "syncfs");
+}
+
+void SyncDirectory(const fs::path& directory) {
+  FileDescriptor dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) FailErrno(directory, "open");
+  if (::fsync(dir.get()) != 0) FailErrno(directory, "fsync");
+}
+
+void WriteFileAtomically(const fs::path& path, std::string_view bytes) {
+  const fs::path temporary = path.string() + PidSuffix();
+  WriteFileSynced(temporary, bytes);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) FailErrno(path, "rename into place");
+  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  SyncDirectory(parent);
+}
+
+void PublishDirectory(const fs::path& staged, const fs::path& target, bool sync_parent) {
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code error;
+  std::string old_name = ".";  // built by appending: GCC 12 misreports "." + string&&
+  old_name += target.filename().string();
+  old_name += ".old" + PidSuffix();
+  const fs::path old = parent / old_name;
+  const bool replacing = fs::exists(target, error);
+  if (replacing) {
+    fs::remove_all(old, error);
+    if (::rename(target.c_str(), old.c_str()) != 0) FailErrno(target, "move aside");
+  }
+  if (::rename(staged.c_str(), target.c_str()) != 0) FailErrno(target, "rename into place");
+  if (sync_parent) SyncDirectory(parent);
+  if (replacing) {
+    fs::remove_all(old, error);
+    if (error) throw ResultError(old.string() + ": cannot remove: " + error.message());
+  }
+}
+
+std::string JsonFileText(const Json& json) {
+  // Invalid UTF-8 (e.g. in an error message from a worker) is replaced rather than thrown on.
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string ReadTextFile(const fs::path& file) {
+  std::error_code ignored;
+  if (fs::is_directory(file, ignored)) {
+    throw ResultError(file.string() + ": cannot read: it is a directory");
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ResultError(file.string() + ": cannot read: " + std::strerror(errno));
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) throw ResultError(file.string() + ": cannot read: I/O error");
+  return content.str();
+}
+
+Json ReadJsonFile(const fs::path& path) {
+  const std::string text = ReadTextFile(path);
+  try {
+    return protocol::ParseJson(text);
+  } catch (const protocol::DecodeError& error) {
+    throw ResultError(path.string() + ": " + error.what());
+  }
+}
+
+}  // namespace asg::results

@@ -1,0 +1,53 @@
+// Durable file writing for result folders and summaries: every write is followed by fsync, and
+// files and folders appear under their final names only when complete (write elsewhere, then
+// rename). All functions throw ResultError naming the path and the system error.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "protocol/messages_json.h"
+#include "results/record.h"
+
+namespace asg::results {
+
+using protocol::Json;
+
+/// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
+void WriteFileSynced(const std::filesystem::path& path, std::string_view bytes);
+
+/// Creates (or truncates) `path` and writes `bytes`, leaving durability to a later
+/// SyncFileSystem (group commit of many files).
+void WriteFileUnsynced(const std::filesystem::path& path, std::string_view bytes);
+
+/// Flushes every pending write of the file system holding `path` (syncfs): one journal commit
+/// for a whole group of files instead of one fsync each.
+void SyncFileSystem(const std::filesystem::path& path);
+
+/// fsyncs a directory so that entries created or renamed in it are durable.
+void SyncDirectory(const std::filesystem::path& directory);
+
+/// Writes `path` atomically: into "<path>.tmp-<pid>" in the same folder, fsync, rename over
+/// `path`, fsync the folder. Readers see either the old or the new content.
+void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+/// Moves the complete folder `staged` to `target` (same parent folder) by rename. An existing
+/// `target` is first renamed aside and removed after the move, so `target` is never a partial
+/// folder. The parent is fsynced unless `sync_parent` is false (the caller then syncs it once
+/// for a group of folders).
+void PublishDirectory(const std::filesystem::path& staged, const std::filesystem::path& target,
+                      bool sync_parent = true);
+
+/// The file form of a JSON document: two-space indent, keys in the order the value holds them
+/// (declaration order for messages and records), trailing newline.
+std::string JsonFileText(const Json& json);
+
+/// The whole content of `file`; throws ResultError "<file>: cannot read: <reason>".
+std::string ReadTextFile(const std::filesystem::path& file);
+
+/// Reads and parses a JSON file strictly (protocol::ParseJson: a key repeated in one object is an
+/// error); throws ResultError "<path>: ..." when it cannot.
+Json ReadJsonFile(const std::filesystem::path& path);
+
+}  // namespace asg::results

@@ -1,0 +1,140 @@
+// Writing scenario folders atomically and reading them back.
+#include "results/folder.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "results/files.h"
+#include "results/trajectory_csv.h"
+
+namespace asg::results {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFolderFiles[] = {"request.json", "result.json", "timing.json",
+                                        "trajectory.csv"};
+
+void CheckCaptureName(const std::string& name, uint32_t scenario_number) {
+  bool ok = !name.empty() && name.front() != '.';
+  for (char c : name) {
+    const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    ok = ok && allowed;
+  }
+  if (!ok) {
+    throw ResultError("scenario " + std::to_string(scenario_number) + ": capture name \"" + name +
+                      "\" is not a plain file name");
+  }
+}
+
+}  // namespace
+
+std::string ScenarioFolderName(uint32_t scenario_number) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "scenario_%04u", scenario_number);
+  return buffer;
+}
+
+fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number) {
+  return batch_dir / ScenarioFolderName(scenario_number);
+}
+
+void WriteScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
+  const fs::path staged = StageScenarioFolder(batch_dir, record);
+  SyncFileSystem(staged);
+  PublishScenarioFolder(batch_dir, staged, record.result.scenario_number, /*sync_parent=*/true);
+}
+
+fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
+  const uint32_t number = record.result.scenario_number;
+  for (const protocol::CaptureImage& capture : record.captures)
+    CheckCaptureName(capture.name, number);
+
+  std::error_code error;
+  fs::create_directories(batch_dir, error);
+  if (error) throw ResultError(batch_dir.string() + ": cannot create: " + error.message());
+  std::string staged_name = ".";  // built by appending: GCC 12 misreports "." + string&&
+  staged_name += ScenarioFolderName(number);
+  staged_name += ".tmp-" + std::to_string(::getpid());
+  const fs::path staged = batch_dir / staged_name;
+  fs::remove_all(staged, error);
+  if (!fs::create_directory(staged, error)) {
+    throw ResultError(staged.string() + ": cannot create: " + error.message());
+  }
+
+  ScenarioResult result = record.result;
+  result.captures.clear();
+  if (!record.captures.empty()) {
+    const fs::path captures_dir = staged / "captures";
+    if (!fs::create_directory(captures_dir, error)) {
+      throw ResultError(captures_dir.string() + ": cannot create: " + error.message());
+    }
+    for (const protocol::CaptureImage& capture : record.captures) {
+      const std::string file_name = capture.name + ".png";
+      WriteFileUnsynced(captures_dir / file_name, capture.png);
+      result.captures.push_back(file_name);
+    }
+  }
+  WriteFileUnsynced(staged / "request.json", JsonFileText(record.request));
+  WriteFileUnsynced(staged / "result.json", JsonFileText(ResultToJson(result)));
+  WriteFileUnsynced(staged / "timing.json", JsonFileText(TimingToJson(record.timing)));
+  WriteFileUnsynced(staged / "trajectory.csv", TrajectoryToCsv(record.trajectory));
+  return staged;
+}
+
+void PublishScenarioFolder(const fs::path& batch_dir, const fs::path& staged,
+                           uint32_t scenario_number, bool sync_parent) {
+  PublishDirectory(staged, ScenarioFolder(batch_dir, scenario_number), sync_parent);
+}
+
+bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number) {
+  const fs::path folder = ScenarioFolder(batch_dir, scenario_number);
+  std::error_code error;
+  for (const char* file : kFolderFiles) {
+    if (!fs::is_regular_file(folder / file, error)) return false;
+  }
+  try {
+    const Json result = ReadJsonFile(folder / "result.json");
+    return result.is_object() && result.contains("scenario_number") &&
+           result["scenario_number"] == scenario_number;
+  } catch (const ResultError&) {
+    return false;
+  }
+}
+
+std::optional<ScenarioOutcome> LoadScenarioOutcome(const fs::path& batch_dir,
+                                                   uint32_t scenario_number) {
+  const fs::path folder = ScenarioFolder(batch_dir, scenario_number);
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return std::nullopt;
+  const fs::path result_file = folder / "result.json";
+  const fs::path timing_file = folder / "timing.json";
+  ScenarioOutcome outcome{ResultFromJson(ReadJsonFile(result_file), result_file.string()),
+                          TimingFromJson(ReadJsonFile(timing_file), timing_file.string())};
+  if (outcome.result.scenario_number != scenario_number) {
+    throw ResultError(result_file.string() + ": scenario_number is " +
+                      std::to_string(outcome.result.scenario_number) + ", expected " +
+                      std::to_string(scenario_number));
+  }
+  return outcome;
+}
+
+size_t RemoveStagingFolders(const fs::path& batch_dir) {
+  std::error_code error;
+  if (!fs::is_directory(batch_dir, error)) return 0;
+  size_t removed = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(batch_dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(".scenario_") && name.find(".tmp-") != std::string::npos) {
+      fs::remove_all(entry.path(), error);
+      if (error) throw ResultError(entry.path().string() + ": cannot remove: " + error.message());
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+}  // namespace asg::results

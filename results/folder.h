@@ -1,0 +1,77 @@
+// Result folders: one folder per scenario under a batch's output directory.
+//
+//   DIR/scenario_0001/request.json    the request as run (pretty JSON, sorted keys)
+//                     result.json     ScenarioResult, deterministic (see results_json.h)
+//                     timing.json     ScenarioTiming: worker id, wall time, attempt history
+//                     trajectory.csv  the vehicle trajectory (see results_trajectory.h)
+//                     captures/<name>.png  scene captures, when any
+//
+// A folder is written in full as DIR/.scenario_0001.tmp-<pid>/ (every file fsynced) and then
+// renamed into place, so a scenario folder that exists is complete; --resume can trust it.
+// Writing a scenario again replaces its folder the same way. Folders of different scenarios
+// may be written from different threads at once; one scenario's folder from one thread.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "results/record.h"
+
+namespace asg::results {
+
+/// Everything written into one scenario folder.
+struct ScenarioRecord {
+  Json request;           ///< the merged request as run (PlannedScenario::request_json)
+  ScenarioResult result;  ///< result.json; its `captures` is replaced by the files below
+  std::vector<protocol::OdometryWithoutCovariance> trajectory;  ///< trajectory.csv rows
+  std::vector<protocol::CaptureImage> captures;                 ///< written as captures/<name>.png
+  ScenarioTiming timing;                                        ///< timing.json
+};
+
+/// A scenario's stored outcome, as read back for summaries and --resume.
+struct ScenarioOutcome {
+  ScenarioResult result;
+  ScenarioTiming timing;
+};
+
+/// "scenario_0001" (four digits at least, more for numbers past 9999).
+std::string ScenarioFolderName(uint32_t scenario_number);
+
+/// `batch_dir` / ScenarioFolderName(scenario_number).
+std::filesystem::path ScenarioFolder(const std::filesystem::path& batch_dir,
+                                     uint32_t scenario_number);
+
+/// Writes the folder of record.result.scenario_number atomically (see above), creating
+/// `batch_dir` when needed. result.json's "captures" lists the capture file names in the order
+/// given. Throws ResultError on an I/O error or a bad capture name.
+void WriteScenarioFolder(const std::filesystem::path& batch_dir, const ScenarioRecord& record);
+
+/// The first half of WriteScenarioFolder, for writing many folders with one sync: writes the
+/// folder's files into its staging folder without syncing them and returns that folder. The
+/// caller makes them durable (SyncFileSystem) before PublishScenarioFolder.
+std::filesystem::path StageScenarioFolder(const std::filesystem::path& batch_dir,
+                                          const ScenarioRecord& record);
+
+/// The second half: renames a staged folder into place as scenario `scenario_number`'s folder.
+/// The batch folder itself is fsynced only when `sync_parent` is true.
+void PublishScenarioFolder(const std::filesystem::path& batch_dir,
+                           const std::filesystem::path& staged, uint32_t scenario_number,
+                           bool sync_parent);
+
+/// Whether the scenario's folder exists and holds every file with a result.json for that number.
+bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t scenario_number);
+
+/// The stored result and timing of a scenario, or nullopt when its folder does not exist.
+/// Throws ResultError when the folder exists but its files cannot be read or parsed.
+std::optional<ScenarioOutcome> LoadScenarioOutcome(const std::filesystem::path& batch_dir,
+                                                   uint32_t scenario_number);
+
+/// Removes leftover staging folders (".scenario_*.tmp-*" and ".scenario_*.old.tmp-*") of an
+/// interrupted run from `batch_dir`; returns how many were removed.
+size_t RemoveStagingFolders(const std::filesystem::path& batch_dir);
+
+}  // namespace asg::results

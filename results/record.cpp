@@ -1,0 +1,172 @@
+// The JSON schemas of result.json and timing.json, on the field visitors the messages use.
+#include "results/record.h"
+
+#include <array>
+
+#include "protocol/json_fields.h"
+
+namespace asg::results {
+namespace {
+
+using protocol::json_detail::NamedValue;
+using protocol::json_detail::Names;
+
+constexpr std::array<NamedValue<ScenarioStatus>, 3> kStatusTable{{
+    {ScenarioStatus::kDone, "done"},
+    {ScenarioStatus::kInvalid, "invalid"},
+    {ScenarioStatus::kFailed, "failed"},
+}};
+constexpr Names<ScenarioStatus> kStatusNames{"scenario status", kStatusTable};
+
+}  // namespace
+}  // namespace asg::results
+
+namespace asg::protocol::json_detail {
+
+template <>
+struct Schema<results::RerunRecord> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("attempt", m.attempt);
+    v.Required("node_name", m.node_name);
+    v.Required("reason", m.reason);
+  }
+};
+
+template <>
+struct Schema<results::ScenarioResult> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenario_number", m.scenario_number);
+    v.RequiredTag("status", m.status, results::kStatusNames);
+    v.Required("seed", m.seed);
+    v.Required("reruns", m.reruns);
+    v.Required("captures", m.captures);
+    // The status is read before the fields that depend on it.
+    if (m.status == results::ScenarioStatus::kDone) {
+      v.Required("termination_reason", m.termination_reason);
+      // Written for people; derived from termination_reason, so read and not kept.
+      std::string reason_name(
+          TerminationReasonName(static_cast<TerminationReason>(m.termination_reason)));
+      v.Optional("termination_reason_name", reason_name);
+      v.Required("vehicle_sim_time", m.vehicle_sim_time);
+      v.Required("counters", m.counters);
+    } else {
+      v.Required("error", m.error);
+    }
+    if constexpr (std::is_same_v<V, FieldWriter>) {
+      if (!m.capture_error.empty()) v.Optional("capture_error", m.capture_error);
+    } else {
+      v.Optional("capture_error", m.capture_error);
+    }
+  }
+};
+
+template <>
+struct Schema<results::AttemptTiming> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("attempt", m.attempt);
+    v.Required("worker_id", m.worker_id);
+    v.Required("wall_time_s", m.wall_time_s);
+    v.Required("outcome", m.outcome);
+    v.Required("detail", m.detail);
+  }
+};
+
+template <>
+struct Schema<results::ScenarioTiming> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("worker_id", m.worker_id);
+    v.Required("wall_time_s", m.wall_time_s);
+    v.Required("attempts", m.attempts);
+  }
+};
+
+}  // namespace asg::protocol::json_detail
+
+namespace asg::results {
+
+// Encoding and strict decoding hooks (ADL, as for the messages).
+void to_json(Json& j, const RerunRecord& value) { protocol::json_detail::EncodeFields(j, value); }
+void Decode(const Json& j, const std::string& path, RerunRecord* value) {
+  protocol::json_detail::DecodeFields(j, path, value);
+}
+void to_json(Json& j, const AttemptTiming& value) { protocol::json_detail::EncodeFields(j, value); }
+void Decode(const Json& j, const std::string& path, AttemptTiming* value) {
+  protocol::json_detail::DecodeFields(j, path, value);
+}
+
+std::string_view ScenarioStatusName(ScenarioStatus status) {
+  for (const auto& entry : kStatusTable) {
+    if (entry.value == status) return entry.name;
+  }
+  return "failed";
+}
+
+bool ScenarioStatusFromName(std::string_view name, ScenarioStatus* status) {
+  for (const auto& entry : kStatusTable) {
+    if (entry.name == name) {
+      *status = entry.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+ScenarioResult DoneResult(const protocol::AnalyzeScenarioRequest& analysis, uint64_t seed) {
+  ScenarioResult result;
+  result.scenario_number = analysis.scenario_number;
+  result.status = ScenarioStatus::kDone;
+  result.seed = seed;
+  result.termination_reason = analysis.termination_reason;
+  result.vehicle_sim_time = analysis.vehicle_sim_time;
+  result.counters = analysis.counters;
+  result.capture_error = analysis.capture_error;
+  return result;
+}
+
+ScenarioResult UnrunnableResult(uint32_t scenario_number, ScenarioStatus status, std::string error,
+                                uint64_t seed) {
+  ScenarioResult result;
+  result.scenario_number = scenario_number;
+  result.status = status;
+  result.error = std::move(error);
+  result.seed = seed;
+  return result;
+}
+
+Json ResultToJson(const ScenarioResult& result) {
+  Json json;
+  protocol::json_detail::EncodeFields(json, result);
+  return json;
+}
+
+ScenarioResult ResultFromJson(const Json& json, const std::string& origin) {
+  ScenarioResult result;
+  try {
+    protocol::json_detail::DecodeFields(json, "", &result);
+  } catch (const protocol::DecodeError& error) {
+    throw ResultError(origin + ": " + error.what());
+  }
+  return result;
+}
+
+Json TimingToJson(const ScenarioTiming& timing) {
+  Json json;
+  protocol::json_detail::EncodeFields(json, timing);
+  return json;
+}
+
+ScenarioTiming TimingFromJson(const Json& json, const std::string& origin) {
+  ScenarioTiming timing;
+  try {
+    protocol::json_detail::DecodeFields(json, "", &timing);
+  } catch (const protocol::DecodeError& error) {
+    throw ResultError(origin + ": " + error.what());
+  }
+  return timing;
+}
+
+}  // namespace asg::results

@@ -1,0 +1,62 @@
+// Trajectory CSV formatting and quaternion to Euler conversion.
+#include "results/trajectory_csv.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+namespace asg::results {
+
+RollPitchYaw QuaternionToRollPitchYaw(const protocol::Quaternion& q) {
+  const double norm = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  if (norm == 0.0) return {};
+  const double w = q.w / norm;
+  const double x = q.x / norm;
+  const double y = q.y / norm;
+  const double z = q.z / norm;
+  constexpr double kDegrees = 180.0 / std::numbers::pi;
+  RollPitchYaw angles;
+  angles.roll = std::atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y)) * kDegrees;
+  // Clamp: rounding can push the sine just past +-1 at gimbal lock.
+  angles.pitch = std::asin(std::clamp(2.0 * (w * y - z * x), -1.0, 1.0)) * kDegrees;
+  angles.yaw = std::atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z)) * kDegrees;
+  return angles;
+}
+
+std::string FormatCsvNumber(double value) {
+  if (value == 0.0) value = 0.0;  // drops the sign of -0
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, end);
+}
+
+std::string FormatStamp(const protocol::Time& stamp) {
+  if (stamp.sec < 0) return FormatCsvNumber(stamp.Seconds());  // sec + nanosec is not "-s.ns"
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%d.%09u", static_cast<int>(stamp.sec),
+                static_cast<unsigned>(stamp.nanosec));
+  return buffer;
+}
+
+std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovariance>& trajectory) {
+  std::string csv(kTrajectoryCsvHeader);
+  csv += '\n';
+  for (const protocol::OdometryWithoutCovariance& sample : trajectory) {
+    const RollPitchYaw angles = QuaternionToRollPitchYaw(sample.pose.orientation);
+    const protocol::Point& p = sample.pose.position;
+    const protocol::Vector3& v = sample.twist.linear;
+    const protocol::Vector3& w = sample.twist.angular;
+    csv += FormatStamp(sample.header.stamp);
+    for (double value :
+         {p.x, p.y, p.z, angles.roll, angles.pitch, angles.yaw, v.x, v.y, v.z, w.x, w.y, w.z}) {
+      csv += ',';
+      csv += FormatCsvNumber(value);
+    }
+    csv += '\n';
+  }
+  return csv;
+}
+
+}  // namespace asg::results

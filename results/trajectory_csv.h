@@ -1,0 +1,42 @@
+// trajectory.csv: one row per trajectory sample of a run.
+//
+// Columns: t [s] (the sample's stamp), x, y, z [m] (world position), roll, pitch, yaw [deg]
+// (Z-Y-X Euler angles of the orientation), vx, vy, vz [m/s] and wx, wy, wz [rad/s] (the twist
+// as sent: body frame, angular rates in radians as in ROS). Numbers are written in their
+// shortest form that reads back to the identical double (t exactly from sec and nanosec), so
+// the same trajectory always gives the same bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/geometry.h"
+#include "protocol/messages.h"
+
+namespace asg::results {
+
+/// The first line of trajectory.csv (without the newline).
+inline constexpr std::string_view kTrajectoryCsvHeader = "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz";
+
+/// Z-Y-X (yaw, then pitch, then roll) Euler angles.
+struct RollPitchYaw {
+  double roll = 0.0;   ///< [deg] about body x, -180..180
+  double pitch = 0.0;  ///< [deg] about body y, -90..90
+  double yaw = 0.0;    ///< [deg] about world z, -180..180
+};
+
+/// The Euler angles of a unit quaternion (normalised first; a zero quaternion gives zeros).
+RollPitchYaw QuaternionToRollPitchYaw(const protocol::Quaternion& q);
+
+/// A number in its shortest round-trip form ("0.1", "-3", "1e-07"); -0 is written as "0".
+std::string FormatCsvNumber(double value);
+
+/// A stamp as "<sec>.<nanosec, 9 digits>", e.g. "12.050000000" (a negative stamp, which a run
+/// does not produce, in the shortest form of its seconds).
+std::string FormatStamp(const protocol::Time& stamp);
+
+/// The whole CSV text: header line, then one line per sample, each ending in '\n'.
+std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovariance>& trajectory);
+
+}  // namespace asg::results

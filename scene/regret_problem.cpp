@@ -1,0 +1,55 @@
+// The world as the regret measure sees it.
+#include "scene/regret_problem.h"
+
+#include <cmath>
+
+namespace asg::scene {
+
+regret::ReferenceProblem ReferenceProblemOf(const World& world) {
+  regret::ReferenceProblem problem;
+  problem.min = world.landscape->min_xy();
+  problem.max = world.landscape->max_xy();
+  problem.start = world.start.head<2>();
+  problem.start_yaw = world.start_yaw;
+  problem.goal = world.goal.head<2>();
+  for (const ActorInstance& actor : world.actors) {
+    if (!actor.traversable) problem.cost.obstacles.push_back(actor.position.head<2>());
+  }
+  return problem;
+}
+
+protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
+                                const regret::ReferenceProblem& problem,
+                                const regret::ReferencePlan& plan,
+                                const regret::ReferenceSettings& settings) {
+  protocol::RegretReport report;
+  if (!plan.found || plan.cost <= 0.0 || plan.time <= 0.0) return report;
+  regret::RunPath path;
+  path.path.reserve(run.vehicle_trajectory.size());
+  for (const protocol::OdometryWithoutCovariance& sample : run.vehicle_trajectory) {
+    path.path.emplace_back(sample.pose.position.x, sample.pose.position.y);
+  }
+  path.sim_time = run.vehicle_sim_time;
+  path.success =
+      run.termination_reason == static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+  const regret::RegretTerms terms =
+      regret::ComputeRegret(path, plan, problem.cost, problem.start, problem.goal, settings.speed);
+  report.computed = true;
+  report.regret = terms.regret;
+  report.cost_term = terms.cost_term;
+  report.time_term = terms.time_term;
+  report.cost_position_term = terms.cost_position_term;
+  report.time_position_term = terms.time_position_term;
+  report.cost = terms.cost;
+  report.time = terms.time;
+  report.cost_opt = terms.cost_opt;
+  report.time_opt = terms.time_opt;
+  report.reference_length = plan.length;
+  report.reference_clearance = std::isfinite(plan.clearance) ? plan.clearance : -1.0;
+  for (const Eigen::Vector2d& point : plan.path) {
+    report.reference_path.push_back({point.x(), point.y(), 0.0});
+  }
+  return report;
+}
+
+}  // namespace asg::scene

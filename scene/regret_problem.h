@@ -1,0 +1,26 @@
+// The regret measure's view of a built world (regret/, docs/regret.md): the landscape's bounds,
+// the start and goal, and every non-traversable actor as an obstacle; and the regret of a run
+// of that world.
+#pragma once
+
+#include "protocol/extensions.h"
+#include "protocol/messages.h"
+#include "regret/reference_plan.h"
+#include "regret/run_regret.h"
+#include "scene/world.h"
+
+namespace asg::scene {
+
+/// The reference problem of `world`: bounds of its landscape grid, start (x, y, yaw), goal, and
+/// the (x, y) of every visible non-traversable actor, in world order.
+regret::ReferenceProblem ReferenceProblemOf(const World& world);
+
+/// The regret report of a run of `world` whose reference plan is `plan` (made by
+/// regret::PlanReference from ReferenceProblemOf(world)); `settings` gives the nominal speed. A
+/// plan that was not found gives a report with computed false.
+protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
+                                const regret::ReferenceProblem& problem,
+                                const regret::ReferencePlan& plan,
+                                const regret::ReferenceSettings& settings);
+
+}  // namespace asg::scene

@@ -1,0 +1,157 @@
+// Tests for results/folder.h.
+#include "results/folder.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "results/files.h"
+#include "tests/temp_dir.h"
+
+namespace asg::results {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadAll(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+ScenarioRecord SampleRecord(uint32_t number) {
+  ScenarioRecord record;
+  record.request = {{"scenario_number", number}, {"goal_radius", 5.0}, {"seed", 11}};
+  protocol::AnalyzeScenarioRequest analysis;
+  analysis.worker_id = 3;
+  analysis.scenario_number = static_cast<uint16_t>(number);
+  analysis.termination_reason = 0;
+  analysis.vehicle_sim_time = 9.5;
+  record.result = DoneResult(analysis, 11);
+  protocol::OdometryWithoutCovariance sample;
+  sample.header.stamp = {2, 0};
+  sample.pose.position = {1, 2, 3};
+  record.trajectory = {sample};
+  record.captures = {{"ortho_aerial_pad0", std::string("\x89PNG\r\n", 6)}};
+  record.timing.worker_id = 3;
+  record.timing.wall_time_s = 4.25;
+  record.timing.attempts = {{1, 3, 4.25, "done"}};
+  return record;
+}
+
+TEST(ScenarioFolderTest, NamesHaveFourDigits) {
+  EXPECT_EQ(ScenarioFolderName(1), "scenario_0001");
+  EXPECT_EQ(ScenarioFolderName(12345), "scenario_12345");
+  EXPECT_EQ(ScenarioFolder("/out", 7), fs::path("/out/scenario_0007"));
+}
+
+TEST(WriteScenarioFolderTest, WritesEveryFileAndNoStagingFolderRemains) {
+  testutil::TempDir dir;
+  const fs::path batch_dir = dir.path() / "run";
+  WriteScenarioFolder(batch_dir, SampleRecord(1));
+  const fs::path folder = batch_dir / "scenario_0001";
+  for (const char* file : {"request.json", "result.json", "timing.json", "trajectory.csv",
+                           "captures/ortho_aerial_pad0.png"}) {
+    EXPECT_TRUE(fs::is_regular_file(folder / file)) << file;
+  }
+  EXPECT_EQ(ReadAll(folder / "captures/ortho_aerial_pad0.png"), std::string("\x89PNG\r\n", 6));
+  size_t entries = 0;
+  for (const auto& entry : fs::directory_iterator(batch_dir)) {
+    EXPECT_EQ(entry.path().filename(), "scenario_0001");
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);
+  EXPECT_TRUE(ScenarioFolderComplete(batch_dir, 1));
+  EXPECT_FALSE(ScenarioFolderComplete(batch_dir, 2));
+  EXPECT_EQ(ReadAll(folder / "trajectory.csv").substr(0, 41),
+            "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz\n");
+  EXPECT_EQ(ReadJsonFile(folder / "request.json")["goal_radius"], 5.0);
+}
+
+TEST(WriteScenarioFolderTest, ResultJsonIsDeterministicAndWithoutTiming) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path() / "a", SampleRecord(4));
+  ScenarioRecord other_run = SampleRecord(4);
+  other_run.timing.worker_id = 9;
+  other_run.timing.wall_time_s = 77.0;
+  WriteScenarioFolder(dir.path() / "b", other_run);
+  const std::string a = ReadAll(dir.path() / "a/scenario_0004/result.json");
+  EXPECT_EQ(a, ReadAll(dir.path() / "b/scenario_0004/result.json"));
+  EXPECT_NE(ReadAll(dir.path() / "a/scenario_0004/timing.json"),
+            ReadAll(dir.path() / "b/scenario_0004/timing.json"));
+  const Json result = Json::parse(a);
+  EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_EQ(result["captures"], Json::parse(R"(["ortho_aerial_pad0.png"])"));
+  EXPECT_FALSE(result.contains("wall_time_s"));
+  EXPECT_FALSE(result.contains("worker_id"));
+  EXPECT_EQ(a.back(), '\n');
+}
+
+TEST(WriteScenarioFolderTest, RewritingReplacesTheWholeFolder) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path(), SampleRecord(2));
+  ScenarioRecord failed = SampleRecord(2);
+  failed.result.status = ScenarioStatus::kFailed;
+  failed.result.error = "worker crashed";
+  failed.captures.clear();
+  WriteScenarioFolder(dir.path(), failed);
+  EXPECT_FALSE(fs::exists(dir.path() / "scenario_0002/captures"));
+  const auto outcome = LoadScenarioOutcome(dir.path(), 2);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->result.status, ScenarioStatus::kFailed);
+  EXPECT_EQ(outcome->result.error, "worker crashed");
+  EXPECT_EQ(RemoveStagingFolders(dir.path()), 0u);
+}
+
+TEST(LoadScenarioOutcomeTest, ReadsBackWhatWasWritten) {
+  testutil::TempDir dir;
+  const ScenarioRecord record = SampleRecord(3);
+  WriteScenarioFolder(dir.path(), record);
+  const auto outcome = LoadScenarioOutcome(dir.path(), 3);
+  ASSERT_TRUE(outcome.has_value());
+  ScenarioResult expected = record.result;
+  expected.captures = {"ortho_aerial_pad0.png"};
+  EXPECT_EQ(outcome->result, expected);
+  EXPECT_EQ(outcome->timing, record.timing);
+  EXPECT_FALSE(LoadScenarioOutcome(dir.path(), 5).has_value());
+}
+
+TEST(LoadScenarioOutcomeTest, CorruptResultIsAnErrorAndNotComplete) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path(), SampleRecord(6));
+  std::ofstream(dir.path() / "scenario_0006/result.json") << "{\"status\": ";
+  EXPECT_FALSE(ScenarioFolderComplete(dir.path(), 6));
+  EXPECT_THROW(LoadScenarioOutcome(dir.path(), 6), ResultError);
+}
+
+TEST(WriteScenarioFolderTest, RejectsCaptureNamesThatAreNotPlainFileNames) {
+  testutil::TempDir dir;
+  ScenarioRecord record = SampleRecord(1);
+  record.captures = {{"../escape", "x"}};
+  EXPECT_THROW(WriteScenarioFolder(dir.path(), record), ResultError);
+  EXPECT_FALSE(fs::exists(dir.path() / "scenario_0001"));
+}
+
+TEST(RemoveStagingFoldersTest, RemovesOnlyStagingFolders) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path(), SampleRecord(1));
+  fs::create_directories(dir.path() / ".scenario_0002.tmp-123/captures");
+  fs::create_directories(dir.path() / ".scenario_0001.old.tmp-123");
+  EXPECT_EQ(RemoveStagingFolders(dir.path()), 2u);
+  EXPECT_TRUE(fs::exists(dir.path() / "scenario_0001"));
+  EXPECT_FALSE(fs::exists(dir.path() / ".scenario_0002.tmp-123"));
+}
+
+TEST(WriteFileAtomicallyTest, ReplacesContentAndLeavesNoTemporary) {
+  testutil::TempDir dir;
+  WriteFileAtomically(dir.path() / "f.txt", "one");
+  WriteFileAtomically(dir.path() / "f.txt", "two");
+  EXPECT_EQ(ReadAll(dir.path() / "f.txt"), "two");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+}  // namespace
+}  // namespace asg::results

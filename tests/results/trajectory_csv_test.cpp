@@ -1,0 +1,91 @@
+// Tests for results/trajectory_csv.h.
+#include "results/trajectory_csv.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace asg::results {
+namespace {
+
+// The quaternion of Z-Y-X Euler angles in degrees.
+protocol::Quaternion FromRollPitchYaw(double roll, double pitch, double yaw) {
+  const double r = roll * std::numbers::pi / 360.0;
+  const double p = pitch * std::numbers::pi / 360.0;
+  const double y = yaw * std::numbers::pi / 360.0;
+  return {std::sin(r) * std::cos(p) * std::cos(y) - std::cos(r) * std::sin(p) * std::sin(y),
+          std::cos(r) * std::sin(p) * std::cos(y) + std::sin(r) * std::cos(p) * std::sin(y),
+          std::cos(r) * std::cos(p) * std::sin(y) - std::sin(r) * std::sin(p) * std::cos(y),
+          std::cos(r) * std::cos(p) * std::cos(y) + std::sin(r) * std::sin(p) * std::sin(y)};
+}
+
+TEST(QuaternionToRollPitchYawTest, PureYawOf90Degrees) {
+  const double h = std::sqrt(0.5);
+  const RollPitchYaw angles = QuaternionToRollPitchYaw({0, 0, h, h});
+  EXPECT_NEAR(angles.roll, 0.0, 1e-12);
+  EXPECT_NEAR(angles.pitch, 0.0, 1e-12);
+  EXPECT_NEAR(angles.yaw, 90.0, 1e-12);
+}
+
+TEST(QuaternionToRollPitchYawTest, RecoversCombinedAngles) {
+  const RollPitchYaw angles = QuaternionToRollPitchYaw(FromRollPitchYaw(10, -20, 135));
+  EXPECT_NEAR(angles.roll, 10.0, 1e-9);
+  EXPECT_NEAR(angles.pitch, -20.0, 1e-9);
+  EXPECT_NEAR(angles.yaw, 135.0, 1e-9);
+}
+
+TEST(QuaternionToRollPitchYawTest, NormalisesAndHandlesZero) {
+  const RollPitchYaw angles = QuaternionToRollPitchYaw({0, 0, 2, 2});
+  EXPECT_NEAR(angles.yaw, 90.0, 1e-12);
+  EXPECT_EQ(QuaternionToRollPitchYaw({0, 0, 0, 0}).yaw, 0.0);
+}
+
+TEST(FormatTest, ShortestRoundTripAndExactStamps) {
+  EXPECT_EQ(FormatCsvNumber(0.1), "0.1");
+  EXPECT_EQ(FormatCsvNumber(-3.0), "-3");
+  EXPECT_EQ(FormatCsvNumber(-0.0), "0");
+  const double awkward = 0.1 + 0.2;
+  EXPECT_EQ(std::strtod(FormatCsvNumber(awkward).c_str(), nullptr), awkward);
+  EXPECT_EQ(FormatStamp({12, 50'000'000}), "12.050000000");
+}
+
+TEST(TrajectoryToCsvTest, HeaderAndOneRowPerSample) {
+  protocol::OdometryWithoutCovariance sample;
+  sample.header.stamp = {1, 500'000'000};
+  sample.pose.position = {10.5, -2.25, 0.75};
+  const double h = std::sqrt(0.5);
+  sample.pose.orientation = {0, 0, h, h};
+  sample.twist.linear = {5, 0, -0.5};
+  sample.twist.angular = {0, 0, 0.25};
+  const std::string csv = TrajectoryToCsv({sample, sample});
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz");
+  std::getline(lines, line);
+  std::vector<std::string> cells;
+  std::istringstream row(line);
+  for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+  ASSERT_EQ(cells.size(), 13u);
+  EXPECT_EQ(cells[0], "1.500000000");
+  EXPECT_EQ(cells[1], "10.5");
+  EXPECT_EQ(cells[2], "-2.25");
+  EXPECT_EQ(cells[3], "0.75");
+  EXPECT_EQ(cells[4], "0");
+  EXPECT_EQ(cells[5], "0");
+  EXPECT_NEAR(std::stod(cells[6]), 90.0, 1e-12);
+  EXPECT_EQ(cells[7], "5");
+  EXPECT_EQ(cells[9], "-0.5");
+  EXPECT_EQ(cells[12], "0.25");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+  EXPECT_EQ(TrajectoryToCsv({}), "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz\n");
+}
+
+}  // namespace
+}  // namespace asg::results

@@ -1,0 +1,128 @@
+// Tests for scene/scenario_stages.h: each stage on a run state built by hand.
+#include "scene/scenario_stages.h"
+
+#include <gtest/gtest.h>
+
+#include "scene/scenario_runner.h"
+#include "scene/simple_drivers.h"
+#include "scene/world.h"
+#include "tests/scene/scene_test_util.h"
+
+namespace asg::scene {
+namespace {
+
+using protocol::TerminationReason;
+using testing::ReferenceRequest;
+using testing::ShippedCatalog;
+
+// A run state over the reference world, the vehicle placed at its start.
+struct StagesRig {
+  StagesRig()
+      : request(ReferenceRequest()),
+        world(BuildWorld(request, ShippedCatalog())),
+        terrain(world.landscape),
+        state(world, terrain, request.vehicle, TerminationSettingsFor(request, world), timing) {
+    state.vehicle->Place(world.start, world.start_yaw);
+    state.previous_xy = state.vehicle->State().position.head<2>();
+  }
+  protocol::RunScenarioRequest request;
+  RunTiming timing;
+  World world;
+  TerrainCollision terrain;
+  RunState state;
+};
+
+// A driver that gives up at once.
+class AbortingDriver : public Driver {
+ public:
+  DriverVerdict Tick(const DriverInput&) override { return DriverAbort{"node 'x' disconnected"}; }
+};
+
+TEST(ScenarioStagesTest, RecordOdometryStampsTheTickTime) {
+  StagesRig rig;
+  rig.state.tick = 3;
+  RecordOdometry(rig.timing, &rig.state);
+  ASSERT_EQ(rig.state.analysis.vehicle_trajectory.size(), 1u);
+  const auto& sample = rig.state.analysis.vehicle_trajectory.back();
+  EXPECT_DOUBLE_EQ(sample.header.stamp.Seconds(), 3 * rig.timing.period);
+  EXPECT_EQ(sample.header.frame_id, "world");
+  EXPECT_EQ(sample.child_frame_id, kVehicleFrame);
+  EXPECT_EQ(sample.pose.position.x, rig.state.vehicle_state.position.x());
+}
+
+TEST(ScenarioStagesTest, UpdateCountersAddsTheXyStepAndKeepsTheLargestAttitude) {
+  StagesRig rig;
+  rig.state.previous_xy = rig.state.vehicle->State().position.head<2>() - Eigen::Vector2d(3, 4);
+  rig.state.vehicle_state = rig.state.vehicle->State();
+  rig.state.vehicle_state.roll = -12.0;
+  rig.state.vehicle_state.pitch = 7.0;
+  UpdateCounters(&rig.state);
+  const protocol::RunCounters& counters = rig.state.analysis.counters;
+  EXPECT_NEAR(counters.distance_travelled, 5.0, 1e-12);
+  EXPECT_EQ(counters.max_abs_roll, 12.0);
+  EXPECT_EQ(counters.max_abs_pitch, 7.0);
+  rig.state.vehicle_state.roll = 2.0;
+  UpdateCounters(&rig.state);  // no movement since
+  EXPECT_NEAR(counters.distance_travelled, 5.0, 1e-12);
+  EXPECT_EQ(counters.max_abs_roll, 12.0);
+}
+
+TEST(ScenarioStagesTest, CheckTerminationStopsAtTheTickLimit) {
+  StagesRig rig;
+  rig.timing.max_ticks = 2;
+  for (long tick = 0; tick < 2; ++tick) {
+    rig.state.tick = tick;
+    RecordOdometry(rig.timing, &rig.state);
+    EXPECT_FALSE(CheckTermination(rig.timing, &rig.state).has_value()) << tick;
+  }
+  rig.state.tick = 2;
+  RecordOdometry(rig.timing, &rig.state);
+  EXPECT_EQ(CheckTermination(rig.timing, &rig.state), TerminationReason::REASON_SIM_TIMEOUT);
+}
+
+TEST(ScenarioStagesTest, AskDriverCountsControlsButNotAborts) {
+  StagesRig rig;
+  RecordOdometry(rig.timing, &rig.state);
+  StraightDriver straight(5.0, DriverTask{});
+  EXPECT_TRUE(
+      std::holds_alternative<protocol::PhysXControl>(AskDriver(rig.timing, straight, &rig.state)));
+  EXPECT_EQ(rig.state.analysis.counters.control_messages, 1u);
+  EXPECT_EQ(rig.state.vehicle->target_speed(), 5.0);
+  AbortingDriver aborting;
+  const DriverVerdict verdict = AskDriver(rig.timing, aborting, &rig.state);
+  ASSERT_TRUE(std::holds_alternative<DriverAbort>(verdict));
+  EXPECT_EQ(std::get<DriverAbort>(verdict).reason, "node 'x' disconnected");
+  EXPECT_EQ(rig.state.analysis.counters.control_messages, 1u);
+  EXPECT_EQ(rig.state.vehicle->target_speed(), 5.0);  // the last control is kept
+}
+
+TEST(ScenarioStagesTest, CountNewContactsCountsEachContactOnceWhileItLasts) {
+  StagesRig rig;
+  RunState& state = rig.state;
+  state.touching = {2, 5};
+  CountNewContacts(&state);
+  EXPECT_EQ(state.analysis.counters.collisions_touched, 2u);
+  EXPECT_TRUE(state.touched_in_period);
+  state.touching = {2, 5, 7};  // 2 and 5 still touching, 7 begins
+  CountNewContacts(&state);
+  EXPECT_EQ(state.analysis.counters.collisions_touched, 3u);
+  state.touching = {};  // all contacts end
+  CountNewContacts(&state);
+  state.touching = {2};  // 2 begins again
+  CountNewContacts(&state);
+  EXPECT_EQ(state.analysis.counters.collisions_touched, 4u);
+  EXPECT_EQ(state.previously_touching, std::vector<int>{2});
+}
+
+TEST(ScenarioStagesTest, StepPhysicsTakesOneControlPeriodOfSteps) {
+  StagesRig rig;
+  rig.state.touched_in_period = true;
+  StepPhysics(rig.timing, &rig.state);
+  EXPECT_EQ(rig.state.analysis.counters.physics_steps,
+            static_cast<uint32_t>(rig.timing.steps_per_tick));
+  EXPECT_FALSE(rig.state.touched_in_period);  // nothing to touch on the bare reference landscape
+  EXPECT_EQ(rig.state.analysis.counters.collisions_touched, 0u);
+}
+
+}  // namespace
+}  // namespace asg::scene
