@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "protocol/messages_json.h"
+#include "protocol/typed_connection.h"
 
 namespace asg::client {
 
@@ -290,7 +291,7 @@ void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {
   const PlannedScenario* planned = context_.batch->Find(scenario_number);
   EventQueue* events = context_.events;
   links_.at(key).connection->AsyncRequest(
-      "RunScenario", planned->request_json, {}, kRunReplyTimeout,
+      protocol::TypeOf<protocol::RunScenarioRequest>(), planned->request_json, {}, kRunReplyTimeout,
       [events, key, scenario_number](protocol::RequestResult result) {
         if (result.success) return;
         events->Push(FarmEvent{key, farm_event::RunRefused{scenario_number, result.description}});

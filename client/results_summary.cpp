@@ -80,6 +80,7 @@ Json SummaryToJson(const BatchSummary& summary,
     if (result.status == results::ScenarioStatus::kDone) {
       row["termination_reason_name"] = ReasonName(result);
       row["vehicle_sim_time"] = result.vehicle_sim_time;
+      if (result.regret.computed) row["regret"] = result.regret.regret;
     } else {
       row["error"] = result.error;
     }
@@ -102,7 +103,16 @@ std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes) 
     csv += (outcome->timing.worker_id >= 0 ? std::to_string(outcome->timing.worker_id)
                                            : std::string()) +
            ',';
-    csv += std::to_string(outcome->timing.attempts.size()) + '\n';
+    csv += std::to_string(outcome->timing.attempts.size());
+    // Regret and its parts (docs/regret.md), empty when the run has none.
+    const protocol::RegretReport& regret = result.regret;
+    for (const double value :
+         {regret.regret, regret.cost_term, regret.time_term, regret.cost_position_term,
+          regret.time_position_term, regret.cost, regret.time, regret.cost_opt, regret.time_opt}) {
+      csv += ',';
+      if (done && regret.computed) csv += results::FormatCsvNumber(value);
+    }
+    csv += '\n';
   }
   return csv;
 }

@@ -24,7 +24,8 @@ namespace asg::client {
 /// the scenario's timing.json (0 for a scenario never run).
 inline constexpr std::string_view kSummaryCsvHeader =
     "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,worker_id,"
-    "attempts";
+    "attempts,regret,regret_cost_term,regret_time_term,regret_cost_position_term,"
+    "regret_time_position_term,cost,time,cost_opt,time_opt";
 
 /// Totals of a batch run.
 struct BatchSummary {

@@ -51,6 +51,11 @@ struct Schema<results::ScenarioResult> {
       v.Optional("termination_reason_name", reason_name);
       v.Required("vehicle_sim_time", m.vehicle_sim_time);
       v.Required("counters", m.counters);
+      if constexpr (std::is_same_v<V, FieldWriter>) {
+        if (m.regret.computed) v.Optional("regret", m.regret);
+      } else {
+        v.Optional("regret", m.regret);
+      }
     } else {
       v.Required("error", m.error);
     }
@@ -123,6 +128,7 @@ ScenarioResult DoneResult(const protocol::AnalyzeScenarioRequest& analysis, uint
   result.termination_reason = analysis.termination_reason;
   result.vehicle_sim_time = analysis.vehicle_sim_time;
   result.counters = analysis.counters;
+  result.regret = analysis.regret;
   result.capture_error = analysis.capture_error;
   return result;
 }

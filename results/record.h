@@ -56,6 +56,8 @@ struct ScenarioResult {
   uint8_t termination_reason = 0;     ///< a protocol::TerminationReason value
   double vehicle_sim_time = 0.0;      ///< [s] from AnalyzeScenario
   protocol::RunCounters counters;     ///< from AnalyzeScenario
+  protocol::RegretReport regret;      ///< from AnalyzeScenario (docs/regret.md); written when
+                                      ///< done and regret.computed
   std::vector<RerunRecord> reruns;    ///< accepted rerun requests, in order (attempt numbers
                                       ///< as in ScenarioTiming::attempts)
   std::vector<std::string> captures;  ///< file names in captures/, e.g. "ortho_aerial_pad0.png"

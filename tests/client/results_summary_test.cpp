@@ -58,15 +58,20 @@ TEST(SummarizeTest, CountsPerStatusAndPerReason) {
 }
 
 TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
-  const std::string csv = SummaryToCsv(Sample());
+  std::vector<results::ScenarioOutcome> outcomes = Sample();
+  // Scenario 3 has a regret report; the others have none (empty regret cells).
+  protocol::RegretReport& regret = outcomes[0].result.regret;
+  regret = {true, 1.5, 0.25, 0.5, 0.5, 0.25, 30.0, 6.0, 24.0, 4.0, 20.0, 3.0, {}};
+  const std::string csv = SummaryToCsv(outcomes);
   EXPECT_EQ(csv,
             "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,"
-            "worker_id,attempts\n"
-            "1,done,REASON_SUCCESS,2.5,2.000,1,1\n"
-            "2,invalid,,,3.000,,0\n"
-            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1\n"
-            "4,done,REASON_SUCCESS,10,5.000,1,1\n"
-            "5,failed,,,6.000,2,3\n");
+            "worker_id,attempts,regret,regret_cost_term,regret_time_term,"
+            "regret_cost_position_term,regret_time_position_term,cost,time,cost_opt,time_opt\n"
+            "1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,\n"
+            "2,invalid,,,3.000,,0,,,,,,,,,\n"
+            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1,1.5,0.25,0.5,0.5,0.25,30,6,24,4\n"
+            "4,done,REASON_SUCCESS,10,5.000,1,1,,,,,,,,,\n"
+            "5,failed,,,6.000,2,3,,,,,,,,,\n");
 }
 
 TEST(WriteSummaryTest, WritesJsonAndCsv) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <variant>
 
 namespace asg::worker {
@@ -48,6 +49,16 @@ TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
             static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
   EXPECT_FALSE(execution->analysis.vehicle_trajectory.empty());
   EXPECT_TRUE(execution->captures.empty());
+  // An open field driven straight to the goal: the reference agent's straight line, so a small
+  // regret (the vehicle accelerates from rest and stops inside the goal radius).
+  const protocol::RegretReport& regret = execution->analysis.regret;
+  ASSERT_TRUE(regret.computed);
+  EXPECT_NEAR(regret.cost_opt, 24.0 * std::sqrt(2.0), 1e-6);
+  EXPECT_NEAR(regret.time_opt, regret.cost_opt / 5.0, 1e-6);
+  EXPECT_EQ(regret.reference_path.size(), 2u);
+  EXPECT_EQ(regret.cost_position_term, 0.0);
+  EXPECT_LT(regret.regret, 0.25);
+  EXPECT_NEAR(regret.regret, regret.cost_term + regret.time_term, 1e-12);
   // Reusing the executor (and its cached landscape) gives the same result.
   const Execution again = executor.Execute(SmallRequest(), [] {});
   ASSERT_NE(Completed(again), nullptr);
