@@ -10,32 +10,16 @@
 #include "scene/scene_error.h"
 #include "scene/world.h"
 #include "tests/scene/scene_test_util.h"
+#include "tests/scene/vehicle_rig.h"
 
 namespace asg::scene {
 namespace {
 
 using testing::ReferenceRequest;
+using testing::Rig;
 using testing::ShippedCatalog;
 
-constexpr double kDt = 0.01;  // [s]
-
-struct Rig {
-  explicit Rig(const protocol::RunScenarioRequest& request)
-      : world(BuildWorld(request, ShippedCatalog())),
-        terrain(world.landscape),
-        physics(world, terrain),
-        vehicle(Vehicle::Create(request.vehicle, &physics)) {}
-  void Run(double seconds) {
-    for (int i = 0; i < static_cast<int>(std::lround(seconds / kDt)); ++i) {
-      vehicle->ApplyControl(kDt);
-      physics.Step(kDt);
-    }
-  }
-  World world;
-  TerrainCollision terrain;
-  PhysicsWorld physics;
-  std::unique_ptr<Vehicle> vehicle;
-};
+constexpr double kDt = testing::kRigStep;  // [s]
 
 // A ramp rising along +x by `rise` metres per metre over the whole landscape.
 protocol::ReliefFeature RampAlongX(double rise) {

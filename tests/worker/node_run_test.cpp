@@ -9,6 +9,7 @@
 #include "protocol/io_threads.h"
 #include "scene/actor_catalog.h"
 #include "tests/worker/node_fake_node.h"
+#include "tests/worker/small_request.h"
 
 namespace asg::worker {
 namespace {
@@ -18,18 +19,9 @@ using fake::ControlLaw;
 using fake::FakeNode;
 using fake::StraightLaw;
 
-/// A small flat scenario: straight from (8, 8) towards (32, 32) on a 40 m landscape.
+/// The small scenario (tests/worker/small_request.h) driven by `nodes` vehicle nodes.
 protocol::RunScenarioRequest SmallRequest(uint32_t nodes) {
-  protocol::RunScenarioRequest request;
-  request.scenario_number = 4;
-  request.sim_timeout_period = 12.0;
-  request.vehicle_start_location = {8.0, 8.0, 0.0};
-  request.vehicle_start_yaw = 45.0;
-  request.vehicle_goal_location = {32.0, 32.0, 0.0};
-  request.goal_radius = 4.0;
-  request.scene_description.landscape.nominal_size = 40.0;
-  request.scene_description.landscape.subdivisions = 4;
-  request.driver.type = protocol::DriverSpec::Type::kStraight;
+  protocol::RunScenarioRequest request = testing::SmallRequest(4);
   request.driver.speed = 5.0;
   request.vehicle_nodes.count = nodes;
   request.vehicle_nodes.step_deadline = 5.0;

@@ -6,23 +6,12 @@
 #include <cmath>
 #include <variant>
 
+#include "tests/worker/small_request.h"
+
 namespace asg::worker {
 namespace {
 
-/// A small flat scenario: straight from (8, 8) towards (32, 32) on a 40 m landscape.
-protocol::RunScenarioRequest SmallRequest() {
-  protocol::RunScenarioRequest request;
-  request.scenario_number = 9;
-  request.sim_timeout_period = 12.0;
-  request.vehicle_start_location = {8.0, 8.0, 0.0};
-  request.vehicle_start_yaw = 45.0;
-  request.vehicle_goal_location = {32.0, 32.0, 0.0};
-  request.goal_radius = 4.0;
-  request.scene_description.landscape.nominal_size = 40.0;
-  request.scene_description.landscape.subdivisions = 4;
-  request.driver.type = protocol::DriverSpec::Type::kStraight;
-  return request;
-}
+using testing::SmallRequest;
 
 /// The ScenarioCompleted of `execution`; null, after a test failure, for another alternative.
 const ScenarioCompleted* Completed(const Execution& execution) {

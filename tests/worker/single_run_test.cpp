@@ -13,25 +13,13 @@
 #include "results/trajectory_csv.h"
 #include "scene/actor_catalog.h"
 #include "tests/temp_dir.h"
+#include "tests/worker/small_request.h"
 #include "worker/worker_session.h"
 
 namespace asg::worker {
 namespace {
 
-protocol::RunScenarioRequest SmallRequest() {
-  protocol::RunScenarioRequest request;
-  request.scenario_number = 31;
-  request.seed = 4242;
-  request.sim_timeout_period = 12.0;
-  request.vehicle_start_location = {8.0, 8.0, 0.0};
-  request.vehicle_start_yaw = 45.0;
-  request.vehicle_goal_location = {32.0, 32.0, 0.0};
-  request.goal_radius = 4.0;
-  request.scene_description.landscape.nominal_size = 40.0;
-  request.scene_description.landscape.subdivisions = 4;
-  request.driver.type = protocol::DriverSpec::Type::kStraight;
-  return request;
-}
+protocol::RunScenarioRequest SmallRequest() { return testing::SmallRequest(31, 4242); }
 
 class SingleRunTest : public ::testing::Test {
  protected:

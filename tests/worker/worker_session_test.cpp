@@ -14,26 +14,16 @@
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
 #include "scene/actor_catalog.h"
+#include "tests/worker/small_request.h"
 
 namespace asg::worker {
 namespace {
 
 using protocol::Message;
 
-/// A small flat scenario the straight driver finishes in a few simulated seconds.
+/// The small scenario with `number`.
 protocol::RunScenarioRequest SmallRequest(int32_t number) {
-  protocol::RunScenarioRequest request;
-  request.scenario_number = number;
-  request.seed = 77;
-  request.sim_timeout_period = 12.0;
-  request.vehicle_start_location = {8.0, 8.0, 0.0};
-  request.vehicle_start_yaw = 45.0;
-  request.vehicle_goal_location = {32.0, 32.0, 0.0};
-  request.goal_radius = 4.0;
-  request.scene_description.landscape.nominal_size = 40.0;
-  request.scene_description.landscape.subdivisions = 4;
-  request.driver.type = protocol::DriverSpec::Type::kStraight;
-  return request;
+  return testing::SmallRequest(number, 77);
 }
 
 /// The client's side, scripted: accepts registrations whose token matches, records what the
