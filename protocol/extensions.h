@@ -104,6 +104,18 @@ struct SimulationSettings {
   bool operator==(const SimulationSettings&) const = default;
 };
 
+/// Which of a scenario's repeated runs a request is (a batch's runs_per_scenario), and how much a
+/// repeated run varies from the nominal one, as a real test repeated on the same scene would:
+/// run 0 is the nominal run; run k > 0 offsets the start position (x and y each uniform in
+/// +-start_position_range) and the start yaw (uniform in +-start_yaw_range), drawn from (seed, k),
+/// and gives sensor noise and vehicle nodes a seed of its own (scene/run_variation.h).
+struct RunVariation {
+  uint32_t run = 0;                    ///< 0: the nominal run
+  double start_position_range = 0.10;  ///< [m] half-width of the x and y offsets, >= 0
+  double start_yaw_range = 1.0;        ///< [deg] half-width of the yaw offset, >= 0
+  bool operator==(const RunVariation&) const = default;
+};
+
 /// Counters a run reports beside the AnalyzeScenario fields.
 struct RunCounters {
   uint32_t control_messages = 0;    ///< control inputs received (one per control tick)

@@ -171,6 +171,16 @@ struct Schema<RunCounters> {
 };
 
 template <>
+struct Schema<RunVariation> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("run", m.run);
+    v.Optional("start_position_range", m.start_position_range, kNonNegative);
+    v.Optional("start_yaw_range", m.start_yaw_range, kNonNegative);
+  }
+};
+
+template <>
 struct Schema<RegretReport> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -218,6 +228,7 @@ ASG_DEFINE_JSON(DriverSpec)
 ASG_DEFINE_JSON(VehicleParams)
 ASG_DEFINE_JSON(SimulationSettings)
 ASG_DEFINE_JSON(RunCounters)
+ASG_DEFINE_JSON(RunVariation)
 ASG_DEFINE_JSON(RegretReport)
 ASG_DEFINE_JSON(CaptureFile)
 ASG_DEFINE_JSON(TrajectoryAttachment)

@@ -223,6 +223,7 @@ struct RunScenarioRequest {
   VehicleParams vehicle;          ///< vehicle parameters
   SimulationSettings simulation;  ///< time stepping
   uint64_t seed = 0;              ///< seed for anything random in the run (sensor noise)
+  RunVariation variation;         ///< which repeated run this is, and how it varies
 
   VehicleNodesSpec vehicle_nodes;  ///< extension: external vehicle nodes and their sensors
 

@@ -272,6 +272,7 @@ struct Schema<RunScenarioRequest> {
     v.Optional("vehicle", m.vehicle);
     v.Optional("simulation", m.simulation);
     v.Optional("seed", m.seed);
+    v.Optional("variation", m.variation);
     v.Optional("vehicle_nodes", m.vehicle_nodes);
   }
 };

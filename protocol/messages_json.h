@@ -57,6 +57,7 @@ ASG_DECLARE_JSON(DriverSpec);
 ASG_DECLARE_JSON(VehicleParams);
 ASG_DECLARE_JSON(SimulationSettings);
 ASG_DECLARE_JSON(RunCounters);
+ASG_DECLARE_JSON(RunVariation);
 ASG_DECLARE_JSON(RegretReport);
 ASG_DECLARE_JSON(CaptureFile);
 ASG_DECLARE_JSON(TrajectoryAttachment);

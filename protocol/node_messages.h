@@ -102,6 +102,8 @@ struct RunStartRequest {
   bool sync = true;                 ///< lock-step (true) or paced to wall time (false)
   std::vector<SensorSpec> sensors;  ///< what the Steps carry
   VehicleParams vehicle;            ///< the vehicle being driven (max steering, max speed...)
+  uint32_t run = 0;                 ///< which repeated run of the scenario (0: nominal)
+  uint64_t run_seed = 0;            ///< a seed for the node's own randomness in this run
   bool operator==(const RunStartRequest&) const = default;
 };
 struct RunStartResponse {

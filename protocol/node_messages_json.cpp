@@ -131,6 +131,8 @@ struct Schema<RunStartRequest> {
     v.Required("sync", m.sync);
     v.Optional("sensors", m.sensors);
     v.Optional("vehicle", m.vehicle);
+    v.Optional("run", m.run);
+    v.Optional("run_seed", m.run_seed);
   }
 };
 

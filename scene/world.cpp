@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "protocol/check.h"
+#include "scene/run_variation.h"
 
 namespace asg::scene {
 namespace {
@@ -116,10 +117,17 @@ World BuildWorld(const protocol::RunScenarioRequest& request, const ActorCatalog
   if (!std::isfinite(request.goal_radius) || request.goal_radius < 0.0) {
     throw SceneError("goal_radius = " + Number(request.goal_radius) + " must be finite and >= 0");
   }
-  const auto& start = request.vehicle_start_location;
+  // A repeated run (request.variation.run > 0) starts from its varied pose, kept on the grid.
+  const StartPose start = VariedStart(request);
+  CheckCoordinate(
+      start.x, "x", landscape,
+      "vehicle_start_location (varied for run " + std::to_string(request.variation.run) + ")");
+  CheckCoordinate(
+      start.y, "y", landscape,
+      "vehicle_start_location (varied for run " + std::to_string(request.variation.run) + ")");
   const auto& goal = request.vehicle_goal_location;
   world.start = Eigen::Vector3d(start.x, start.y, landscape.HeightAt(start.x, start.y));
-  world.start_yaw = request.vehicle_start_yaw;
+  world.start_yaw = start.yaw;
   world.goal = Eigen::Vector3d(goal.x, goal.y, landscape.HeightAt(goal.x, goal.y));
   world.goal_radius = request.goal_radius;
   world.sun_inclination = scene.sunlight_inclination;

@@ -10,6 +10,7 @@
 
 #include "protocol/messages_json.h"
 #include "protocol/typed_connection.h"
+#include "scene/run_variation.h"
 #include "worker/node_driver.h"
 #include "worker/node_sensors.h"
 
@@ -103,6 +104,8 @@ protocol::RunStartRequest MakeRunStart(const scene::ScenarioRunner& runner,
   start.sync = request.vehicle_nodes.sync;
   start.sensors = request.vehicle_nodes.sensors;
   start.vehicle = request.vehicle;
+  start.run = request.variation.run;
+  start.run_seed = scene::RunSeed(request);
   return start;
 }
 
@@ -121,7 +124,7 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
     return NodeRunPreempted{std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
                             " vehicle nodes attached within the step deadline"};
   }
-  NodeSensors sensors(spec.sensors, runner.world(), request.seed, cameras);
+  NodeSensors sensors(spec.sensors, runner.world(), scene::RunSeed(request), cameras);
   NodeDriverSettings settings{number, spec, request.vehicle};
   ExternalNodeDriver driver(nodes, settings, &sensors);
   // A node failure ends the run here, at the data plane's boundary, as a preemption.

@@ -262,6 +262,7 @@ inline RunScenarioRequest Sample<RunScenarioRequest>() {
   r.vehicle = Sample<VehicleParams>();
   r.simulation = Sample<SimulationSettings>();
   r.seed = std::numeric_limits<uint64_t>::max();
+  r.variation = RunVariation{2, 0.25, 3.0};
   r.vehicle_nodes.count = 1;
   r.vehicle_nodes.sync = false;
   r.vehicle_nodes.sensors.resize(2);

@@ -81,7 +81,7 @@ ASG_WIRE_KEYS(RunScenarioRequest, "scenario_number", "sim_timeout_period",
               "max_vehicle_pitch", "allow_collisions", "vehicle_start_location",
               "vehicle_start_yaw", "vehicle_goal_location", "goal_radius", "scene_description",
               "take_scene_capture", "scene_capture_only", "scene_capture_settings", "driver",
-              "vehicle", "simulation", "seed", "vehicle_nodes")
+              "vehicle", "simulation", "seed", "variation", "vehicle_nodes")
 ASG_WIRE_KEYS(RunScenarioResponse, "received")
 ASG_WIRE_KEYS(WorkerIssueNotificationRequest, "worker_id", "issue_id", "message")
 ASG_WIRE_KEYS(WorkerIssueNotificationResponse, "received")
