@@ -169,12 +169,12 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     throw BatchError(origin + ": expected a JSON object at the top level, got " + ShortDump(root));
   }
   static const std::set<std::string> kKnownKeys = {
-      "name",     "seed",          "defaults",     "scenarios",
-      "generate", "vehicle_nodes", "max_attempts", "scenario_timeout_s"};
+      "name",          "seed",         "defaults",           "scenarios", "generate",
+      "vehicle_nodes", "max_attempts", "scenario_timeout_s", "search"};
   for (const auto& [key, value] : root.items()) {
     if (!kKnownKeys.contains(key)) {
       Fail(origin, key,
-           "unknown top-level field (expected name, seed, defaults, scenarios, generate, "
+           "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
            "vehicle_nodes, max_attempts, scenario_timeout_s)");
     }
   }
@@ -204,6 +204,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   protocol::RunScenarioRequest base_request;
   base_request.vehicle_nodes = batch.settings.vehicle_nodes.spec;
   const Json base = DeepMerge(Json(base_request), batch.defaults);
+  batch.base_request = base;
 
   // Listed scenarios: given numbers first, then 1, 2, 3... for the rest, skipping used ones.
   std::map<uint32_t, std::string> used;
@@ -263,8 +264,21 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       batch.scenarios.push_back(std::move(planned));
     }
   }
-  if (batch.scenarios.empty()) {
-    throw BatchError(origin + ": the batch has no scenarios (give \"scenarios\" or \"generate\")");
+  // Searched scenarios: numbered on past every listed and generated one.
+  if (root.contains("search")) {
+    batch.search = ParseSearchSpec(root["search"], base, batch.settings.seed, origin, "search");
+    batch.search_first_number = used.empty() ? 1 : used.rbegin()->first + 1;
+    const uint64_t last = uint64_t{batch.search_first_number} + batch.search->budget_scenarios - 1;
+    if (last > kMaxScenarioNumber) {
+      Fail(origin, "search.budget.scenarios",
+           "the searched scenarios would be numbered up to " + std::to_string(last) +
+               ", past the maximum 65535");
+    }
+  }
+  if (batch.scenarios.empty() && !batch.search) {
+    throw BatchError(origin +
+                     ": the batch has no scenarios (give \"scenarios\", \"generate\" or "
+                     "\"search\")");
   }
   std::sort(batch.scenarios.begin(), batch.scenarios.end(),
             [](const PlannedScenario& a, const PlannedScenario& b) {

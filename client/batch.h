@@ -6,19 +6,22 @@
 //    "defaults": {<any RunScenarioRequest fields and extensions>},
 //    "scenarios": [{<overrides>, "scenario_number": 4 (optional)}, ...],
 //    "generate": {<see generate.h>},
+//    "search": {<see search_spec.h>},
 //    "vehicle_nodes": {"count": 0, "sync": true, "sensors": [], "max_reruns": 3,
 //                      "save_minimal": false},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
-// Every key is optional except that at least one scenario must be listed or generated; unknown
-// top-level keys are errors. A scenario is DeepMerge(DeepMerge(base, defaults), overrides) plus
-// its number and seed, decoded strictly into protocol::RunScenarioRequest, where base is the
-// JSON of a default-constructed RunScenarioRequest (so a batch names only what it changes;
-// arrays such as ssa_array still replace whole, and each SSA layout must be complete) whose
-// vehicle_nodes is BatchNodeSettings::spec, the top-level "vehicle_nodes" without the client-only
-// keys max_reruns and save_minimal (so "defaults" or an override can still change it for some
-// scenarios). The top-level "vehicle_nodes" is decoded strictly with the batch: a bad value there
-// is a BatchError, e.g. "batch.json: vehicle_nodes.max_reruns: expected an unsigned integer, got
-// string "x"".
+// Every key is optional except that at least one scenario must be listed, generated or searched;
+// unknown top-level keys are errors. A "search" section adds scenarios while the batch runs
+// (client/search_run.h): numbered on from one past the highest listed or generated number, each
+// seeded like a generated one, from the source "search[<candidate id - 1>]". A scenario is
+// DeepMerge(DeepMerge(base, defaults), overrides) plus its number and seed, decoded strictly into
+// protocol::RunScenarioRequest, where base is the JSON of a default-constructed RunScenarioRequest
+// (so a batch names only what it changes; arrays such as ssa_array still replace whole, and each
+// SSA layout must be complete) whose vehicle_nodes is BatchNodeSettings::spec, the top-level
+// "vehicle_nodes" without the client-only keys max_reruns and save_minimal (so "defaults" or an
+// override can still change it for some scenarios). The top-level "vehicle_nodes" is decoded
+// strictly with the batch: a bad value there is a BatchError, e.g. "batch.json:
+// vehicle_nodes.max_reruns: expected an unsigned integer, got string "x"".
 //
 // Numbering: a "scenario_number" in an override is used as given (1..65535: AnalyzeScenario
 // carries it as uint16, and 0 is reserved); the other listed scenarios get 1, 2, 3... in order,
@@ -38,11 +41,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "client/batch_json.h"
+#include "client/search_spec.h"
 #include "protocol/messages.h"
 
 namespace asg::client {
@@ -84,6 +89,7 @@ struct PlannedScenario {
   /// valid (every field present), the merged JSON as found when invalid.
   Json request_json;
   protocol::RunScenarioRequest request;  ///< the decoded request; meaningful when kValid
+  Json search_record;  ///< a searched scenario's search.json (search_plan.h); null otherwise
 };
 
 /// A loaded batch: settings, the defaults and every scenario sorted by scenario number.
@@ -92,6 +98,11 @@ struct Batch {
   BatchSettings settings;
   Json defaults = Json::object();          ///< "defaults" as written in the file
   std::vector<PlannedScenario> scenarios;  ///< ascending scenario_number
+  /// The JSON every scenario is merged over: a default request with the batch's vehicle_nodes,
+  /// merged with "defaults".
+  Json base_request = Json::object();
+  std::optional<SearchSpec> search;  ///< the "search" section, when given
+  uint32_t search_first_number = 0;  ///< the first searched scenario's number (search only)
 
   /// Number of scenarios with PlanStatus::kInvalid.
   size_t CountInvalid() const;

@@ -15,6 +15,7 @@
 #include "client/farm_links.h"
 #include "client/farm_loop.h"
 #include "client/results_summary.h"
+#include "client/search_run.h"
 #include "protocol/io_threads.h"
 
 namespace asg::client {
@@ -55,14 +56,20 @@ results::ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
 
 }  // namespace
 
-int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out) {
+int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out) {
   const auto started = SteadyClock::now();
+  // A search appends its scenarios to the batch as it runs.
+  Batch batch = loaded;
+  const size_t total = batch.scenarios.size() + (batch.search ? batch.search->budget_scenarios : 0);
   std::filesystem::create_directories(settings.out_dir);
   protocol::Logger logger(settings.out_dir / "asg_log.txt", false);
   logger.Info("batch \"" + batch.settings.name + "\" from " + batch.origin + ": " +
               std::to_string(batch.scenarios.size()) + " scenarios (" +
-              std::to_string(batch.CountInvalid()) + " invalid), results in " +
-              settings.out_dir.string());
+              std::to_string(batch.CountInvalid()) + " invalid)" +
+              (batch.search ? " and a " + batch.search->strategy + " search of " +
+                                  std::to_string(batch.search->budget_scenarios)
+                            : std::string()) +
+              ", results in " + settings.out_dir.string());
   if (const size_t removed = results::RemoveStagingFolders(settings.out_dir); removed > 0) {
     logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
   }
@@ -78,7 +85,8 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   ProgressSettings progress_settings;
   progress_settings.enabled = !settings.quiet;
   progress_settings.live = settings.live_progress;
-  Progress progress(batch.scenarios.size(), progress_settings, out);
+  progress_settings.show_regret = batch.search.has_value();
+  Progress progress(total, progress_settings, out);
 
   // Scenarios kept from an earlier run, invalid ones recorded at once, the rest to run.
   std::map<uint32_t, results::ScenarioOutcome> recorded;
@@ -99,6 +107,15 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
     } else {
       to_run.push_back(number);
     }
+  }
+  // The search's first generations (kept folders and invalid candidates recorded at once).
+  std::optional<SearchRun> search;
+  if (batch.search) {
+    search.emplace(
+        SearchRunContext{&batch, settings.out_dir, settings.resume, &logger, &progress, &writer});
+    const std::vector<uint32_t> first = search->Start();
+    to_run.insert(to_run.end(), first.begin(), first.end());
+    resumed += search->resumed();
   }
   if (settings.resume) {
     logger.Info("resume: " + std::to_string(resumed) + " scenarios already complete, " +
@@ -122,8 +139,15 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
     pool.emplace(WorkerLaunchSettings{settings.worker_executable, address, settings.token,
                                       settings.worker_arguments, settings.out_dir / "logs"});
   }
-  FarmLoopContext context{&batch,    &settings, &logger, &events, pool ? &*pool : nullptr,
-                          &progress, &writer,   &nodes};
+  FarmLoopContext context{&batch,
+                          &settings,
+                          &logger,
+                          &events,
+                          pool ? &*pool : nullptr,
+                          &progress,
+                          &writer,
+                          &nodes,
+                          search ? &*search : nullptr};
   FarmLoop loop(context, to_run);
   if (!to_run.empty()) {
     if (settings.workers == 0) {
@@ -144,6 +168,9 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   writer.Drain();
   progress.Finish(SteadyClock::now());
 
+  if (search) {
+    for (const auto& [number, outcome] : search->kept()) recorded[number] = outcome;
+  }
   for (const auto& [number, outcome] : loop.outcomes()) recorded[number] = outcome;
   std::vector<results::ScenarioOutcome> outcomes;
   for (auto& [number, outcome] : recorded) outcomes.push_back(outcome);
@@ -152,7 +179,7 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
       Summarize(batch.settings.name, batch.settings.seed, outcomes, wall_time_s);
   WriteSummary(settings.out_dir, summary, outcomes);
   logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
-              std::to_string(batch.scenarios.size()) + " scenarios recorded");
+              std::to_string(total) + " scenarios recorded");
   char usage[160];
   std::snprintf(usage, sizeof usage,
                 "resource usage: wall %.3f s, client cpu %.3f s, local workers cpu %.3f s",
@@ -160,6 +187,17 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
   logger.Info(usage);
 
   out << FormatOutcomeTable(summary);
+  if (search && !search->log().rows().empty()) {
+    const SearchGenerationRow& last = search->log().rows().back();
+    out << "search: " << batch.search->strategy << ", " << search->proposed()
+        << " candidates proposed, " << search->log().rows().size()
+        << " generations told, best regret " << last.best_regret << " (scenario "
+        << last.best_scenario << "), at or above";
+    for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+      out << " " << kRegretThresholds[i] << ": " << last.at_or_above[i];
+    }
+    out << " (search.csv, search.json)\n";
+  }
   out << "results: " << settings.out_dir.string() << " (summary.json, summary.csv, asg_log.txt)\n";
   if (!writer.error().empty()) {
     logger.Error("writing results failed: " + writer.error());
@@ -172,7 +210,7 @@ int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out)
     return kExitSomeFailed;
   }
   if (loop.interrupted()) {
-    const size_t missing = batch.scenarios.size() - outcomes.size();
+    const size_t missing = total - outcomes.size();
     out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
     return kExitInterrupted;
   }

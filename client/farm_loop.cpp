@@ -14,6 +14,8 @@ namespace {
 
 /// How long the loop waits for events before checking processes and deadlines.
 constexpr std::chrono::milliseconds kTick{50};
+/// How long the loop waits for events while the feed prepares scenarios beside it.
+constexpr std::chrono::milliseconds kFeedTick{2};
 /// How long the farm waits, after the last result, for the nodes to say they are ready.
 constexpr std::chrono::milliseconds kLastReadyWait{10'000};
 /// How long a local worker whose connection closed may take to exit before it is killed.
@@ -54,7 +56,8 @@ void FarmLoop::Run() {
   // nodes' NotifyReady after their last run, which may ask for a rerun.
   std::optional<SteadyClock::time_point> drained_at;
   while (!interrupted_ && breakdown_.empty()) {
-    if (book_.scheduler().Drained()) {
+    const bool feeding = context_.feed != nullptr && context_.feed->Busy();
+    if (book_.scheduler().Drained() && !feeding) {
       const auto now = SteadyClock::now();
       if (!drained_at) drained_at = now;
       if (context_.nodes == nullptr || !context_.nodes->registry().AwaitingReady() ||
@@ -64,10 +67,15 @@ void FarmLoop::Run() {
     } else {
       drained_at.reset();
     }
-    std::vector<FarmEvent> events = context_.events->WaitAll(kTick);
+    // While the feed works beside the loop, the loop looks for its scenarios more often.
+    std::vector<FarmEvent> events = context_.events->WaitAll(feeding ? kFeedTick : kTick);
     const auto now = SteadyClock::now();
     for (FarmEvent& event : events) Handle(event, now);
     if (interrupted_) break;
+    if (context_.feed != nullptr) {
+      const std::vector<uint32_t> next = context_.feed->Poll();
+      if (!next.empty()) book_.Add(next);
+    }
     ReapProcesses();
     KillSilentProcesses(now);
     for (const SchedulerAction& action : book_.scheduler().Poll(now)) Apply(action, now);
@@ -226,7 +234,10 @@ void FarmLoop::ReapProcesses() {
         links_.erase(link);
       }
     }
-    if (interrupted_ || book_.scheduler().Drained()) continue;
+    if (interrupted_ ||
+        (book_.scheduler().Drained() && (context_.feed == nullptr || !context_.feed->Busy()))) {
+      continue;
+    }
     if (early_exits_ >= kMaxEarlyExits) {
       breakdown_ = std::to_string(early_exits_) +
                    " worker processes in a row ended before registering; see the worker logs "

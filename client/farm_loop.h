@@ -23,6 +23,19 @@
 
 namespace asg::client {
 
+/// A source of more scenarios while the farm runs (a search, search_run.h).
+class ScenarioFeed {
+ public:
+  virtual ~ScenarioFeed() = default;
+  /// A scenario's result was recorded for the first time in this run; returns the numbers of
+  /// scenarios to run next (already planned in the batch, valid, not yet finished), often none.
+  virtual std::vector<uint32_t> Recorded(const results::ScenarioResult& result) = 0;
+  /// Scenarios to run that became ready since (work done beside the loop); often none.
+  virtual std::vector<uint32_t> Poll() = 0;
+  /// Whether more scenarios may still come without another result (the loop must not end).
+  virtual bool Busy() const = 0;
+};
+
 /// What the loop works with; everything is owned by the caller and outlives the loop.
 struct FarmLoopContext {
   const Batch* batch = nullptr;
@@ -33,6 +46,7 @@ struct FarmLoopContext {
   Progress* progress = nullptr;
   ResultWriter* writer = nullptr;
   NodeControl* nodes = nullptr;  ///< the vehicle nodes' control plane (the gate)
+  ScenarioFeed* feed = nullptr;  ///< more scenarios as results come in; nullptr: none
 };
 
 /// The control-plane settings of a batch: its vehicle_nodes count, max_reruns and save_minimal
@@ -42,7 +56,8 @@ NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& set
 /// Runs the scenarios given to it until every one is finished or the farm is interrupted.
 class FarmLoop {
  public:
-  /// Will run `scenario_numbers` (valid scenarios of the batch, not yet finished).
+  /// Will run `scenario_numbers` (valid scenarios of the batch, not yet finished), and those the
+  /// context's feed adds as results come in.
   FarmLoop(const FarmLoopContext& context, const std::vector<uint32_t>& scenario_numbers);
 
   /// Launches the local workers and runs until done, interrupted or broken down.

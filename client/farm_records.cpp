@@ -13,6 +13,7 @@ void FarmLoop::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioReques
   results::ScenarioRecord record;
   record.request = planned->request_json;
   record.result = results::DoneResult(analysis, planned->seed);
+  record.search = planned->search_record;
   record.trajectory = std::move(analysis.vehicle_trajectory);
   record.captures = std::move(captures);
   char line[160];
@@ -37,6 +38,7 @@ void FarmLoop::RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatu
   results::ScenarioRecord record;
   record.request = planned->request_json;
   record.result = results::UnrunnableResult(scenario_number, status, error, planned->seed);
+  record.search = planned->search_record;
   Submit(std::move(record));
 }
 
@@ -46,10 +48,16 @@ void FarmLoop::Submit(results::ScenarioRecord record) {
   const ScenarioState& state = book_.state(number);
   record.result.reruns = state.reruns;
   record.timing = state.Timing();
-  // A rerun writes the folder again; the progress counts each scenario once.
-  if (!state.recorded) context_.progress->Count(record.result);
+  // A rerun writes the folder again; the progress and the feed see each scenario once.
+  const bool first = !state.recorded;
+  if (first) context_.progress->Count(record.result);
   book_.SetRecorded(number, results::ScenarioOutcome{record.result, record.timing});
+  const results::ScenarioResult result = record.result;
   context_.writer->Submit(std::move(record));
+  if (first && context_.feed != nullptr) {
+    const std::vector<uint32_t> next = context_.feed->Recorded(result);
+    if (!next.empty()) book_.Add(next);
+  }
 }
 
 }  // namespace asg::client

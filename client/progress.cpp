@@ -1,6 +1,7 @@
 // The progress line: counts, rate and estimated time left.
 #include "client/progress.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -54,6 +55,14 @@ void Progress::Add(const results::ScenarioResult& result) {
   ++status_counts_[std::string(results::ScenarioStatusName(result.status))];
   if (result.status == results::ScenarioStatus::kDone)
     ++reason_counts_[ShortReason(result.termination_reason)];
+  if (result.status == results::ScenarioStatus::kDone && result.regret.computed) {
+    const double regret = result.regret.regret;
+    best_regret_ = with_regret_ == 0 ? regret : std::max(best_regret_, regret);
+    ++with_regret_;
+    for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+      if (regret >= kRegretThresholds[i]) ++above_[i];
+    }
+  }
 }
 
 void Progress::CountPrevious(const results::ScenarioResult& result) { Add(result); }
@@ -77,6 +86,20 @@ std::string Progress::Line(std::chrono::steady_clock::time_point now) const {
   if (!reason_counts_.empty()) {
     line += " |";
     for (const auto& [reason, count] : reason_counts_) append_count(reason, count);
+  }
+  if (settings_.show_regret) {
+    char best[48];
+    if (with_regret_ > 0) {
+      std::snprintf(best, sizeof best, " | regret best %.3f", best_regret_);
+    } else {
+      std::snprintf(best, sizeof best, " | regret best -");
+    }
+    line += best;
+    for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+      char count[48];
+      std::snprintf(count, sizeof count, " >=%g %zu", kRegretThresholds[i], above_[i]);
+      line += count;
+    }
   }
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0.0 ? static_cast<double>(finished_this_run_) / elapsed : 0.0;

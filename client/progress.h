@@ -3,11 +3,15 @@
 // the total, counts per status and per termination reason, scenarios per second and the ETA:
 //   [ 412/1000] done 405 invalid 5 failed 2 | success 301 collision 60 sim_timeout 44 |
 //   17.2/s ETA 34 s
+// With show_regret (a batch that searches), a regret part follows the reason counts: the best
+// regret so far and how many results have a regret at or above 0.375, 0.5, 0.75 and 1.0:
+//   ... | regret best 1.204 >=0.375 88 >=0.5 41 >=0.75 9 >=1 2 | 17.2/s ETA 34 s
 // Not thread-safe: the farm loop owns it.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <string>
@@ -22,7 +26,11 @@ struct ProgressSettings {
   bool live = false;    ///< rewrite one line in place (a terminal); else periodic lines
   std::chrono::milliseconds live_period{200};    ///< [ms] between live redraws
   std::chrono::milliseconds plain_period{5000};  ///< [ms] between plain lines
+  bool show_regret = false;  ///< add the best regret and the counts above the thresholds
 };
+
+/// The regret thresholds of the research metrics (docs/regret.md): counts at or above each.
+inline constexpr double kRegretThresholds[] = {0.375, 0.5, 0.75, 1.0};
 
 /// Counts outcomes and prints the progress line.
 class Progress {
@@ -58,6 +66,9 @@ class Progress {
   size_t last_width_ = 0;  // length of the live line last drawn
   std::map<std::string, size_t> status_counts_;
   std::map<std::string, size_t> reason_counts_;
+  size_t with_regret_ = 0;  // results of done scenarios whose regret was computed
+  double best_regret_ = 0.0;
+  size_t above_[std::size(kRegretThresholds)] = {};  // at or above each threshold
 };
 
 }  // namespace asg::client

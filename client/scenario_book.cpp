@@ -2,6 +2,8 @@
 // give-up rule, reruns queue a scenario again.
 #include "client/scenario_book.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "protocol/check.h"
@@ -11,6 +13,17 @@ namespace asg::client {
 ScenarioBook::ScenarioBook(const SchedulerSettings& settings,
                            const std::vector<uint32_t>& scenario_numbers)
     : scheduler_(settings, scenario_numbers) {
+  for (const uint32_t number : scenario_numbers) states_[number].scenario_number = number;
+}
+
+void ScenarioBook::Add(const std::vector<uint32_t>& scenario_numbers) {
+  for (const uint32_t number : scenario_numbers) {
+    if (states_.contains(number)) {
+      throw std::invalid_argument("ScenarioBook: scenario " + std::to_string(number) +
+                                  " is in the book already");
+    }
+  }
+  scheduler_.Add(scenario_numbers);
   for (const uint32_t number : scenario_numbers) states_[number].scenario_number = number;
 }
 

@@ -47,6 +47,10 @@ class ScenarioBook {
   /// for bad settings (see Scheduler).
   ScenarioBook(const SchedulerSettings& settings, const std::vector<uint32_t>& scenario_numbers);
 
+  /// Queues new scenarios (not in this book yet) with a fresh state each; throws
+  /// std::invalid_argument for a number already in the book.
+  void Add(const std::vector<uint32_t>& scenario_numbers);
+
   /// The scheduling policy, for deadlines (Poll), starts, resubmissions and queries.
   Scheduler& scheduler() { return scheduler_; }
   const Scheduler& scheduler() const { return scheduler_; }

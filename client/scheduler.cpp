@@ -41,6 +41,15 @@ std::optional<uint32_t> Scheduler::Assign(WorkerKey worker, SteadyClock::time_po
   return number;
 }
 
+void Scheduler::Add(const std::vector<uint32_t>& scenario_numbers) {
+  for (const uint32_t number : scenario_numbers) {
+    if (!queue_.insert(number).second) {
+      throw std::invalid_argument("Scheduler: scenario " + std::to_string(number) +
+                                  " is queued already");
+    }
+  }
+}
+
 void Scheduler::MarkStarted(WorkerKey worker) {
   const auto it = assignments_.find(worker);
   if (it != assignments_.end()) it->second.started = true;

@@ -91,6 +91,10 @@ class Scheduler {
   /// for by a vehicle node); returns false when it is queued or held already.
   bool Requeue(uint32_t scenario_number);
 
+  /// Queues new scenarios (unique, not known to the scheduler yet), e.g. a search's next
+  /// generation; throws std::invalid_argument when one is queued already.
+  void Add(const std::vector<uint32_t>& scenario_numbers);
+
   /// Checks the deadlines of every assignment at `now`; returns what the owner must do.
   std::vector<SchedulerAction> Poll(SteadyClock::time_point now);
 

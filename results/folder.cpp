@@ -82,6 +82,9 @@ fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& re
   WriteFileUnsynced(staged / "result.json", JsonFileText(ResultToJson(result)));
   WriteFileUnsynced(staged / "timing.json", JsonFileText(TimingToJson(record.timing)));
   WriteFileUnsynced(staged / "trajectory.csv", TrajectoryToCsv(record.trajectory));
+  if (!record.search.is_null()) {
+    WriteFileUnsynced(staged / "search.json", JsonFileText(record.search));
+  }
   return staged;
 }
 

@@ -4,6 +4,7 @@
 //                     result.json     ScenarioResult, deterministic (see results_json.h)
 //                     timing.json     ScenarioTiming: worker id, wall time, attempt history
 //                     trajectory.csv  the vehicle trajectory (see results_trajectory.h)
+//                     search.json     a searched scenario's candidate, when any
 //                     captures/<name>.png  scene captures, when any
 //
 // A folder is written in full as DIR/.scenario_0001.tmp-<pid>/ (every file fsynced) and then
@@ -30,6 +31,7 @@ struct ScenarioRecord {
   std::vector<protocol::OdometryWithoutCovariance> trajectory;  ///< trajectory.csv rows
   std::vector<protocol::CaptureImage> captures;                 ///< written as captures/<name>.png
   ScenarioTiming timing;                                        ///< timing.json
+  Json search;  ///< search.json when not null: the candidate a search proposed (deterministic)
 };
 
 /// A scenario's stored outcome, as read back for summaries and --resume.

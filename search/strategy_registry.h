@@ -1,5 +1,5 @@
 // Makes a strategy by name from a JSON settings object, e.g. a batch file's
-//   "search": {"strategy": "bacre", "settings": {"curation_ratio": 0.05}}
+//   "search": {"strategy": "bacre", "strategy_settings": {"curation_ratio": 0.05}}
 // The names and every settings key are listed in docs/search-strategies.md; each key is the
 // field of the strategy's settings struct of the same name, and an absent key keeps its default.
 #pragma once

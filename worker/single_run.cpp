@@ -65,7 +65,7 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   record.timing.worker_id = worker_id;
   record.timing.wall_time_s = wall_time_s;
   record.timing.attempts.push_back(
-      {1, worker_id, wall_time_s, completed != nullptr ? "done" : "invalid scene"});
+      {1, worker_id, wall_time_s, completed != nullptr ? "done" : "invalid scene", ""});
   try {
     results::WriteScenarioFolder(out_dir, record);
   } catch (const results::ResultError& error) {

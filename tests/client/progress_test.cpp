@@ -57,5 +57,29 @@ TEST(Progress, PlainOutputPrintsWholeLinesAtItsPeriodAndLiveOutputRewritesOne) {
   EXPECT_EQ(live_out.str().back(), '\n');
 }
 
+TEST(Progress, ASearchLineShowsTheBestRegretAndTheCountsAboveTheThresholds) {
+  std::ostringstream out;
+  ProgressSettings settings;
+  settings.enabled = false;
+  settings.show_regret = true;
+  Progress progress(5, settings, out);
+  for (const double regret : {0.2, 0.5, 0.8, 1.25}) {
+    results::ScenarioResult result = Done(protocol::TerminationReason::REASON_SUCCESS);
+    result.regret.computed = true;
+    result.regret.regret = regret;
+    progress.Count(result);
+  }
+  results::ScenarioResult failed;
+  failed.status = results::ScenarioStatus::kFailed;
+  progress.Count(failed);  // no regret: not counted
+  const std::string line = progress.Line(std::chrono::steady_clock::now());
+  EXPECT_NE(line.find("| regret best 1.250 >=0.375 3 >=0.5 3 >=0.75 2 >=1 1 |"), std::string::npos)
+      << line;
+  ProgressSettings plain;
+  plain.enabled = false;
+  EXPECT_EQ(Progress(5, plain, out).Line(std::chrono::steady_clock::now()).find("regret"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace asg::client

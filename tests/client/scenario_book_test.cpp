@@ -97,5 +97,17 @@ TEST(ScenarioBook, InvalidSceneFinishesAndIgnoresLaterReruns) {
   EXPECT_EQ(book.AcceptRerun(99, "n", "unknown scenario"), RerunEffect::kIgnored);
 }
 
+TEST(ScenarioBook, AddedScenariosAreQueuedInNumberOrderAfterTheFirstOnes) {
+  ScenarioBook book(Settings(3), {2});
+  ASSERT_EQ(book.Assign(100, 10, kT0), 2u);
+  EXPECT_TRUE(book.scheduler().Drained() == false);
+  book.Add({5, 4});
+  EXPECT_EQ(book.states().size(), 3u);
+  EXPECT_EQ(book.state(4).scenario_number, 4u);
+  EXPECT_EQ(book.Assign(200, 20, kT0), 4u);
+  EXPECT_EQ(book.Assign(300, 30, kT0), 5u);
+  EXPECT_THROW(book.Add({4}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace asg::client

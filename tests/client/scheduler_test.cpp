@@ -114,5 +114,16 @@ TEST(Scheduler, RejectsBadSettingsAndDuplicateNumbers) {
   EXPECT_THROW(Scheduler(Settings(), {1, 1}), std::invalid_argument);
 }
 
+TEST(Scheduler, AddedScenariosJoinTheQueueInNumberOrder) {
+  Scheduler scheduler(Settings(), {3});
+  ASSERT_EQ(scheduler.Assign(1, kT0), 3u);
+  scheduler.Add({9, 6});
+  EXPECT_EQ(scheduler.queued(), 2u);
+  EXPECT_FALSE(scheduler.Drained());
+  EXPECT_EQ(scheduler.Assign(2, kT0), 6u);
+  EXPECT_THROW(scheduler.Add({9}), std::invalid_argument);
+  EXPECT_EQ(scheduler.Assign(3, kT0), 9u);
+}
+
 }  // namespace
 }  // namespace asg::client

@@ -38,7 +38,7 @@ ScenarioRecord SampleRecord(uint32_t number) {
   record.captures = {{"ortho_aerial_pad0", std::string("\x89PNG\r\n", 6)}};
   record.timing.worker_id = 3;
   record.timing.wall_time_s = 4.25;
-  record.timing.attempts = {{1, 3, 4.25, "done"}};
+  record.timing.attempts = {{1, 3, 4.25, "done", ""}};
   return record;
 }
 

@@ -1,0 +1,204 @@
+// The search loop: ask a generation, plan it into the batch, score its results, tell it whole.
+#include "client/search_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <utility>
+
+#include "client/batch_seed.h"
+#include "client/search_plan.h"
+#include "protocol/check.h"
+#include "search/strategy_registry.h"
+
+namespace asg::client {
+
+SearchRun::SearchRun(const SearchRunContext& context)
+    : context_(context),
+      spec_(*context.batch->search),
+      strategy_(
+          search::MakeStrategy(spec_.strategy, spec_.strategy_settings, spec_.space, spec_.seed)),
+      log_(spec_, context.out_dir) {
+  // Searched scenarios are appended; reserving keeps the vector from moving while it grows.
+  context_.batch->scenarios.reserve(context_.batch->scenarios.size() + spec_.budget_scenarios);
+}
+
+std::vector<uint32_t> SearchRun::Start() {
+  Consultation consultation;
+  Consult(*strategy_, spec_, &consultation);
+  std::vector<uint32_t> to_run;
+  Apply(std::move(consultation), &to_run);
+  // Generations kept whole (resume) are told here, until something is to run or all is told.
+  for (;;) {
+    Settle(&to_run);
+    if (!to_run.empty() || !consulting_.valid()) break;
+    Apply(consulting_.get(), &to_run);
+  }
+  return to_run;
+}
+
+std::vector<uint32_t> SearchRun::Poll() {
+  std::vector<uint32_t> to_run;
+  if (!consulting_.valid() ||
+      consulting_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    return to_run;
+  }
+  Apply(consulting_.get(), &to_run);
+  Settle(&to_run);
+  return to_run;
+}
+
+std::vector<uint32_t> SearchRun::Await() {
+  if (consulting_.valid()) consulting_.wait();
+  return Poll();
+}
+
+std::vector<uint32_t> SearchRun::Recorded(const results::ScenarioResult& result) {
+  std::vector<uint32_t> to_run;
+  const auto found = generation_of_.find(result.scenario_number);
+  if (found == generation_of_.end() || generations_.empty()) return to_run;
+  ASG_CHECK(found->second >= generations_.front().index);
+  Generation& generation = generations_[found->second - generations_.front().index];
+  Score(generation, result.scenario_number, result);
+  Settle(&to_run);
+  return to_run;
+}
+
+void SearchRun::Score(Generation& generation, uint32_t number,
+                      const results::ScenarioResult& result) {
+  const auto position = std::find(generation.numbers.begin(), generation.numbers.end(), number);
+  ASG_CHECK(position != generation.numbers.end());
+  search::Evaluation evaluation;
+  evaluation.id = generation.candidates[position - generation.numbers.begin()].id;
+  if (result.status == results::ScenarioStatus::kDone) {
+    if (result.regret.computed) evaluation.regret = result.regret.regret;
+    evaluation.failure = result.termination_reason !=
+                         static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+  }
+  generation.scores.emplace(number, evaluation);
+}
+
+void SearchRun::Consult(search::Strategy& strategy, const SearchSpec& spec,
+                        Consultation* consultation) {
+  const auto started = std::chrono::steady_clock::now();
+  if (!consultation->tell.empty()) strategy.Tell(consultation->tell);
+  while (consultation->may_ask && consultation->in_flight < kSearchGenerationsInFlight) {
+    if (consultation->proposed >= spec.budget_scenarios) {
+      consultation->exhausted = true;
+      break;
+    }
+    const uint32_t count =
+        std::min(spec.generation_size, spec.budget_scenarios - consultation->proposed);
+    std::vector<search::Candidate> candidates = strategy.Ask(count);
+    if (candidates.empty()) {
+      // A strategy waiting for tells proposes none; one with nothing left ends the search.
+      if (consultation->in_flight == 0) consultation->exhausted = true;
+      break;
+    }
+    if (candidates.size() > count) candidates.resize(count);
+    consultation->proposed += static_cast<uint32_t>(candidates.size());
+    ++consultation->in_flight;
+    consultation->asked.push_back(std::move(candidates));
+  }
+  consultation->seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void SearchRun::Apply(Consultation consultation, std::vector<uint32_t>* to_run) {
+  strategy_seconds_ += consultation.seconds;
+  if (consultation.exhausted) exhausted_ = true;
+  for (std::vector<search::Candidate>& candidates : consultation.asked) {
+    Plan(std::move(candidates), to_run);
+  }
+}
+
+void SearchRun::Plan(std::vector<search::Candidate> candidates, std::vector<uint32_t>* to_run) {
+  Batch& batch = *context_.batch;
+  Generation generation;
+  generation.index = next_generation_++;
+  generation.candidates = std::move(candidates);
+  generations_.push_back(std::move(generation));
+  Generation& planned_generation = generations_.back();
+  for (const search::Candidate& candidate : planned_generation.candidates) {
+    const uint32_t number = batch.search_first_number + proposed_++;
+    number_of_id_[candidate.id] = number;
+    std::vector<uint32_t> parents;
+    for (const uint64_t parent : candidate.parents) {
+      const auto it = number_of_id_.find(parent);
+      if (it != number_of_id_.end()) parents.push_back(it->second);
+    }
+    PlannedScenario planned =
+        PlanCandidate(spec_.space, batch.base_request, candidate, number,
+                      ScenarioSeed(batch.settings.seed, number),
+                      CandidateRecord(spec_.space, candidate, planned_generation.index, parents));
+    planned_generation.numbers.push_back(number);
+    generation_of_[number] = planned_generation.index;
+    ASG_CHECK(batch.scenarios.empty() || batch.scenarios.back().scenario_number < number);
+    batch.scenarios.push_back(std::move(planned));
+    const PlannedScenario& added = batch.scenarios.back();
+
+    if (context_.resume && results::ScenarioFolderComplete(context_.out_dir, number)) {
+      results::ScenarioOutcome outcome = *results::LoadScenarioOutcome(context_.out_dir, number);
+      context_.progress->CountPrevious(outcome.result);
+      Score(planned_generation, number, outcome.result);
+      kept_[number] = std::move(outcome);
+      ++resumed_;
+    } else if (added.status == PlanStatus::kInvalid) {
+      results::ScenarioRecord record;
+      record.request = added.request_json;
+      record.result = results::UnrunnableResult(number, results::ScenarioStatus::kInvalid,
+                                                added.error, added.seed);
+      record.search = added.search_record;
+      context_.logger->Warning("scenario " + std::to_string(number) + " invalid: " + added.error);
+      context_.progress->Count(record.result);
+      Score(planned_generation, number, record.result);
+      kept_[number] = results::ScenarioOutcome{record.result, record.timing};
+      context_.writer->Submit(std::move(record));
+    } else {
+      to_run->push_back(number);
+    }
+  }
+}
+
+void SearchRun::Settle(std::vector<uint32_t>* to_run) {
+  // One consultation at a time; when it ends, Poll settles again.
+  if (consulting_.valid() || generations_.empty()) return;
+  Generation& generation = generations_.front();
+  if (generation.scores.size() != generation.numbers.size()) return;
+  Consultation consultation;
+  std::vector<std::pair<uint32_t, double>> regrets;
+  size_t failures = 0;
+  for (const uint32_t number : generation.numbers) {
+    const search::Evaluation& evaluation = generation.scores.at(number);
+    consultation.tell.push_back(evaluation);
+    regrets.emplace_back(number, evaluation.regret);
+    failures += evaluation.failure ? 1 : 0;
+  }
+  std::sort(consultation.tell.begin(), consultation.tell.end(),
+            [](const search::Evaluation& a, const search::Evaluation& b) { return a.id < b.id; });
+  const SearchGenerationRow& row = log_.Add(generation.index, regrets, failures);
+  log_.Write();
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "search generation %u told: %zu candidates (scenarios %u..%u), mean regret "
+                "%.3f, max %.3f, best so far %.3f (scenario %u); strategy time so far %.3f s",
+                row.generation, row.proposals, row.first_scenario, row.last_scenario,
+                row.mean_regret, row.max_regret, row.best_regret, row.best_scenario,
+                strategy_seconds_);
+  context_.logger->Info(line);
+  for (const uint32_t number : generation.numbers) generation_of_.erase(number);
+  generations_.pop_front();
+  // The tell and the next asks run beside the farm loop, which keeps the workers fed from the
+  // generation still queued; the sequence of calls is the same as if they ran here.
+  consultation.in_flight = generations_.size();
+  consultation.proposed = proposed_;
+  consultation.may_ask = !exhausted_;
+  consulting_ = std::async(std::launch::async, [this, consultation]() mutable {
+    Consult(*strategy_, spec_, &consultation);
+    return consultation;
+  });
+  (void)to_run;
+}
+
+}  // namespace asg::client

@@ -1,0 +1,276 @@
+// Parsing the "search" section strictly, with the batch defaults filling what it leaves out.
+#include "client/search_spec.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <set>
+#include <stdexcept>
+
+#include "search/strategy_registry.h"
+
+namespace asg::client {
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& origin, const std::string& path,
+                       const std::string& problem) {
+  throw BatchError(origin + ": " + path + ": " + problem);
+}
+
+std::string Described(const Json& value) {
+  if (value.is_null()) return "null";
+  return std::string(value.type_name()) + " " + ShortDump(value);
+}
+
+void RequireObject(const Json& value, const std::string& origin, const std::string& path) {
+  if (!value.is_object()) Fail(origin, path, "expected an object, got " + Described(value));
+}
+
+void CheckKeys(const Json& object, const std::set<std::string>& known, const std::string& origin,
+               const std::string& path) {
+  RequireObject(object, origin, path);
+  for (const auto& [key, value] : object.items()) {
+    if (known.contains(key)) continue;
+    std::string list;
+    for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+    Fail(origin, path + "." + key, "unknown key (expected " + list + ")");
+  }
+}
+
+double Number(const Json& value, const std::string& origin, const std::string& path) {
+  if (!value.is_number() || !std::isfinite(value.get<double>())) {
+    Fail(origin, path, "expected a number, got " + Described(value));
+  }
+  return value.get<double>();
+}
+
+uint32_t Unsigned(const Json& value, uint64_t min, uint64_t max, const std::string& origin,
+                  const std::string& path) {
+  if (!value.is_number_unsigned()) {
+    Fail(origin, path, "expected an unsigned integer, got " + Described(value));
+  }
+  const uint64_t number = value.get<uint64_t>();
+  if (number < min || number > max) {
+    Fail(origin, path,
+         "expected " + std::to_string(min) + ".." + std::to_string(max) + ", got " +
+             std::to_string(number));
+  }
+  return static_cast<uint32_t>(number);
+}
+
+/// A number (fixed) or [min, max] with min <= max.
+search::Range ParseRange(const Json& value, const std::string& origin, const std::string& path) {
+  if (value.is_array()) {
+    if (value.size() != 2) Fail(origin, path, "expected [min, max], got " + ShortDump(value));
+    const search::Range range{Number(value[0], origin, path + "[0]"),
+                              Number(value[1], origin, path + "[1]")};
+    if (range.min > range.max) Fail(origin, path, "min > max in " + ShortDump(value));
+    return range;
+  }
+  const double fixed = Number(value, origin, path);
+  return {fixed, fixed};
+}
+
+/// The number at `keys` in `defaults`, or `fallback` when absent or not a number.
+double DefaultNumber(const Json& defaults, std::initializer_list<const char*> keys,
+                     double fallback) {
+  const Json* value = &defaults;
+  for (const char* name : keys) {
+    if (!value->is_object() || !value->contains(name)) return fallback;
+    value = &(*value)[name];
+  }
+  return value->is_number() ? value->get<double>() : fallback;
+}
+
+search::ActorClassSpace ParseClass(const Json& object, const std::string& origin,
+                                   const std::string& path, double landscape_max) {
+  CheckKeys(object, {"path_name", "max_count", "x", "y", "yaw", "scale", "obstacle"}, origin, path);
+  search::ActorClassSpace actor;
+  actor.x = {0.0, landscape_max};
+  actor.y = {0.0, landscape_max};
+  if (!object.contains("path_name") || !object["path_name"].is_string() ||
+      object["path_name"].get<std::string>().empty()) {
+    Fail(origin, path + ".path_name",
+         "expected a non-empty string, got " +
+             (object.contains("path_name") ? Described(object["path_name"]) : "nothing"));
+  }
+  actor.path_name = object["path_name"].get<std::string>();
+  if (object.contains("max_count")) {
+    actor.max_count = Unsigned(object["max_count"], 1, 65535, origin, path + ".max_count");
+  }
+  if (object.contains("x")) actor.x = ParseRange(object["x"], origin, path + ".x");
+  if (object.contains("y")) actor.y = ParseRange(object["y"], origin, path + ".y");
+  if (object.contains("yaw")) actor.yaw = ParseRange(object["yaw"], origin, path + ".yaw");
+  if (object.contains("scale")) actor.scale = ParseRange(object["scale"], origin, path + ".scale");
+  if (actor.scale.min <= 0.0) Fail(origin, path + ".scale", "must be > 0");
+  if (object.contains("obstacle")) {
+    if (!object["obstacle"].is_boolean()) {
+      Fail(origin, path + ".obstacle", "expected a boolean, got " + Described(object["obstacle"]));
+    }
+    actor.obstacle = object["obstacle"].get<bool>();
+  }
+  return actor;
+}
+
+search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const std::string& origin,
+                               const std::string& path) {
+  CheckKeys(object,
+            {"classes", "min_obstacles", "start", "goal", "sim_timeout", "landscape",
+             "start_clearance", "goal_clearance", "path_clearance"},
+            origin, path);
+  search::SearchSpace space;
+  space.landscape_min = 0.0;
+  space.landscape_max =
+      DefaultNumber(defaults, {"scene_description", "landscape", "nominal_size"}, 60.0);
+  space.start = {DefaultNumber(defaults, {"vehicle_start_location", "x"}, space.start.x()),
+                 DefaultNumber(defaults, {"vehicle_start_location", "y"}, space.start.y())};
+  space.start_yaw = DefaultNumber(defaults, {"vehicle_start_yaw"}, space.start_yaw);
+  space.goal = {DefaultNumber(defaults, {"vehicle_goal_location", "x"}, space.goal.x()),
+                DefaultNumber(defaults, {"vehicle_goal_location", "y"}, space.goal.y())};
+  // A request's sim_timeout_period of 0 (unset) keeps the space's default.
+  if (const double timeout = DefaultNumber(defaults, {"sim_timeout_period"}, 0.0); timeout > 0.0) {
+    space.sim_timeout = timeout;
+  }
+  if (object.contains("landscape")) {
+    const std::string landscape_path = path + ".landscape";
+    CheckKeys(object["landscape"], {"min", "max"}, origin, landscape_path);
+    if (object["landscape"].contains("min")) {
+      space.landscape_min = Number(object["landscape"]["min"], origin, landscape_path + ".min");
+    }
+    if (object["landscape"].contains("max")) {
+      space.landscape_max = Number(object["landscape"]["max"], origin, landscape_path + ".max");
+    }
+    if (space.landscape_min >= space.landscape_max) {
+      Fail(origin, landscape_path, "min must be < max");
+    }
+  }
+  if (!object.contains("classes") || !object["classes"].is_array() || object["classes"].empty()) {
+    Fail(origin, path + ".classes",
+         "expected a non-empty array of actor classes, got " +
+             (object.contains("classes") ? Described(object["classes"]) : "nothing"));
+  }
+  for (size_t i = 0; i < object["classes"].size(); ++i) {
+    space.classes.push_back(ParseClass(object["classes"][i], origin,
+                                       path + ".classes[" + std::to_string(i) + "]",
+                                       space.landscape_max));
+  }
+  if (object.contains("min_obstacles")) {
+    space.min_obstacles =
+        Unsigned(object["min_obstacles"], 0, 65535, origin, path + ".min_obstacles");
+  }
+  if (object.contains("start")) {
+    const std::string start_path = path + ".start";
+    CheckKeys(object["start"], {"x", "y", "yaw"}, origin, start_path);
+    const Json& start = object["start"];
+    if (start.contains("x")) space.start.x() = Number(start["x"], origin, start_path + ".x");
+    if (start.contains("y")) space.start.y() = Number(start["y"], origin, start_path + ".y");
+    if (start.contains("yaw")) space.start_yaw = Number(start["yaw"], origin, start_path + ".yaw");
+  }
+  if (object.contains("goal")) {
+    const std::string goal_path = path + ".goal";
+    CheckKeys(object["goal"], {"x", "y"}, origin, goal_path);
+    const Json& goal = object["goal"];
+    if (goal.contains("x")) space.goal.x() = Number(goal["x"], origin, goal_path + ".x");
+    if (goal.contains("y")) space.goal.y() = Number(goal["y"], origin, goal_path + ".y");
+  }
+  const std::pair<const char*, double*> positives[] = {
+      {"sim_timeout", &space.sim_timeout},
+      {"start_clearance", &space.start_clearance},
+      {"goal_clearance", &space.goal_clearance},
+      {"path_clearance", &space.path_clearance},
+  };
+  for (const auto& [key, field] : positives) {
+    if (!object.contains(key)) continue;
+    *field = Number(object[key], origin, path + "." + key);
+    if (*field < 0.0) Fail(origin, path + "." + key, "must be >= 0, got " + ShortDump(object[key]));
+  }
+  if (space.sim_timeout <= 0.0) Fail(origin, path + ".sim_timeout", "must be > 0");
+  return space;
+}
+
+Json RangeToJson(const search::Range& range) { return Json::array({range.min, range.max}); }
+
+}  // namespace
+
+Json SearchSpaceToJson(const search::SearchSpace& space) {
+  Json classes = Json::array();
+  for (const search::ActorClassSpace& actor : space.classes) {
+    classes.push_back({{"path_name", actor.path_name},
+                       {"max_count", actor.max_count},
+                       {"x", RangeToJson(actor.x)},
+                       {"y", RangeToJson(actor.y)},
+                       {"yaw", RangeToJson(actor.yaw)},
+                       {"scale", RangeToJson(actor.scale)},
+                       {"obstacle", actor.obstacle}});
+  }
+  return {{"classes", classes},
+          {"min_obstacles", space.min_obstacles},
+          {"start", {{"x", space.start.x()}, {"y", space.start.y()}, {"yaw", space.start_yaw}}},
+          {"goal", {{"x", space.goal.x()}, {"y", space.goal.y()}}},
+          {"sim_timeout", space.sim_timeout},
+          {"landscape", {{"min", space.landscape_min}, {"max", space.landscape_max}}},
+          {"start_clearance", space.start_clearance},
+          {"goal_clearance", space.goal_clearance},
+          {"path_clearance", space.path_clearance}};
+}
+
+SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t batch_seed,
+                           const std::string& origin, const std::string& path) {
+  CheckKeys(section,
+            {"strategy", "strategy_settings", "seed", "budget", "generation_size",
+             "runs_per_scenario", "space"},
+            origin, path);
+  SearchSpec spec;
+  spec.seed = batch_seed;
+  if (!section.contains("strategy") || !section["strategy"].is_string()) {
+    Fail(origin, path + ".strategy",
+         "expected a strategy name (a string), got " +
+             (section.contains("strategy") ? Described(section["strategy"]) : "nothing"));
+  }
+  spec.strategy = section["strategy"].get<std::string>();
+  if (section.contains("strategy_settings")) {
+    RequireObject(section["strategy_settings"], origin, path + ".strategy_settings");
+    spec.strategy_settings = section["strategy_settings"];
+  }
+  if (section.contains("seed")) {
+    if (!section["seed"].is_number_unsigned()) {
+      Fail(origin, path + ".seed",
+           "expected a non-negative integer, got " + Described(section["seed"]));
+    }
+    spec.seed = section["seed"].get<uint64_t>();
+  }
+  if (!section.contains("budget")) Fail(origin, path + ".budget", "is required");
+  CheckKeys(section["budget"], {"scenarios"}, origin, path + ".budget");
+  if (!section["budget"].contains("scenarios")) {
+    Fail(origin, path + ".budget.scenarios", "is required");
+  }
+  spec.budget_scenarios =
+      Unsigned(section["budget"]["scenarios"], 1, 65535, origin, path + ".budget.scenarios");
+  if (section.contains("generation_size")) {
+    spec.generation_size =
+        Unsigned(section["generation_size"], 1, 65535, origin, path + ".generation_size");
+  }
+  if (section.contains("runs_per_scenario")) {
+    spec.runs_per_scenario =
+        Unsigned(section["runs_per_scenario"], 1, 65535, origin, path + ".runs_per_scenario");
+    if (spec.runs_per_scenario != 1) {
+      Fail(origin, path + ".runs_per_scenario",
+           "only 1 run per candidate is supported yet, got " +
+               std::to_string(spec.runs_per_scenario));
+    }
+  }
+  if (!section.contains("space")) Fail(origin, path + ".space", "is required");
+  spec.space = ParseSpace(section["space"], defaults, origin, path + ".space");
+  spec.space_json = SearchSpaceToJson(spec.space);
+  // The strategy is made once here so that a bad name or setting is a batch error.
+  try {
+    search::MakeStrategy(spec.strategy, spec.strategy_settings, spec.space, spec.seed);
+  } catch (const std::invalid_argument& error) {
+    Fail(origin,
+         path + (section.contains("strategy_settings") ? ".strategy_settings" : ".strategy"),
+         error.what());
+  }
+  return spec;
+}
+
+}  // namespace asg::client
