@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kUsage = R"(Usage:
   asg-client run BATCH.json --out DIR [--workers N] [--resume] [--listen HOST:PORT]
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet]
+  asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
   asg-client --version | --help
 
 Runs every scenario of a batch file on a pool of asg-worker processes and writes one folder per
@@ -26,6 +27,12 @@ DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or m
 replaced and its scenario run again, up to the batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
 stops handing out scenarios, abandons the runs in flight, writes the summary and stops the
 workers; --resume then runs only what is missing.
+
+replay re-runs the --top N highest-regret scenarios of the finished batch folder DIR (ranked by
+result.json regret, ties by scenario number), each --runs K times (variation.run 0..K-1), as a
+new batch NEW_DIR/replay_batch.json run like `run`; NEW_DIR/replay.json maps each new scenario to
+the one it replays. --captures adds an annotated ortho aerial to every run and draws
+NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
 
 Exit codes: 0 batch completed (every scenario done or invalid), 1 some scenarios failed (or the
 farm could not go on), 2 usage or batch-file error (nothing ran), 130 interrupted.
@@ -80,6 +87,10 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "asg-worker executable (default: asg-worker next to this executable)")
     ("catalog", po::value<std::string>(), "actor catalog passed to the local workers")
     ("quiet,q", "no progress output (the outcome table is still printed)")
+    ("top", po::value<int>()->default_value(10), "replay: how many highest-regret scenarios, >= 1")
+    ("runs", po::value<int>()->default_value(3), "replay: runs of each scenario, 1..1000")
+    ("captures", "replay: capture an annotated ortho aerial of every run and draw "
+     "family_trees.png")
     ("start-timeout", po::value<double>()->default_value(30.0),
      "seconds a worker may hold an accepted scenario without starting it before it is "
      "resubmitted (twice at most, then the worker is replaced)")
@@ -88,8 +99,8 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "replacements); see asg-worker --help");
   po::options_description positional_options;
   positional_options.add_options()
-    ("command", po::value<std::string>(), "the command: run")
-    ("batch", po::value<std::string>(), "the batch file");
+    ("command", po::value<std::string>(), "the command: run or replay")
+    ("batch", po::value<std::string>(), "the batch file (run) or the finished folder (replay)");
   // clang-format on
   po::options_description all_options;
   all_options.add(options).add(positional_options);
@@ -116,14 +127,32 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     command.text = std::string("asg-client ") + ASG_VERSION + "\n";
     return command;
   }
-  if (!values.count("command") || values["command"].as<std::string>() != "run") {
-    throw UsageError("expected the command \"run\"");
+  const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
+  if (name != "run" && name != "replay") {
+    throw UsageError("expected the command \"run\" or \"replay\"");
   }
-  if (!values.count("batch")) throw UsageError("run needs a batch file");
-  if (!values.count("out")) throw UsageError("run needs --out DIR");
+  if (!values.count("batch")) {
+    throw UsageError(name == "run" ? "run needs a batch file" : "replay needs a batch folder DIR");
+  }
+  if (!values.count("out")) throw UsageError(name + " needs --out DIR");
 
-  command.mode = ClientCommand::Mode::kRun;
-  command.batch_file = values["batch"].as<std::string>();
+  if (name == "run") {
+    command.mode = ClientCommand::Mode::kRun;
+    command.batch_file = values["batch"].as<std::string>();
+  } else {
+    command.mode = ClientCommand::Mode::kReplay;
+    ReplaySettings& replay = command.replay;
+    replay.source_dir = values["batch"].as<std::string>();
+    const int top = values["top"].as<int>();
+    if (top < 1) throw UsageError("--top " + std::to_string(top) + " must be >= 1");
+    const int runs = values["runs"].as<int>();
+    if (runs < 1 || runs > 1000) {
+      throw UsageError("--runs " + std::to_string(runs) + " is outside 1..1000");
+    }
+    replay.top = static_cast<uint32_t>(top);
+    replay.runs = static_cast<uint32_t>(runs);
+    replay.captures = values.count("captures") > 0;
+  }
   FarmSettings& settings = command.settings;
   settings.out_dir = values["out"].as<std::string>();
   const int workers = values["workers"].as<int>();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "client/farm.h"
+#include "client/replay_batch.h"
 
 namespace asg::client {
 
@@ -22,16 +23,20 @@ struct ClientCommand {
     kHelp,     ///< print `text` and exit 0
     kVersion,  ///< print `text` and exit 0
     kRun,      ///< run batch_file with settings
+    kReplay,   ///< replay the top scenarios of replay.source_dir with settings
   };
   Mode mode = Mode::kHelp;
-  std::string text;  ///< help or version text
-  std::filesystem::path batch_file;
+  std::string text;                  ///< help or version text
+  std::filesystem::path batch_file;  ///< kRun: the batch file
+  ReplaySettings replay;             ///< kReplay: the source folder, --top, --runs, --captures
   FarmSettings settings;
 };
 
-/// Parses argv. `self_path` is this executable's path (the worker is looked for next to it).
-/// The token comes from --token, else from the environment variable ASG_TOKEN; listening on an
-/// address other than loopback requires one. Throws UsageError naming the problem.
+/// Parses argv: `run BATCH --out DIR ...` or `replay DIR --out NEW_DIR [--top N] [--runs K]
+/// [--captures] ...` (the farm options are the same for both). `self_path` is this executable's
+/// path (the worker is looked for next to it). The token comes from --token, else from the
+/// environment variable ASG_TOKEN; listening on an address other than loopback requires one. Throws
+/// UsageError naming the problem.
 ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
                                      const std::filesystem::path& self_path);
 

@@ -60,7 +60,9 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   const auto started = SteadyClock::now();
   // A search appends its scenarios to the batch as it runs.
   Batch batch = loaded;
-  const size_t total = batch.scenarios.size() + (batch.search ? batch.search->budget_scenarios : 0);
+  const size_t total =
+      batch.scenarios.size() +
+      (batch.search ? size_t{batch.search->budget_scenarios} * batch.search->runs_per_scenario : 0);
   std::filesystem::create_directories(settings.out_dir);
   protocol::Logger logger(settings.out_dir / "asg_log.txt", false);
   logger.Info("batch \"" + batch.settings.name + "\" from " + batch.origin + ": " +

@@ -159,7 +159,16 @@ void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_po
     case Scheduler::Verdict::kAccepted: {
       link.connection->Reply(event.request,
                              protocol::Json(protocol::AnalyzeScenarioResponse{true}));
-      const std::optional<AttemptEnd> end = EndAttempt(key, AttemptOutcome::kDone, "", now);
+      // An invalid run (empty trajectory, sim time past the timeout) runs again, a few times.
+      const PlannedScenario* planned = context_.batch->Find(reported);
+      const std::string invalid = InvalidRunRule(planned->request, event.analysis);
+      const std::optional<AttemptEnd> end = EndAttempt(
+          key, invalid.empty() ? AttemptOutcome::kDone : AttemptOutcome::kInvalidRun, invalid, now);
+      if (end->next == AfterAttempt::kQueued && !invalid.empty()) {
+        context_.logger->Warning("scenario " + std::to_string(reported) + " invalid run on " +
+                                 WorkerName(key) + " (" + invalid + "): queued again");
+        return;
+      }
       RecordDone(*end, std::move(event.analysis), std::move(event.captures));
       return;
     }

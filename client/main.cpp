@@ -1,4 +1,5 @@
-// asg-client: runs a batch of scenarios on a pool of asg-worker processes.
+// asg-client: runs a batch of scenarios on a pool of asg-worker processes, or replays the
+// highest-regret scenarios of a finished one.
 #include <unistd.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "client/batch.h"
 #include "client/client_options.h"
 #include "client/farm.h"
+#include "client/replay_run.h"
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -19,11 +21,20 @@ int main(int argc, char** argv) {
     std::cerr << "asg-client: " << error.what() << "\n(see asg-client --help)\n";
     return asg::client::kExitUsage;
   }
-  if (command.mode != ClientCommand::Mode::kRun) {
+  if (command.mode == ClientCommand::Mode::kHelp || command.mode == ClientCommand::Mode::kVersion) {
     std::cout << command.text;
     return 0;
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;
+  if (command.mode == ClientCommand::Mode::kReplay) {
+    // The process boundary, as for run below.
+    try {
+      return asg::client::RunReplay(command.replay, command.settings, std::cout, std::cerr);
+    } catch (const std::exception& error) {
+      std::cerr << "asg-client: " << error.what() << "\n";
+      return asg::client::kExitSomeFailed;
+    }
+  }
 
   asg::client::Batch batch;
   try {

@@ -41,7 +41,9 @@ std::optional<AttemptEnd> ScenarioBook::EndAttempt(WorkerKey worker, AttemptOutc
   if (!number) return std::nullopt;
   ScenarioState& state = Mutable(*number);
   AttemptEnd end{*number, state.End(outcome, std::move(detail), now), AfterAttempt::kFinished};
-  if (end.attempt.outcome == AttemptOutcome::kRerunRequested) {
+  if (end.attempt.outcome == AttemptOutcome::kRerunRequested ||
+      (end.attempt.outcome == AttemptOutcome::kInvalidRun &&
+       state.InvalidRuns() <= kMaxInvalidRuns)) {
     scheduler_.Requeue(*number);
     end.next = AfterAttempt::kQueued;
   } else if (IsFailedAttempt(end.attempt.outcome)) {

@@ -21,8 +21,9 @@ namespace asg::client {
 
 /// What becomes of a scenario after one of its attempts ended.
 enum class AfterAttempt : uint8_t {
-  kFinished,  ///< its result stands (done, or an invalid scene)
-  kQueued,    ///< it runs again (a failed attempt below max_attempts, or an accepted rerun)
+  kFinished,  ///< its result stands (done, an invalid scene, or an invalid run past the limit)
+  kQueued,    ///< it runs again (a failed attempt below max_attempts, an accepted rerun, or
+              ///< an invalid run, at most kMaxInvalidRuns of them)
   kFailed,    ///< it has had max_attempts failed attempts: finished as failed
 };
 
@@ -60,8 +61,10 @@ class ScenarioBook {
   std::optional<uint32_t> Assign(WorkerKey worker, int32_t worker_id, SteadyClock::time_point now);
 
   /// Ends the attempt `worker` holds with `outcome` (and `detail`, for people), and applies the
-  /// policy: a kDone with a rerun pending, or a failed attempt below max_attempts, queues the
-  /// scenario again. nullopt when the worker holds nothing (e.g. it was released already).
+  /// policy: a kDone with a rerun pending, a failed attempt below max_attempts, or one of the
+  /// first kMaxInvalidRuns kInvalidRun attempts queues the scenario again (a later kInvalidRun
+  /// finishes it: its result is kept). nullopt when the worker holds nothing (e.g. it was released
+  /// already).
   std::optional<AttemptEnd> EndAttempt(WorkerKey worker, AttemptOutcome outcome, std::string detail,
                                        SteadyClock::time_point now);
 

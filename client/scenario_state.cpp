@@ -2,6 +2,7 @@
 #include "client/scenario_state.h"
 
 #include <array>
+#include <cstdio>
 #include <utility>
 
 #include "protocol/check.h"
@@ -10,9 +11,9 @@ namespace asg::client {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kOutcomeNames = {
-    "done",        "rerun requested", "invalid scene", "preempted",
-    "worker lost", "timed out",       "not started",   "refused"};
+constexpr std::array<std::string_view, 9> kOutcomeNames = {
+    "done",      "rerun requested", "invalid scene", "preempted",  "worker lost",
+    "timed out", "not started",     "refused",       "invalid run"};
 
 }  // namespace
 
@@ -22,7 +23,30 @@ std::string_view AttemptOutcomeName(AttemptOutcome outcome) {
 
 bool IsFailedAttempt(AttemptOutcome outcome) {
   return outcome != AttemptOutcome::kDone && outcome != AttemptOutcome::kRerunRequested &&
-         outcome != AttemptOutcome::kInvalidScene;
+         outcome != AttemptOutcome::kInvalidScene && outcome != AttemptOutcome::kInvalidRun;
+}
+
+std::string InvalidRunRule(const protocol::RunScenarioRequest& request,
+                           const protocol::AnalyzeScenarioRequest& analysis) {
+  if (analysis.vehicle_trajectory.empty() && !request.scene_capture_only) {
+    return "empty trajectory";
+  }
+  const double timeout = request.sim_timeout_period;
+  if (timeout >= 0.0 && analysis.vehicle_sim_time > timeout + kInvalidRunTimeSlack) {
+    char text[128];
+    std::snprintf(text, sizeof text, "sim time %.3f s exceeds the timeout %.3f s + %.2f s",
+                  analysis.vehicle_sim_time, timeout, kInvalidRunTimeSlack);
+    return text;
+  }
+  return {};
+}
+
+uint32_t ScenarioState::InvalidRuns() const {
+  uint32_t invalid = 0;
+  for (const Attempt& attempt : attempts) {
+    invalid += attempt.outcome == AttemptOutcome::kInvalidRun ? 1 : 0;
+  }
+  return invalid;
 }
 
 uint32_t ScenarioState::FailedAttempts() const {

@@ -7,6 +7,14 @@
 // worker and ends exactly once, with an AttemptOutcome. Attempts are numbered 1, 2, 3... in the
 // order they begin; a rerun names the number of the attempt that is run again.
 //
+// Invalid runs: a done result is an invalid run (InvalidRunRule) when its trajectory is empty
+// though the request was not scene_capture_only, or when its vehicle_sim_time exceeds the
+// request's sim_timeout_period + kInvalidRunTimeSlack (a timeout >= 0 only). Such an attempt ends
+// kInvalidRun (detail: the rule) and the scenario runs again, at most kMaxInvalidRuns times; an
+// invalid run after that ends kInvalidRun too but its result is kept as the scenario's (done)
+// result, so the scenario finishes with its last result and timing.json shows every invalid run.
+// Invalid runs are not failed attempts: they do not count toward max_attempts.
+//
 // Not thread-safe: one owner (the farm loop) changes it.
 #pragma once
 
@@ -17,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/messages.h"
 #include "results/folder.h"
 #include "results/record.h"
 
@@ -37,14 +46,26 @@ enum class AttemptOutcome : uint8_t {
   kTimedOut,        ///< the run passed the wall-clock cap and the worker was dropped
   kNotStarted,      ///< the worker never started it, even after resubmissions, and was dropped
   kRefused,         ///< the worker's reports were refused (malformed, mismatched) too often
+  kInvalidRun,      ///< its result was an invalid run (InvalidRunRule): run again, or kept last
 };
 
+/// Invalid runs of one scenario that are run again; the next one's result is kept.
+inline constexpr uint32_t kMaxInvalidRuns = 3;
+/// [s] how far a run's vehicle_sim_time may pass its sim_timeout_period and still be valid.
+inline constexpr double kInvalidRunTimeSlack = 0.25;
+
+/// Why a done result `analysis` of `request` is an invalid run: "empty trajectory" (the request
+/// is not scene_capture_only) or "sim time <t> s exceeds the timeout <T> s + 0.25 s" (a timeout
+/// >= 0); empty when the run is valid.
+std::string InvalidRunRule(const protocol::RunScenarioRequest& request,
+                           const protocol::AnalyzeScenarioRequest& analysis);
+
 /// The name written to timing.json: "done", "rerun requested", "invalid scene", "preempted",
-/// "worker lost", "timed out", "not started" or "refused".
+/// "worker lost", "timed out", "not started", "refused" or "invalid run".
 std::string_view AttemptOutcomeName(AttemptOutcome outcome);
 
 /// Whether an attempt with this outcome is a failed attempt (counts toward max_attempts): every
-/// outcome except kDone, kRerunRequested and kInvalidScene.
+/// outcome except kDone, kRerunRequested, kInvalidScene and kInvalidRun.
 bool IsFailedAttempt(AttemptOutcome outcome);
 
 /// One ended attempt.
@@ -76,6 +97,8 @@ struct ScenarioState {
 
   /// Failed attempts so far (IsFailedAttempt over `attempts`).
   uint32_t FailedAttempts() const;
+  /// Attempts so far that ended kInvalidRun.
+  uint32_t InvalidRuns() const;
   /// The number of the attempt in progress, else of the last ended one; 0 before the first.
   uint32_t LatestAttemptNumber() const;
   /// [s] since the current attempt began at `now`; 0 when none is in progress.

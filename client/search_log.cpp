@@ -1,6 +1,8 @@
 // search.csv and search.json, rebuilt from the rows after every generation.
 #include "client/search_log.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -46,31 +48,53 @@ Json RowToJson(const SearchGenerationRow& row) {
 SearchLog::SearchLog(const SearchSpec& spec, std::filesystem::path out_dir)
     : spec_(spec), out_dir_(std::move(out_dir)) {}
 
+SearchCandidateRow MakeCandidateRow(uint64_t candidate_id, uint32_t generation,
+                                    std::vector<uint32_t> scenarios,
+                                    const std::vector<double>& regrets, size_t failures) {
+  SearchCandidateRow row;
+  row.candidate_id = candidate_id;
+  row.generation = generation;
+  row.scenarios = std::move(scenarios);
+  row.failures = failures;
+  if (regrets.empty()) return row;
+  row.min_regret = *std::min_element(regrets.begin(), regrets.end());
+  row.max_regret = *std::max_element(regrets.begin(), regrets.end());
+  for (const double regret : regrets) row.mean_regret += regret;
+  row.mean_regret /= static_cast<double>(regrets.size());
+  for (const double regret : regrets) {
+    row.std_regret += (regret - row.mean_regret) * (regret - row.mean_regret);
+  }
+  row.std_regret = std::sqrt(row.std_regret / static_cast<double>(regrets.size()));
+  return row;
+}
+
 const SearchGenerationRow& SearchLog::Add(uint32_t generation,
-                                          const std::vector<std::pair<uint32_t, double>>& regrets,
-                                          size_t failures) {
+                                          const std::vector<SearchCandidateRow>& candidates) {
   SearchGenerationRow row = totals_;
   row.generation = generation;
-  row.proposals = regrets.size();
-  row.failures = failures;
+  row.proposals = candidates.size();
+  row.failures = 0;
   row.mean_regret = 0.0;
   row.max_regret = 0.0;
-  for (size_t i = 0; i < regrets.size(); ++i) {
-    const auto& [number, regret] = regrets[i];
-    if (i == 0) row.first_scenario = number;
-    row.last_scenario = number;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const SearchCandidateRow& candidate = candidates[i];
+    const double regret = candidate.mean_regret;
+    if (i == 0) row.first_scenario = candidate.scenarios.front();
+    row.last_scenario = candidate.scenarios.back();
+    row.failures += candidate.failures > 0 ? 1 : 0;
     row.mean_regret += regret;
     row.max_regret = i == 0 ? regret : std::max(row.max_regret, regret);
     if (!any_ || regret > row.best_regret) {
       row.best_regret = regret;
-      row.best_scenario = number;
+      row.best_scenario = candidate.scenarios.front();
       any_ = true;
     }
     for (size_t t = 0; t < std::size(kRegretThresholds); ++t) {
       if (regret >= kRegretThresholds[t]) ++row.at_or_above[t];
     }
+    candidates_.push_back(candidate);
   }
-  if (!regrets.empty()) row.mean_regret /= static_cast<double>(regrets.size());
+  if (!candidates.empty()) row.mean_regret /= static_cast<double>(candidates.size());
   totals_ = row;
   rows_.push_back(row);
   return rows_.back();
@@ -105,7 +129,21 @@ void SearchLog::Write() const {
     json["best"] = {{"scenario_number", rows_.back().best_scenario},
                     {"regret", rows_.back().best_regret}};
   }
+  std::string candidates_csv =
+      "candidate_id,generation,scenarios,mean_regret,std_regret,min_regret,max_regret,failures\n";
+  for (const SearchCandidateRow& candidate : candidates_) {
+    std::string numbers;
+    for (const uint32_t number : candidate.scenarios) {
+      numbers += (numbers.empty() ? "" : " ") + std::to_string(number);
+    }
+    candidates_csv += std::to_string(candidate.candidate_id) + "," +
+                      std::to_string(candidate.generation) + "," + numbers + "," +
+                      Fixed(candidate.mean_regret) + "," + Fixed(candidate.std_regret) + "," +
+                      Fixed(candidate.min_regret) + "," + Fixed(candidate.max_regret) + "," +
+                      std::to_string(candidate.failures) + "\n";
+  }
   results::WriteFileAtomically(out_dir_ / "search.csv", csv);
+  results::WriteFileAtomically(out_dir_ / "search_candidates.csv", candidates_csv);
   results::WriteFileAtomically(out_dir_ / "search.json", results::JsonFileText(json));
 }
 

@@ -6,7 +6,8 @@
 namespace asg::client {
 
 Json CandidateRequest(const search::SearchSpace& space, const Json& base,
-                      const search::Candidate& candidate, uint32_t scenario_number, uint64_t seed) {
+                      const search::Candidate& candidate, uint32_t scenario_number, uint64_t seed,
+                      uint32_t run) {
   Json layouts = Json::array();
   for (uint32_t actor_class = 0; actor_class < space.classes.size(); ++actor_class) {
     Json layout = {{"path_name", space.classes[actor_class].path_name},
@@ -41,11 +42,13 @@ Json CandidateRequest(const search::SearchSpace& space, const Json& base,
   Json merged = DeepMerge(base, overrides);
   merged["scenario_number"] = scenario_number;
   merged["seed"] = seed;
+  merged["variation"]["run"] = run;
   return merged;
 }
 
 Json CandidateRecord(const search::SearchSpace& space, const search::Candidate& candidate,
-                     uint32_t generation, const std::vector<uint32_t>& parent_numbers) {
+                     uint32_t generation, const std::vector<uint32_t>& parent_numbers, uint32_t run,
+                     const std::vector<uint32_t>& run_numbers) {
   Json obstacles = Json::array();
   for (const search::Obstacle& obstacle : candidate.obstacles) {
     const std::string name = obstacle.actor_class < space.classes.size()
@@ -63,17 +66,20 @@ Json CandidateRecord(const search::SearchSpace& space, const search::Candidate& 
           {"origin", candidate.origin},
           {"parents", parent_numbers},
           {"parent_ids", candidate.parents},
-          {"obstacles", std::move(obstacles)}};
+          {"obstacles", std::move(obstacles)},
+          {"run", run},
+          {"runs", run_numbers}};
 }
 
 PlannedScenario PlanCandidate(const search::SearchSpace& space, const Json& base,
                               const search::Candidate& candidate, uint32_t scenario_number,
-                              uint64_t seed, Json record) {
+                              uint64_t seed, Json record, uint32_t run) {
   PlannedScenario planned;
   planned.scenario_number = scenario_number;
   planned.seed = seed;
   planned.source = "search[" + std::to_string(candidate.id - 1) + "]";
-  DecodePlannedRequest(CandidateRequest(space, base, candidate, scenario_number, seed),
+  if (run > 0) planned.source += ".runs[" + std::to_string(run) + "]";
+  DecodePlannedRequest(CandidateRequest(space, base, candidate, scenario_number, seed, run),
                        planned.source, &planned);
   planned.search_record = std::move(record);
   return planned;

@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <future>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "client/batch_seed.h"
@@ -20,8 +23,16 @@ SearchRun::SearchRun(const SearchRunContext& context)
       strategy_(
           search::MakeStrategy(spec_.strategy, spec_.strategy_settings, spec_.space, spec_.seed)),
       log_(spec_, context.out_dir) {
+  const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
+  const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
+  if (last > std::numeric_limits<uint16_t>::max()) {
+    throw std::invalid_argument("search: " + std::to_string(spec_.budget_scenarios) +
+                                " candidates of " + std::to_string(spec_.runs_per_scenario) +
+                                " runs would be numbered up to " + std::to_string(last) +
+                                ", past the maximum 65535");
+  }
   // Searched scenarios are appended; reserving keeps the vector from moving while it grows.
-  context_.batch->scenarios.reserve(context_.batch->scenarios.size() + spec_.budget_scenarios);
+  context_.batch->scenarios.reserve(context_.batch->scenarios.size() + runs);
 }
 
 std::vector<uint32_t> SearchRun::Start() {
@@ -70,7 +81,8 @@ void SearchRun::Score(Generation& generation, uint32_t number,
   const auto position = std::find(generation.numbers.begin(), generation.numbers.end(), number);
   ASG_CHECK(position != generation.numbers.end());
   search::Evaluation evaluation;
-  evaluation.id = generation.candidates[position - generation.numbers.begin()].id;
+  const size_t index = static_cast<size_t>(position - generation.numbers.begin());
+  evaluation.id = generation.candidates[index / spec_.runs_per_scenario].id;
   if (result.status == results::ScenarioStatus::kDone) {
     if (result.regret.computed) evaluation.regret = result.regret.regret;
     evaluation.failure = result.termination_reason !=
@@ -120,44 +132,57 @@ void SearchRun::Plan(std::vector<search::Candidate> candidates, std::vector<uint
   generation.candidates = std::move(candidates);
   generations_.push_back(std::move(generation));
   Generation& planned_generation = generations_.back();
+  const uint32_t runs = spec_.runs_per_scenario;
   for (const search::Candidate& candidate : planned_generation.candidates) {
-    const uint32_t number = batch.search_first_number + proposed_++;
-    number_of_id_[candidate.id] = number;
+    // A candidate is `runs` consecutive scenarios, all with the seed of the first.
+    const uint32_t first = batch.search_first_number + proposed_++ * runs;
+    const uint64_t seed = ScenarioSeed(batch.settings.seed, first);
+    number_of_id_[candidate.id] = first;
     std::vector<uint32_t> parents;
     for (const uint64_t parent : candidate.parents) {
       const auto it = number_of_id_.find(parent);
       if (it != number_of_id_.end()) parents.push_back(it->second);
     }
-    PlannedScenario planned =
-        PlanCandidate(spec_.space, batch.base_request, candidate, number,
-                      ScenarioSeed(batch.settings.seed, number),
-                      CandidateRecord(spec_.space, candidate, planned_generation.index, parents));
-    planned_generation.numbers.push_back(number);
-    generation_of_[number] = planned_generation.index;
-    ASG_CHECK(batch.scenarios.empty() || batch.scenarios.back().scenario_number < number);
-    batch.scenarios.push_back(std::move(planned));
-    const PlannedScenario& added = batch.scenarios.back();
-
-    if (context_.resume && results::ScenarioFolderComplete(context_.out_dir, number)) {
-      results::ScenarioOutcome outcome = *results::LoadScenarioOutcome(context_.out_dir, number);
-      context_.progress->CountPrevious(outcome.result);
-      Score(planned_generation, number, outcome.result);
-      kept_[number] = std::move(outcome);
-      ++resumed_;
-    } else if (added.status == PlanStatus::kInvalid) {
-      results::ScenarioRecord record;
-      record.request = added.request_json;
-      record.result = results::UnrunnableResult(number, results::ScenarioStatus::kInvalid,
-                                                added.error, added.seed);
-      record.search = added.search_record;
-      context_.logger->Warning("scenario " + std::to_string(number) + " invalid: " + added.error);
-      context_.progress->Count(record.result);
-      Score(planned_generation, number, record.result);
-      kept_[number] = results::ScenarioOutcome{record.result, record.timing};
-      context_.writer->Submit(std::move(record));
-    } else {
-      to_run->push_back(number);
+    std::vector<uint32_t> run_numbers;
+    for (uint32_t run = 0; run < runs; ++run) run_numbers.push_back(first + run);
+    for (uint32_t run = 0; run < runs; ++run) {
+      const uint32_t number = first + run;
+      PlannedScenario planned =
+          PlanCandidate(spec_.space, batch.base_request, candidate, number, seed,
+                        CandidateRecord(spec_.space, candidate, planned_generation.index, parents,
+                                        run, run_numbers),
+                        run);
+      planned_generation.numbers.push_back(number);
+      generation_of_[number] = planned_generation.index;
+      ASG_CHECK(batch.scenarios.empty() || batch.scenarios.back().scenario_number < number);
+      batch.scenarios.push_back(std::move(planned));
+      PlanRun(planned_generation, batch.scenarios.back(), to_run);
     }
+  }
+}
+
+void SearchRun::PlanRun(Generation& generation, const PlannedScenario& added,
+                        std::vector<uint32_t>* to_run) {
+  const uint32_t number = added.scenario_number;
+  if (context_.resume && results::ScenarioFolderComplete(context_.out_dir, number)) {
+    results::ScenarioOutcome outcome = *results::LoadScenarioOutcome(context_.out_dir, number);
+    context_.progress->CountPrevious(outcome.result);
+    Score(generation, number, outcome.result);
+    kept_[number] = std::move(outcome);
+    ++resumed_;
+  } else if (added.status == PlanStatus::kInvalid) {
+    results::ScenarioRecord record;
+    record.request = added.request_json;
+    record.result = results::UnrunnableResult(number, results::ScenarioStatus::kInvalid,
+                                              added.error, added.seed);
+    record.search = added.search_record;
+    context_.logger->Warning("scenario " + std::to_string(number) + " invalid: " + added.error);
+    context_.progress->Count(record.result);
+    Score(generation, number, record.result);
+    kept_[number] = results::ScenarioOutcome{record.result, record.timing};
+    context_.writer->Submit(std::move(record));
+  } else {
+    to_run->push_back(number);
   }
 }
 
@@ -166,18 +191,32 @@ void SearchRun::Settle(std::vector<uint32_t>* to_run) {
   if (consulting_.valid() || generations_.empty()) return;
   Generation& generation = generations_.front();
   if (generation.scores.size() != generation.numbers.size()) return;
+  // A candidate's score: the mean regret over its runs; it fails when any run failed.
   Consultation consultation;
-  std::vector<std::pair<uint32_t, double>> regrets;
-  size_t failures = 0;
-  for (const uint32_t number : generation.numbers) {
-    const search::Evaluation& evaluation = generation.scores.at(number);
-    consultation.tell.push_back(evaluation);
-    regrets.emplace_back(number, evaluation.regret);
-    failures += evaluation.failure ? 1 : 0;
+  std::vector<SearchCandidateRow> candidates;
+  const uint32_t runs = spec_.runs_per_scenario;
+  for (size_t c = 0; c < generation.candidates.size(); ++c) {
+    std::vector<uint32_t> numbers;
+    std::vector<double> regrets;
+    size_t failures = 0;
+    for (uint32_t run = 0; run < runs; ++run) {
+      const uint32_t number = generation.numbers[c * runs + run];
+      const search::Evaluation& evaluation = generation.scores.at(number);
+      numbers.push_back(number);
+      regrets.push_back(evaluation.regret);
+      failures += evaluation.failure ? 1 : 0;
+    }
+    candidates.push_back(MakeCandidateRow(generation.candidates[c].id, generation.index,
+                                          std::move(numbers), regrets, failures));
+    search::Evaluation told;
+    told.id = generation.candidates[c].id;
+    told.regret = candidates.back().mean_regret;
+    told.failure = failures > 0;
+    consultation.tell.push_back(told);
   }
   std::sort(consultation.tell.begin(), consultation.tell.end(),
             [](const search::Evaluation& a, const search::Evaluation& b) { return a.id < b.id; });
-  const SearchGenerationRow& row = log_.Add(generation.index, regrets, failures);
+  const SearchGenerationRow& row = log_.Add(generation.index, candidates);
   log_.Write();
   char line[256];
   std::snprintf(line, sizeof line,

@@ -12,10 +12,14 @@
 // A strategy that proposes nothing while its generation waits for tells (ga) simply has one
 // generation in flight.
 //
-// Scores: a candidate's regret is its result's regret when the run is done and the regret was
-// computed; a failed, invalid or uncomputed one is told regret 0. `failure` is told for a done
-// run whose termination reason is not success. Reruns asked for by vehicle nodes rewrite the
-// folder, but the strategy has been told the first result.
+// Runs: with runs_per_scenario K, each candidate is K consecutive scenario numbers (its runs
+// 0..K-1, search_plan.h), and it is told once all K are recorded, with the whole generation.
+//
+// Scores: a run's regret is its result's regret when the run is done and the regret was
+// computed; a failed, invalid or uncomputed one counts regret 0. A candidate is told the mean
+// regret over its runs, and `failure` when any run is done with a termination reason other than
+// success (search_candidates.csv keeps the spread, search_log.h). Reruns asked for by vehicle
+// nodes rewrite the folder, but the strategy has been told the first result.
 //
 // Resume: with --resume the same sequence is replayed; a candidate whose folder is complete is
 // not run again, its stored result is told instead. That gives the same folders, search.csv and
@@ -91,7 +95,7 @@ class SearchRun : public ScenarioFeed {
   struct Generation {
     uint32_t index = 0;
     std::vector<search::Candidate> candidates;
-    std::vector<uint32_t> numbers;                  // scenario numbers, in candidate order
+    std::vector<uint32_t> numbers;                  // scenario numbers, in candidate then run order
     std::map<uint32_t, search::Evaluation> scores;  // by scenario number, as they arrive
   };
 
@@ -110,8 +114,10 @@ class SearchRun : public ScenarioFeed {
                       Consultation* consultation);
   // Plans what a consultation asked.
   void Apply(Consultation consultation, std::vector<uint32_t>* to_run);
-  // Plans a generation's candidates into the batch; kept and invalid ones are scored at once.
+  // Plans a generation's candidates into the batch, runs_per_scenario scenarios each.
   void Plan(std::vector<search::Candidate> candidates, std::vector<uint32_t>* to_run);
+  // One planned run: kept (resume) and invalid ones are scored at once, others are to run.
+  void PlanRun(Generation& generation, const PlannedScenario& added, std::vector<uint32_t>* to_run);
   // Logs the front generation when complete and starts its consultation.
   void Settle(std::vector<uint32_t>* to_run);
   void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
@@ -122,7 +128,7 @@ class SearchRun : public ScenarioFeed {
   SearchLog log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index
-  std::map<uint64_t, uint32_t> number_of_id_;   // candidate id -> scenario number
+  std::map<uint64_t, uint32_t> number_of_id_;   // candidate id -> its first run's number
   std::map<uint32_t, results::ScenarioOutcome> kept_;
   uint32_t proposed_ = 0;
   size_t resumed_ = 0;

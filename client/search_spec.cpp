@@ -253,11 +253,6 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
   if (section.contains("runs_per_scenario")) {
     spec.runs_per_scenario =
         Unsigned(section["runs_per_scenario"], 1, 65535, origin, path + ".runs_per_scenario");
-    if (spec.runs_per_scenario != 1) {
-      Fail(origin, path + ".runs_per_scenario",
-           "only 1 run per candidate is supported yet, got " +
-               std::to_string(spec.runs_per_scenario));
-    }
   }
   if (!section.contains("space")) Fail(origin, path + ".space", "is required");
   spec.space = ParseSpace(section["space"], defaults, origin, path + ".space");

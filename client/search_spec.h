@@ -17,8 +17,10 @@
 // scene_description.landscape.nominal_size]; a sim_timeout_period of 0 there keeps
 // search::SearchSpace's default (17 s). "seed" defaults to the batch seed.
 // "generation_size" (default 50) is how many candidates are asked at once; it does not depend on
-// the worker count, so results do not either. "runs_per_scenario" must be 1 (more runs per
-// candidate are not supported yet).
+// the worker count, so results do not either. "runs_per_scenario" (1..65535, default 1) is how
+// many times each candidate runs, each run a scenario of its own with variation.run 0..K-1
+// (protocol::RunVariation): the candidate's score is the mean over its runs. "budget.scenarios"
+// counts candidates, so a search runs budget * runs_per_scenario scenarios.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,7 @@ struct SearchSpec {
   uint64_t seed = 0;                        ///< the strategy's seed
   uint32_t budget_scenarios = 0;            ///< candidates to run in all, >= 1
   uint32_t generation_size = 50;            ///< candidates asked at once, >= 1
-  uint32_t runs_per_scenario = 1;           ///< runs per candidate; only 1 is supported
+  uint32_t runs_per_scenario = 1;           ///< runs per candidate, >= 1
   search::SearchSpace space;                ///< classes, start, goal, clearances
   Json space_json = Json::object();         ///< `space` as resolved, for search.json
 };

@@ -1,6 +1,6 @@
 // End-to-end tests of a batch's search (client/search_run.h): the real asg-client and asg-worker
 // run a small search; the folders, search.csv and search.json are the same with 1 and 2 workers
-// and after an interrupted run resumed.
+// and after an interrupted run resumed, also with several runs per candidate.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -39,10 +39,10 @@ Json SearchBatch(const std::string& strategy, int budget, const Json& settings) 
 }
 
 // Expects `a` and `b` to hold the same folders with the same deterministic files, and the same
-// search.csv and search.json.
+// search.csv, search.json and search_candidates.csv.
 void ExpectSameSearch(const std::filesystem::path& a, const std::filesystem::path& b) {
   testing::ExpectSameResults(a, b);
-  for (const char* file : {"search.csv", "search.json"}) {
+  for (const char* file : {"search.csv", "search.json", "search_candidates.csv"}) {
     EXPECT_FALSE(ReadText(a / file).empty()) << file;
     EXPECT_EQ(ReadText(a / file), ReadText(b / file)) << file;
   }
@@ -151,6 +151,107 @@ TEST(FarmSearch, InterruptedSearchResumedEqualsAStraightRun) {
   EXPECT_NE(
       ReadText(resumed / "asg_log.txt").find("resume: 60 scenarios already complete, 0 to run"),
       std::string::npos);
+  ExpectSameSearch(straight, resumed);
+}
+
+// The second line (the first sample) of a scenario's trajectory.csv.
+std::string FirstSample(const std::filesystem::path& out, int number) {
+  char folder[32];
+  std::snprintf(folder, sizeof folder, "scenario_%04d", number);
+  const std::string csv = ReadText(out / folder / "trajectory.csv");
+  const size_t first = csv.find('\n') + 1;
+  return csv.substr(first, csv.find('\n', first) - first);
+}
+
+TEST(FarmSearch, ThreeRunsPerCandidateAreTheSameWithOneAndTwoWorkersAndToldTheirMean) {
+  TempDir dir;
+  const auto batch = dir.path() / "batch.json";
+  Json json = SearchBatch("random", 6, Json::object());
+  json["search"]["runs_per_scenario"] = 3;
+  json["search"]["generation_size"] = 3;
+  testing::WriteJson(batch, json);
+  const auto one = dir.path() / "one";
+  const auto two = dir.path() / "two";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", one.string(), "--workers", "1", "-q"},
+                     dir.path() / "one.txt"),
+            0)
+      << ReadText(dir.path() / "one.txt");
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", two.string(), "--workers", "2", "-q"},
+                     dir.path() / "two.txt"),
+            0)
+      << ReadText(dir.path() / "two.txt");
+  ExpectSameSearch(one, two);
+  EXPECT_EQ(Json::parse(ReadText(one / "summary.json"))["total"], 18);
+
+  // Candidate c is scenarios 3c-2..3c, its runs 0, 1, 2 from the same scene and seed.
+  const std::string candidates = ReadText(one / "search_candidates.csv");
+  EXPECT_EQ(std::count(candidates.begin(), candidates.end(), '\n'), 7) << candidates;
+  for (int candidate = 1; candidate <= 6; ++candidate) {
+    const int first = 3 * candidate - 2;
+    double sum = 0.0;
+    for (int run = 0; run < 3; ++run) {
+      char folder[32];
+      std::snprintf(folder, sizeof folder, "scenario_%04d", first + run);
+      const Json record = Json::parse(ReadText(one / folder / "search.json"));
+      EXPECT_EQ(record["candidate_id"], candidate);
+      EXPECT_EQ(record["run"], run);
+      EXPECT_EQ(record["runs"], Json({first, first + 1, first + 2}));
+      const Json request = Json::parse(ReadText(one / folder / "request.json"));
+      EXPECT_EQ(request["variation"]["run"], run);
+      const Json result = testing::Result(one, first + run);
+      ASSERT_TRUE(result.contains("regret")) << folder;
+      sum += result["regret"]["regret"].get<double>();
+    }
+    // The three runs start from different poses.
+    EXPECT_NE(FirstSample(one, first), FirstSample(one, first + 1));
+    EXPECT_NE(FirstSample(one, first), FirstSample(one, first + 2));
+    EXPECT_NE(FirstSample(one, first + 1), FirstSample(one, first + 2));
+    // The candidate's row holds the mean of its runs' regrets: what the strategy was told.
+    char prefix[64];
+    std::snprintf(prefix, sizeof prefix, "\n%d,%d,%d %d %d,", candidate, (candidate - 1) / 3, first,
+                  first + 1, first + 2);
+    const size_t row = candidates.find(prefix);
+    ASSERT_NE(row, std::string::npos) << prefix << " in " << candidates;
+    const double told = std::stod(candidates.substr(row + std::string(prefix).size()));
+    EXPECT_NEAR(told, sum / 3.0, 1e-6) << candidates;
+  }
+  // search.csv: one row per generation of 3 candidates, 9 scenarios each.
+  const std::string csv = ReadText(one / "search.csv");
+  EXPECT_NE(csv.find("\n0,3,1,9,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n1,3,10,18,"), std::string::npos) << csv;
+}
+
+TEST(FarmSearch, ACandidateInterruptedBetweenItsRunsIsResumedToTheSameSearch) {
+  TempDir dir;
+  const auto batch = dir.path() / "batch.json";
+  Json json = SearchBatch("random", 4, Json::object());
+  json["search"]["runs_per_scenario"] = 3;
+  json["search"]["generation_size"] = 2;
+  testing::WriteJson(batch, json);
+  const auto straight = dir.path() / "straight";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", straight.string(), "--workers", "2", "-q"},
+                     dir.path() / "straight.txt"),
+            0);
+  // The worker hangs on scenario 8, run 1 of candidate 3: its run 0 is kept, runs 1 and 2 not.
+  const auto resumed = dir.path() / "resumed";
+  testing::Child client(Executable("asg-client"),
+                        {"run", batch.string(), "--out", resumed.string(), "--workers", "1",
+                         "--fault-inject", "hang-on=8"},
+                        dir.path() / "first.txt");
+  ASSERT_TRUE(testing::WaitForText(resumed / "asg_log.txt", "scenario 8 started",
+                                   std::chrono::seconds(30)));
+  client.Signal(SIGINT);
+  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 130) << client.Output();
+  EXPECT_EQ(Json::parse(ReadText(resumed / "summary.json"))["total"], 7);
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", resumed.string(), "--workers", "2",
+                      "--resume", "-q"},
+                     dir.path() / "second.txt"),
+            0)
+      << ReadText(dir.path() / "second.txt");
   ExpectSameSearch(straight, resumed);
 }
 

@@ -109,5 +109,43 @@ TEST(ScenarioBook, AddedScenariosAreQueuedInNumberOrderAfterTheFirstOnes) {
   EXPECT_THROW(book.Add({4}), std::invalid_argument);
 }
 
+TEST(ScenarioBook, InvalidRunsRunAgainThreeTimesThenTheLastResultIsKept) {
+  ScenarioBook book(Settings(1), {1});
+  for (uint32_t run = 1; run <= kMaxInvalidRuns; ++run) {
+    ASSERT_EQ(book.Assign(100, 10, kT0), 1u);
+    const auto end =
+        book.EndAttempt(100, AttemptOutcome::kInvalidRun, "empty trajectory", kT0 + seconds(1));
+    ASSERT_TRUE(end.has_value());
+    EXPECT_EQ(end->attempt.number, run);
+    EXPECT_EQ(end->next, AfterAttempt::kQueued);
+  }
+  // The fourth invalid run is not run again: its result is kept.
+  ASSERT_EQ(book.Assign(100, 10, kT0), 1u);
+  const auto end = book.EndAttempt(100, AttemptOutcome::kInvalidRun, "sim time", kT0 + seconds(1));
+  EXPECT_EQ(end->next, AfterAttempt::kFinished);
+  EXPECT_TRUE(book.scheduler().Drained());
+  const ScenarioState& state = book.state(1);
+  EXPECT_EQ(state.InvalidRuns(), 4u);
+  EXPECT_EQ(state.FailedAttempts(), 0u);  // max_attempts 1 did not give up
+  const results::ScenarioTiming timing = state.Timing();
+  ASSERT_EQ(timing.attempts.size(), 4u);
+  EXPECT_EQ(timing.attempts[0],
+            (results::AttemptTiming{1, 10, 1.0, "invalid run", "empty trajectory"}));
+  EXPECT_EQ(timing.attempts[3].outcome, "invalid run");
+}
+
+TEST(ScenarioBook, AValidRunAfterAnInvalidOneIsTheResult) {
+  ScenarioBook book(Settings(3), {1});
+  ASSERT_EQ(book.Assign(100, 10, kT0), 1u);
+  EXPECT_EQ(book.EndAttempt(100, AttemptOutcome::kInvalidRun, "empty trajectory", kT0)->next,
+            AfterAttempt::kQueued);
+  ASSERT_EQ(book.Assign(200, 20, kT0), 1u);
+  const auto end = book.EndAttempt(200, AttemptOutcome::kDone, "", kT0);
+  EXPECT_EQ(end->attempt.number, 2u);
+  EXPECT_EQ(end->next, AfterAttempt::kFinished);
+  EXPECT_EQ(book.state(1).Timing().attempts[0].outcome, "invalid run");
+  EXPECT_EQ(book.state(1).Timing().attempts[1].outcome, "done");
+}
+
 }  // namespace
 }  // namespace asg::client

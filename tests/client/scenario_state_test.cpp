@@ -68,5 +68,25 @@ TEST(ScenarioState, TimingListsEveryEndedAttemptByName) {
   EXPECT_EQ(AttemptOutcomeName(AttemptOutcome::kRefused), "refused");
 }
 
+TEST(ScenarioState, InvalidRunRuleNamesEmptyTrajectoriesAndOverlongSimTimes) {
+  protocol::RunScenarioRequest request;
+  request.sim_timeout_period = 10.0;
+  protocol::AnalyzeScenarioRequest analysis;
+  EXPECT_EQ(InvalidRunRule(request, analysis), "empty trajectory");
+  request.scene_capture_only = true;
+  EXPECT_EQ(InvalidRunRule(request, analysis), "");
+  request.scene_capture_only = false;
+  analysis.vehicle_trajectory.resize(3);
+  analysis.vehicle_sim_time = 10.25;
+  EXPECT_EQ(InvalidRunRule(request, analysis), "");
+  analysis.vehicle_sim_time = 10.3;
+  EXPECT_EQ(InvalidRunRule(request, analysis),
+            "sim time 10.300 s exceeds the timeout 10.000 s + 0.25 s");
+  request.sim_timeout_period = -1.0;  // no timeout: any sim time is valid
+  EXPECT_EQ(InvalidRunRule(request, analysis), "");
+  EXPECT_EQ(AttemptOutcomeName(AttemptOutcome::kInvalidRun), "invalid run");
+  EXPECT_FALSE(IsFailedAttempt(AttemptOutcome::kInvalidRun));
+}
+
 }  // namespace
 }  // namespace asg::client

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -25,7 +26,9 @@ TEST(FarmSearchLog, RowsCarryTheGenerationAndTheRunningBestAndCounts) {
   spec.seed = 3;
   spec.budget_scenarios = 5;
   SearchLog log(spec, dir.path());
-  const SearchGenerationRow first = log.Add(0, {{1, 0.4}, {2, 0.8}, {3, 0.1}}, 1);
+  const SearchGenerationRow first =
+      log.Add(0, {MakeCandidateRow(1, 0, {1}, {0.4}, 0), MakeCandidateRow(2, 0, {2}, {0.8}, 1),
+                  MakeCandidateRow(3, 0, {3}, {0.1}, 0)});
   EXPECT_EQ(first.proposals, 3u);
   EXPECT_EQ(first.first_scenario, 1u);
   EXPECT_EQ(first.last_scenario, 3u);
@@ -36,7 +39,8 @@ TEST(FarmSearchLog, RowsCarryTheGenerationAndTheRunningBestAndCounts) {
   EXPECT_EQ(first.at_or_above[1], 1u);  // 0.5
   EXPECT_EQ(first.at_or_above[2], 1u);  // 0.75
   EXPECT_EQ(first.at_or_above[3], 0u);  // 1.0
-  const SearchGenerationRow second = log.Add(1, {{4, 1.0}, {5, 0.5}}, 0);
+  const SearchGenerationRow second =
+      log.Add(1, {MakeCandidateRow(4, 1, {4}, {1.0}, 0), MakeCandidateRow(5, 1, {5}, {0.5}, 0)});
   EXPECT_EQ(second.max_regret, 1.0);
   EXPECT_EQ(second.best_regret, 1.0);
   EXPECT_EQ(second.best_scenario, 4u);
@@ -55,6 +59,32 @@ TEST(FarmSearchLog, RowsCarryTheGenerationAndTheRunningBestAndCounts) {
   EXPECT_EQ(json["generations"].size(), 2u);
   EXPECT_EQ(json["generations"][1]["at_or_above_0.75"], 2);
   EXPECT_EQ(json["best"]["scenario_number"], 4);
+}
+
+TEST(FarmSearchLog, CandidatesWithSeveralRunsAreScoredByTheirMeanAndKeepTheirSpread) {
+  testutil::TempDir dir;
+  SearchSpec spec;
+  spec.strategy = "random";
+  spec.runs_per_scenario = 3;
+  SearchLog log(spec, dir.path());
+  const SearchCandidateRow a = MakeCandidateRow(1, 0, {1, 2, 3}, {0.2, 0.4, 0.6}, 0);
+  EXPECT_NEAR(a.mean_regret, 0.4, 1e-12);
+  EXPECT_NEAR(a.std_regret, std::sqrt(0.08 / 3), 1e-12);
+  EXPECT_EQ(a.min_regret, 0.2);
+  EXPECT_EQ(a.max_regret, 0.6);
+  const SearchGenerationRow row =
+      log.Add(0, {a, MakeCandidateRow(2, 0, {4, 5, 6}, {0.0, 1.0, 1.0}, 2)});
+  EXPECT_EQ(row.first_scenario, 1u);
+  EXPECT_EQ(row.last_scenario, 6u);
+  EXPECT_EQ(row.failures, 1u);  // one candidate, with two failed runs
+  EXPECT_NEAR(row.max_regret, 2.0 / 3, 1e-12);
+  EXPECT_EQ(row.best_scenario, 4u);
+  log.Write();
+  EXPECT_EQ(Read(dir.path() / "search_candidates.csv"),
+            "candidate_id,generation,scenarios,mean_regret,std_regret,min_regret,max_regret,"
+            "failures\n"
+            "1,0,1 2 3,0.400000,0.163299,0.200000,0.600000,0\n"
+            "2,0,4 5 6,0.666667,0.471405,0.000000,1.000000,2\n");
 }
 
 }  // namespace

@@ -76,5 +76,25 @@ TEST(BatchSearchPlan, PlannedCandidateDecodesAndCarriesItsRecord) {
   EXPECT_EQ(planned.search_record, record);
 }
 
+TEST(BatchSearchPlan, ACandidatesRunsDifferOnlyInTheirVariationRun) {
+  const Batch batch = ParseBatchText(R"({"scenarios": [{}]})", "b.json", "b");
+  const search::Candidate candidate = TwoBushesAndATree();
+  const Json record = CandidateRecord(Space(), candidate, 4, {2}, 2, {12, 13, 14});
+  EXPECT_EQ(record["run"], 2);
+  EXPECT_EQ(record["runs"], Json::parse("[12, 13, 14]"));
+  const PlannedScenario nominal =
+      PlanCandidate(Space(), batch.base_request, candidate, 12, 77, record, 0);
+  const PlannedScenario third =
+      PlanCandidate(Space(), batch.base_request, candidate, 14, 77, record, 2);
+  EXPECT_EQ(third.status, PlanStatus::kValid) << third.error;
+  EXPECT_EQ(nominal.request.variation.run, 0u);
+  EXPECT_EQ(third.request.variation.run, 2u);
+  EXPECT_EQ(third.source, "search[6].runs[2]");
+  EXPECT_EQ(third.request.seed, nominal.request.seed);
+  EXPECT_EQ(third.request.scene_description.ssa_array, nominal.request.scene_description.ssa_array);
+  EXPECT_EQ(third.request.variation.start_position_range,
+            nominal.request.variation.start_position_range);
+}
+
 }  // namespace
 }  // namespace asg::client

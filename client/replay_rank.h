@@ -1,0 +1,42 @@
+// Ranking a finished batch's scenarios by regret, for `asg-client replay`: every scenario folder
+// of the batch is read back (results/folder.h) and those whose result.json holds a regret are
+// ordered from the highest regret down.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace asg::client {
+
+/// A replay that cannot start: the source folder has no scenario folders, none has a regret, or a
+/// file cannot be read. The message names the folder or file.
+class ReplayError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One scenario of a finished batch and its regret.
+struct RankedScenario {
+  uint32_t scenario_number = 0;  ///< the scenario's number in the source batch
+  double regret = 0.0;           ///< result.json's regret.regret
+  bool operator==(const RankedScenario&) const = default;
+};
+
+/// Sorts `scenarios` by regret, highest first; equal regrets by ascending scenario number.
+void SortByRegret(std::vector<RankedScenario>* scenarios);
+
+/// The numbers of the folders "scenario_NNNN" directly under `batch_dir`, ascending; other
+/// entries are ignored. Throws ReplayError when `batch_dir` cannot be listed.
+std::vector<uint32_t> ListScenarioNumbers(const std::filesystem::path& batch_dir);
+
+/// Every scenario of `batch_dir` whose result.json has a computed regret (done scenarios only),
+/// sorted by SortByRegret. Throws ReplayError naming `batch_dir` when it holds no scenario
+/// folder, or none with a regret, and naming the file when a result cannot be read.
+std::vector<RankedScenario> RankByRegret(const std::filesystem::path& batch_dir);
+
+/// The first `count` of `ranked` (all of them when fewer).
+std::vector<RankedScenario> TopScenarios(const std::vector<RankedScenario>& ranked, size_t count);
+
+}  // namespace asg::client
