@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The research paper's scenario-generation experiment on this farm: each method searches the
 research workload (60 m landscape, up to 6 trees + 6 bushes, start (10, 10) yaw 45, goal (50, 50)
 r 5, timeouts 17 / 5 / 5 s, collisions allowed, the built-in planner as the stack under test) for
@@ -6,12 +6,15 @@ a budget of scenarios, several trials with different seeds, through `asg-client 
 per method and regret threshold (0.375, 0.5, 0.75, 1.0): the count and fraction of scenarios at
 or above it, how many trials reach it and after how many iterations, the maximum regret and the
 failure rate, each as mean and spread over trials; and plots regret against iteration with the
-running maximum (python3-matplotlib from Debian, installed without recommends).
+running maximum (Debian's python3-matplotlib, installed with
+`apt-get install --no-install-recommends python3-matplotlib python3-munkres`: python3-munkres
+satisfies python3-fonttools' alternative dependency, which apt would otherwise meet with
+python3-scipy, whose python3-pythran pulls libboost-dev 1.74, in conflict with libboost1.81-dev).
 
-Usage: /usr/bin/python3 experiments/generation/run_experiment.py [--build DIR] [--out DIR]
+Usage: experiments/generation/run_experiment.py [--build DIR] [--out DIR]
            [--budget N] [--trials N] [--workers N] [--methods random,ga-12,bacre,...]
            [--plots DIR] [--reuse]
-(Debian's python3, which sees Debian's matplotlib.)
+(run by Debian's /usr/bin/python3, which sees Debian's matplotlib)
 """
 import argparse
 import csv
@@ -99,8 +102,8 @@ def plot(results, runs_by_method, folder):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("plots skipped: python3-matplotlib is not installed "
-              "(apt-get install --no-install-recommends python3-matplotlib)")
+        print("plots skipped: python3-matplotlib is not installed (apt-get install "
+              "--no-install-recommends python3-matplotlib python3-munkres)")
         return []
     os.makedirs(folder, exist_ok=True)
     # Okabe-Ito colours, readable in print and for colour-blind readers.
