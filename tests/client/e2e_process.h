@@ -105,9 +105,29 @@ inline nlohmann::json Actors(const std::string& path_name, const std::vector<dou
           {"scale", std::vector<double>(n, 1.0)}};
 }
 
+/// Runs asg-client on `batch` into `out` with one local worker that hangs on `scenario`, and
+/// interrupts the client (SIGINT) once that scenario has started. Returns the client's exit code,
+/// or -2 when the scenario did not start within 30 s; `*output` gets what the client printed.
+inline int RunInterruptedAt(const std::filesystem::path& batch, const std::filesystem::path& out,
+                            int scenario, const std::filesystem::path& log, std::string* output) {
+  Child client(Executable("asg-client"),
+               {"run", batch.string(), "--out", out.string(), "--workers", "1", "--fault-inject",
+                "hang-on=" + std::to_string(scenario)},
+               log);
+  const bool started =
+      WaitForText(out / "asg_log.txt", "scenario " + std::to_string(scenario) + " started",
+                  std::chrono::seconds(30));
+  client.Signal(SIGINT);
+  const int code = client.Wait(std::chrono::seconds(30));
+  *output = client.Output();
+  return started ? code : -2;
+}
+
 /// A tree class of configs/actors.json.
 inline constexpr const char* kTree =
     "/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop";
+/// A bush class of configs/actors.json.
+inline constexpr const char* kBush = "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop";
 
 /// A small, fast batch: a 40 m landscape of 16 x 16 cells, the straight-line driver from
 /// (8, 8) to (32, 32), short timeouts. `scenarios` lists the overrides.

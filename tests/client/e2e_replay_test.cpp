@@ -18,7 +18,7 @@ using testing::RunToEnd;
 using testutil::TempDir;
 using Json = nlohmann::json;
 
-constexpr const char* kBush = "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop";
+using testing::kBush;
 
 // The small test batch with a bacre search of 30 candidates, 10 per generation, over up to 3 trees
 // and 3 bushes.

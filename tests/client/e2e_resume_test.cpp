@@ -30,15 +30,11 @@ TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
 
   // The first worker hangs on scenario 5, so the batch is surely mid-way when interrupted.
   const auto resumed = dir.path() / "resumed";
-  testing::Child client(Executable("asg-client"),
-                        {"run", batch.string(), "--out", resumed.string(), "--workers", "1",
-                         "--fault-inject", "hang-on=5"},
-                        dir.path() / "first.txt");
-  ASSERT_TRUE(testing::WaitForText(resumed / "asg_log.txt", "scenario 5 started",
-                                   std::chrono::seconds(30)));
-  client.Signal(SIGINT);
-  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 130) << client.Output();
-  EXPECT_NE(client.Output().find("--resume"), std::string::npos);
+  std::string first_output;
+  ASSERT_EQ(testing::RunInterruptedAt(batch, resumed, 5, dir.path() / "first.txt", &first_output),
+            130)
+      << first_output;
+  EXPECT_NE(first_output.find("--resume"), std::string::npos);
   const Json summary = Json::parse(ReadText(resumed / "summary.json"));
   EXPECT_EQ(summary["total"], 4);
   EXPECT_FALSE(std::filesystem::exists(resumed / "scenario_0005"));

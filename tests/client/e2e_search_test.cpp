@@ -16,7 +16,7 @@ using testing::RunToEnd;
 using testutil::TempDir;
 using Json = nlohmann::json;
 
-constexpr const char* kBush = "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop";
+using testing::kBush;
 
 // The small test batch with no listed scenarios and a search of `budget` candidates, 20 per
 // generation, over up to 3 trees and 3 bushes.
@@ -119,14 +119,10 @@ TEST(FarmSearch, InterruptedSearchResumedEqualsAStraightRun) {
 
   // The worker hangs on scenario 25 (the second generation), so the search is mid-way.
   const auto resumed = dir.path() / "resumed";
-  testing::Child client(Executable("asg-client"),
-                        {"run", batch.string(), "--out", resumed.string(), "--workers", "1",
-                         "--fault-inject", "hang-on=25"},
-                        dir.path() / "first.txt");
-  ASSERT_TRUE(testing::WaitForText(resumed / "asg_log.txt", "scenario 25 started",
-                                   std::chrono::seconds(30)));
-  client.Signal(SIGINT);
-  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 130) << client.Output();
+  std::string first_output;
+  ASSERT_EQ(testing::RunInterruptedAt(batch, resumed, 25, dir.path() / "first.txt", &first_output),
+            130)
+      << first_output;
   EXPECT_EQ(Json::parse(ReadText(resumed / "summary.json"))["total"], 24);
   EXPECT_FALSE(std::filesystem::exists(resumed / "scenario_0025"));
   EXPECT_EQ(Json::parse(ReadText(resumed / "search.json"))["generations"].size(), 1u);
@@ -237,14 +233,10 @@ TEST(FarmSearch, ACandidateInterruptedBetweenItsRunsIsResumedToTheSameSearch) {
             0);
   // The worker hangs on scenario 8, run 1 of candidate 3: its run 0 is kept, runs 1 and 2 not.
   const auto resumed = dir.path() / "resumed";
-  testing::Child client(Executable("asg-client"),
-                        {"run", batch.string(), "--out", resumed.string(), "--workers", "1",
-                         "--fault-inject", "hang-on=8"},
-                        dir.path() / "first.txt");
-  ASSERT_TRUE(testing::WaitForText(resumed / "asg_log.txt", "scenario 8 started",
-                                   std::chrono::seconds(30)));
-  client.Signal(SIGINT);
-  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 130) << client.Output();
+  std::string first_output;
+  ASSERT_EQ(testing::RunInterruptedAt(batch, resumed, 8, dir.path() / "first.txt", &first_output),
+            130)
+      << first_output;
   EXPECT_EQ(Json::parse(ReadText(resumed / "summary.json"))["total"], 7);
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
                      {"run", batch.string(), "--out", resumed.string(), "--workers", "2",
