@@ -12,6 +12,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "client/external_strategy.h"
 #include "client/farm_links.h"
 #include "client/farm_loop.h"
 #include "client/results_summary.h"
@@ -22,13 +23,29 @@ namespace asg::client {
 
 namespace {
 
-/// Re-arms itself so that a second signal is also seen (and ignored) while shutting down.
-void WaitForSignal(boost::asio::signal_set* signals, EventQueue* events) {
-  signals->async_wait([signals, events](const boost::system::error_code& error, int number) {
-    if (error) return;
-    events->Push(FarmEvent{0, farm_event::Signal{number}});
-    WaitForSignal(signals, events);
-  });
+/// Re-arms itself so that a second signal is also seen (and ignored) while shutting down. A
+/// search waiting for its scenario generator stops waiting.
+void WaitForSignal(boost::asio::signal_set* signals, EventQueue* events, GeneratorLink* generator) {
+  signals->async_wait(
+      [signals, events, generator](const boost::system::error_code& error, int number) {
+        if (error) return;
+        events->Push(FarmEvent{0, farm_event::Signal{number}});
+        if (generator != nullptr) {
+          generator->Cancel("interrupted by signal " + std::to_string(number));
+        }
+        WaitForSignal(signals, events, generator);
+      });
+}
+
+/// What an external search's generator is told when it registers.
+protocol::Json GeneratorSearchInfo(const SearchSpec& spec) {
+  const ExternalSettings settings = ParseExternalSettings(spec.strategy_settings);
+  return {{"seed", spec.seed},
+          {"budget_scenarios", spec.budget_scenarios},
+          {"generation_size", spec.generation_size},
+          {"runs_per_scenario", spec.runs_per_scenario},
+          {"space", spec.space_json},
+          {"settings", settings.generator}};
 }
 
 /// [s] user + system CPU time of this process (RUSAGE_SELF) or its reaped children.
@@ -110,11 +127,34 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
       to_run.push_back(number);
     }
   }
+  // Listening starts before the search: an external search's generator registers first.
+  EventQueue events;
+  protocol::IoThreads io(1);
+  std::optional<GeneratorLink> generator;
+  if (batch.search && batch.search->strategy == kExternalStrategy) {
+    generator.emplace(GeneratorSearchInfo(*batch.search), settings.token);
+  }
+  LinkSettings link_settings{settings.listen_host, settings.listen_port, settings.token,
+                             settings.connection};
+  WorkerLinks links(io.context().get_executor(), link_settings, &events, &logger,
+                    generator ? &*generator : nullptr);
+  boost::asio::signal_set signals(io.context(), SIGINT, SIGTERM);
+  WaitForSignal(&signals, &events, generator ? &*generator : nullptr);
+  const std::string address =
+      ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
+  logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
+              (settings.token.empty() ? "" : ", token required"));
+
   // The search's first generations (kept folders and invalid candidates recorded at once).
   std::optional<SearchRun> search;
   if (batch.search) {
-    search.emplace(
-        SearchRunContext{&batch, settings.out_dir, settings.resume, &logger, &progress, &writer});
+    if (generator) {
+      out << "waiting for a scenario generator on " << settings.listen_host << ":" << links.port()
+          << " (docs/generator-protocol.md)\n"
+          << std::flush;
+    }
+    search.emplace(SearchRunContext{&batch, settings.out_dir, settings.resume, &logger, &progress,
+                                    &writer, generator ? &*generator : nullptr});
     const std::vector<uint32_t> first = search->Start();
     to_run.insert(to_run.end(), first.begin(), first.end());
     resumed += search->resumed();
@@ -123,18 +163,6 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     logger.Info("resume: " + std::to_string(resumed) + " scenarios already complete, " +
                 std::to_string(to_run.size()) + " to run");
   }
-
-  EventQueue events;
-  protocol::IoThreads io(1);
-  LinkSettings link_settings{settings.listen_host, settings.listen_port, settings.token,
-                             settings.connection};
-  WorkerLinks links(io.context().get_executor(), link_settings, &events, &logger);
-  boost::asio::signal_set signals(io.context(), SIGINT, SIGTERM);
-  WaitForSignal(&signals, &events);
-  const std::string address =
-      ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
-  logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
-              (settings.token.empty() ? "" : ", token required"));
 
   std::optional<WorkerPool> pool;
   if (settings.workers > 0 && !to_run.empty()) {
@@ -161,6 +189,13 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
 
   // Tear-down: no new workers, close every connection, give the processes time to exit.
   links.Stop();
+  const bool interrupted = loop.interrupted() || (generator.has_value() && generator->cancelled() &&
+                                                  search && !search->error().empty());
+  if (generator) {
+    generator->End(interrupted               ? "search interrupted"
+                   : search->error().empty() ? "search finished"
+                                             : "search stopped: " + search->error());
+  }
   loop.CloseAll(loop.interrupted() ? "batch interrupted" : "batch finished");
   if (pool) {
     if (const size_t killed = pool->StopAll(settings.shutdown_grace); killed > 0) {
@@ -211,7 +246,11 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     out << "error: " << loop.breakdown() << "\n";
     return kExitSomeFailed;
   }
-  if (loop.interrupted()) {
+  if (search && !search->error().empty() && !interrupted) {
+    out << "error: search stopped: " << search->error() << "\n";
+    return kExitSomeFailed;
+  }
+  if (interrupted) {
     const size_t missing = total - outcomes.size();
     out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
     return kExitInterrupted;

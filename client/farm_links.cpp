@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "client/node_links.h"
+#include "protocol/generator_messages.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
 #include "protocol/token.h"
@@ -77,10 +78,11 @@ Connection::Handler Guarded(std::weak_ptr<Connection> weak,
 }  // namespace
 
 WorkerLinks::WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-                         EventQueue* queue, protocol::Logger* logger)
+                         EventQueue* queue, protocol::Logger* logger, GeneratorLink* generator)
     : settings_(settings),
       queue_(queue),
       logger_(logger),
+      generator_(generator),
       server_(executor, settings.host, settings.port, AcceptedSettings(settings),
               [this](std::shared_ptr<Connection> connection) { OnAccept(std::move(connection)); }) {
 }
@@ -161,12 +163,39 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
             queue->Push(FarmEvent{key, farm_event::Issue{issue}});
           }));
 
+  // An external search's scenario generator: registered here, then used by the search.
+  auto generator = std::make_shared<std::atomic<bool>>(false);
+  const protocol::Connection* raw = connection.get();
+  protocol::OnMessage<protocol::GeneratorRegistration>(
+      *connection, [weak, registered, node, generator, peer, logger, link = generator_](
+                       const protocol::GeneratorRegistration& request, const Message& message) {
+        auto self = weak.lock();
+        if (!self) return;
+        if (registered->load() || node->load() || generator->load()) {
+          throw std::runtime_error("this connection is registered already");
+        }
+        const std::string refusal = link == nullptr ? "refused: this client runs no external search"
+                                                    : link->Offer(self, request);
+        if (!refusal.empty()) {
+          logger->Warning("scenario generator '" + request.generator_name + "' from " + peer + " " +
+                          refusal);
+          self->ReplyError(message.reference, refusal);
+          self->Close(refusal);
+          return;
+        }
+        generator->store(true);
+        self->MarkRegistered();
+        self->Reply(message,
+                    protocol::Json(protocol::GeneratorRegistrationResponse{true, link->search()}));
+        logger->Info("scenario generator '" + request.generator_name + "' registered from " + peer);
+      });
+
   // Vehicle nodes share the port: their requests go to the farm loop as farm_event::Node events.
   const auto push_node = [key, queue](NodeEvent node_event) {
     queue->Push(FarmEvent{key, farm_event::Node{std::move(node_event)}});
   };
-  SetNodeHandlers(connection, key, push_node, [registered, node] {
-    if (registered->load()) return false;
+  SetNodeHandlers(connection, key, push_node, [registered, node, generator] {
+    if (registered->load() || generator->load()) return false;
     node->store(true);
     return true;
   });
@@ -180,17 +209,22 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
             queue->Push(FarmEvent{key, farm_event::Preempted{preempted}});
           }));
 
-  connection->SetCloseHandler(
-      [weak, registered, node, key, queue, push_node, peer, logger](const std::string& reason) {
-        // A worker registers with RegisterWorker, a vehicle node with an accepted
-        // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
-        if (auto self = weak.lock(); self && !self->registered()) {
-          logger->Warning("connection from " + peer + " closed before registering: " + reason);
-        }
-        if (node->load()) push_node(NodeClosed(key, reason));
-        if (!registered->load()) return;
-        queue->Push(FarmEvent{key, farm_event::Closed{reason}});
-      });
+  connection->SetCloseHandler([weak, registered, node, generator, raw, link = generator_, key,
+                               queue, push_node, peer, logger](const std::string& reason) {
+    // A worker registers with RegisterWorker, a vehicle node with an accepted
+    // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
+    if (auto self = weak.lock(); self && !self->registered()) {
+      logger->Warning("connection from " + peer + " closed before registering: " + reason);
+    }
+    if (generator->load()) {
+      logger->Info("scenario generator from " + peer + " closed: " + reason);
+      link->Closed(raw, reason);
+      return;
+    }
+    if (node->load()) push_node(NodeClosed(key, reason));
+    if (!registered->load()) return;
+    queue->Push(FarmEvent{key, farm_event::Closed{reason}});
+  });
 
   connection->Start();
 }

@@ -5,7 +5,9 @@
 // and a close for a wrong token, which is logged); any other message before registration gets
 // an Error and a close. After registration, "StatusCode" frames and "AnalyzeScenario" requests
 // (decoded strictly; a bad one is answered with an Error by the connection) become events, and
-// "WorkerIssueNotification" is answered {received: true} and becomes an event.
+// "WorkerIssueNotification" is answered {received: true} and becomes an event. Vehicle nodes
+// (node_links.h) and an external search's scenario generator ("RegisterGenerator", handed to a
+// GeneratorLink) share the port.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include <string>
 
 #include "client/farm_events.h"
+#include "client/generator_link.h"
 #include "protocol/log.h"
 #include "protocol/server.h"
 
@@ -37,8 +40,10 @@ class WorkerLinks {
  public:
   /// Listens at once; throws std::runtime_error when it cannot. `queue` and `logger` must
   /// outlive every connection's handlers (they are released when connections close).
+  /// `generator`, when not null, takes the registration of an external search's scenario
+  /// generator ("RegisterGenerator"); without it a generator is refused.
   WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-              EventQueue* queue, protocol::Logger* logger);
+              EventQueue* queue, protocol::Logger* logger, GeneratorLink* generator = nullptr);
 
   /// The port being listened on.
   uint16_t port() const { return server_.port(); }
@@ -51,6 +56,7 @@ class WorkerLinks {
   LinkSettings settings_;
   EventQueue* queue_;
   protocol::Logger* logger_;
+  GeneratorLink* generator_;
   std::atomic<WorkerKey> next_key_{1};
   protocol::Server server_;  // last: its accept callback uses the members above
 };

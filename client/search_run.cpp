@@ -11,17 +11,33 @@
 #include <utility>
 
 #include "client/batch_seed.h"
+#include "client/external_strategy.h"
 #include "client/search_plan.h"
 #include "protocol/check.h"
 #include "search/strategy_registry.h"
 
 namespace asg::client {
 
+namespace {
+
+std::unique_ptr<search::Strategy> MakeSearchStrategy(const SearchSpec& spec,
+                                                     GeneratorLink* generator) {
+  if (spec.strategy == kExternalStrategy) {
+    if (generator == nullptr) {
+      throw std::invalid_argument("search: the external strategy needs the client's port");
+    }
+    return std::make_unique<ExternalStrategy>(ParseExternalSettings(spec.strategy_settings),
+                                              spec.space, generator);
+  }
+  return search::MakeStrategy(spec.strategy, spec.strategy_settings, spec.space, spec.seed);
+}
+
+}  // namespace
+
 SearchRun::SearchRun(const SearchRunContext& context)
     : context_(context),
       spec_(*context.batch->search),
-      strategy_(
-          search::MakeStrategy(spec_.strategy, spec_.strategy_settings, spec_.space, spec_.seed)),
+      strategy_(MakeSearchStrategy(spec_, context.generator)),
       log_(spec_, context.out_dir) {
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
@@ -94,6 +110,18 @@ void SearchRun::Score(Generation& generation, uint32_t number,
 void SearchRun::Consult(search::Strategy& strategy, const SearchSpec& spec,
                         Consultation* consultation) {
   const auto started = std::chrono::steady_clock::now();
+  try {
+    Ask(strategy, spec, consultation);
+  } catch (const std::exception& error) {
+    consultation->error = error.what();
+    consultation->exhausted = true;
+  }
+  consultation->seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void SearchRun::Ask(search::Strategy& strategy, const SearchSpec& spec,
+                    Consultation* consultation) {
   if (!consultation->tell.empty()) strategy.Tell(consultation->tell);
   while (consultation->may_ask && consultation->in_flight < kSearchGenerationsInFlight) {
     if (consultation->proposed >= spec.budget_scenarios) {
@@ -113,13 +141,16 @@ void SearchRun::Consult(search::Strategy& strategy, const SearchSpec& spec,
     ++consultation->in_flight;
     consultation->asked.push_back(std::move(candidates));
   }
-  consultation->seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 void SearchRun::Apply(Consultation consultation, std::vector<uint32_t>* to_run) {
   strategy_seconds_ += consultation.seconds;
   if (consultation.exhausted) exhausted_ = true;
+  if (!consultation.error.empty() && error_.empty()) {
+    error_ = consultation.error;
+    context_.logger->Error("search stopped: " + error_ +
+                           "; the scenarios proposed so far still run");
+  }
   for (std::vector<search::Candidate>& candidates : consultation.asked) {
     Plan(std::move(candidates), to_run);
   }
@@ -228,6 +259,7 @@ void SearchRun::Settle(std::vector<uint32_t>* to_run) {
   context_.logger->Info(line);
   for (const uint32_t number : generation.numbers) generation_of_.erase(number);
   generations_.pop_front();
+  if (!error_.empty()) return;  // a failed strategy is told nothing more
   // The tell and the next asks run beside the farm loop, which keeps the workers fed from the
   // generation still queued; the sequence of calls is the same as if they ran here.
   consultation.in_flight = generations_.size();

@@ -25,6 +25,10 @@
 // not run again, its stored result is told instead. That gives the same folders, search.csv and
 // search.json as one run straight through.
 //
+// Failure: a strategy that throws (an external generator that left, timed out or broke the
+// protocol) is asked nothing more; the generations already proposed run and are recorded, and
+// error() says why. The farm then ends with an error; --resume goes on from there.
+//
 // Not thread-safe: the farm loop drives it; the strategy is used by one consultation at a time.
 #pragma once
 
@@ -38,6 +42,7 @@
 
 #include "client/batch.h"
 #include "client/farm_loop.h"
+#include "client/generator_link.h"
 #include "client/progress.h"
 #include "client/result_writer.h"
 #include "client/search_log.h"
@@ -56,8 +61,9 @@ struct SearchRunContext {
   std::filesystem::path out_dir;
   bool resume = false;  ///< complete folders are kept and their results told
   protocol::Logger* logger = nullptr;
-  Progress* progress = nullptr;    ///< counts kept and invalid scenarios
-  ResultWriter* writer = nullptr;  ///< writes invalid scenarios' folders
+  Progress* progress = nullptr;        ///< counts kept and invalid scenarios
+  ResultWriter* writer = nullptr;      ///< writes invalid scenarios' folders
+  GeneratorLink* generator = nullptr;  ///< where an "external" search's generator registers
 };
 
 /// One search of a batch.
@@ -86,6 +92,9 @@ class SearchRun : public ScenarioFeed {
   size_t resumed() const { return resumed_; }
   /// Candidates proposed so far.
   uint32_t proposed() const { return proposed_; }
+  /// Why the strategy failed (an external generator that left, timed out or broke the
+  /// protocol), or empty. A failed strategy proposes nothing more; what it proposed still runs.
+  const std::string& error() const { return error_; }
   /// Whether every candidate has been told and nothing more will be proposed.
   bool finished() const { return exhausted_ && generations_.empty() && !consulting_.valid(); }
   /// The log of told generations.
@@ -109,9 +118,12 @@ class SearchRun : public ScenarioFeed {
     std::vector<std::vector<search::Candidate>> asked;  // the generations asked, in order
     bool exhausted = false;
     double seconds = 0.0;  // [s] spent in the strategy
+    std::string error;     // what the strategy threw, if it did
   };
   static void Consult(search::Strategy& strategy, const SearchSpec& spec,
                       Consultation* consultation);
+  // Consult's calls of the strategy; what they throw, Consult records.
+  static void Ask(search::Strategy& strategy, const SearchSpec& spec, Consultation* consultation);
   // Plans what a consultation asked.
   void Apply(Consultation consultation, std::vector<uint32_t>* to_run);
   // Plans a generation's candidates into the batch, runs_per_scenario scenarios each.
@@ -135,6 +147,7 @@ class SearchRun : public ScenarioFeed {
   uint32_t next_generation_ = 0;
   double strategy_seconds_ = 0.0;  // [s] wall time spent in Ask and Tell, for the log
   bool exhausted_ = false;         // the budget is spent or the strategy proposes nothing more
+  std::string error_;              // the strategy's first failure
   std::future<Consultation> consulting_;  // the running consultation, if any
 };
 

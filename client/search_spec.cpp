@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "client/external_strategy.h"
 #include "search/strategy_registry.h"
 
 namespace asg::client {
@@ -259,11 +260,20 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
   spec.space_json = SearchSpaceToJson(spec.space);
   // The strategy is made once here so that a bad name or setting is a batch error.
   try {
-    search::MakeStrategy(spec.strategy, spec.strategy_settings, spec.space, spec.seed);
+    if (spec.strategy == kExternalStrategy) {
+      ParseExternalSettings(spec.strategy_settings);
+    } else {
+      search::MakeStrategy(spec.strategy, spec.strategy_settings, spec.space, spec.seed);
+    }
   } catch (const std::invalid_argument& error) {
+    std::string problem = error.what();
+    if (problem.starts_with("unknown search strategy"))
+      problem += ", " + std::string(kExternalStrategy);
     Fail(origin,
-         path + (section.contains("strategy_settings") ? ".strategy_settings" : ".strategy"),
-         error.what());
+         path + (section.contains("strategy_settings") && !problem.starts_with("unknown")
+                     ? ".strategy_settings"
+                     : ".strategy"),
+         problem);
   }
   return spec;
 }

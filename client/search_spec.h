@@ -31,9 +31,13 @@
 
 namespace asg::client {
 
+/// The strategy whose proposals come from a scenario generator connected to the client
+/// (client/external_strategy.h); every other name is search::MakeStrategy's.
+inline constexpr const char* kExternalStrategy = "external";
+
 /// A parsed "search" section.
 struct SearchSpec {
-  std::string strategy;                     ///< a name search::MakeStrategy knows
+  std::string strategy;  ///< a name search::MakeStrategy knows, or kExternalStrategy
   Json strategy_settings = Json::object();  ///< passed to search::MakeStrategy as given
   uint64_t seed = 0;                        ///< the strategy's seed
   uint32_t budget_scenarios = 0;            ///< candidates to run in all, >= 1

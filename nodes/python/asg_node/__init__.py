@@ -1,4 +1,5 @@
-"""ASG Farm vehicle nodes in Python, standard library only (docs/vehicle-nodes.md).
+"""ASG Farm vehicle nodes and scenario generators in Python, standard library only
+(docs/vehicle-nodes.md, docs/generator-protocol.md).
 
 Subclass VehicleNode, override the on_* methods, call run(). The node registers with the
 client, sends NotifyReady(0), attaches to its worker's data endpoint from the operating info,
@@ -11,7 +12,8 @@ Threading: run() calls every on_* method on its own thread, one at a time; socke
 heartbeats run on daemon threads. stop(), send_control() and save_file() are thread-safe.
 
 Modules: message_types (every frame type name), framing (Frame, Connection), readings (Step and
-the sensor decoders), messages (control bodies), node (VehicleNode).
+the sensor decoders), messages (control bodies), node (VehicleNode), generator
+(ScenarioGenerator: the "external" search strategy's side of the protocol).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .framing import (HEADER, HEARTBEAT_PERIOD, MAGIC, MAX_FRAME_BYTES, PEER_TIM
                       Connection, Frame, NodeError)
 from .messages import physx_control
 from .messages import step_response as _step_response
+from .generator import ScenarioGenerator, obstacle, proposal
 from .node import VehicleNode
 from .readings import (LABEL_NON_TRAVERSABLE, LABEL_SKY, LABEL_TRAVERSABLE, Image, ReadingError,
                        Step, decode_image, decode_lidar, reading_data)
@@ -32,4 +35,5 @@ __all__ = [
     "NodeError", "ReadingError", "Frame", "Connection",
     "reading_data", "Image", "decode_image", "decode_lidar", "Step",
     "physx_control", "VehicleNode", "message_types",
+    "ScenarioGenerator", "obstacle", "proposal",
 ]

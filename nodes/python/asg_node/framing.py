@@ -65,6 +65,20 @@ class Connection:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return cls(sock, on_frame, on_close)
 
+    @classmethod
+    def connect_retrying(cls, endpoint: str, deadline: float, retry_period: float,
+                         attempt_timeout: float, on_frame: Callable[[Frame], None],
+                         on_close: Callable[[str], None]) -> "Connection":
+        """connect(), tried again every retry_period until the time.monotonic() deadline;
+        raises NodeError when the client cannot be reached by then."""
+        while True:
+            try:
+                return cls.connect(endpoint, attempt_timeout, on_frame, on_close)
+            except OSError as error:
+                if time.monotonic() + retry_period > deadline:
+                    raise NodeError(f"cannot reach the client at {endpoint}: {error}") from error
+                time.sleep(retry_period)
+
     @property
     def is_open(self) -> bool:
         """True until the connection closes."""

@@ -1,5 +1,5 @@
 """Every frame type name the SDK sends or expects, in one table (protocol/frame.h, messages.h,
-node_messages.h).
+node_messages.h, generator_messages.h).
 
 Each name matches the `kType` of a message struct in protocol/*.h, or a frame-level constant of
 protocol/frame.h (Heartbeat, Error); tests/nodes/python_message_types_test.py checks this. A
@@ -30,6 +30,13 @@ STEP = "Step"
 VEHICLE_STATUS = "VehicleStatus"
 RUN_END = "RunEnd"
 
+# Scenario generators (docs/generator-protocol.md): generator -> client (a request), then
+# client -> generator requests and a last topic.
+REGISTER_GENERATOR = "RegisterGenerator"
+PROPOSE_SCENARIOS = "ProposeScenarios"
+SCENARIO_RESULTS = "ScenarioResults"
+SEARCH_ENDED = "SearchEnded"
+
 # The table: constant name -> frame type name, for every type above except the suffix.
 MESSAGE_TYPES: dict[str, str] = {
     "HEARTBEAT": HEARTBEAT,
@@ -45,6 +52,10 @@ MESSAGE_TYPES: dict[str, str] = {
     "STEP": STEP,
     "VEHICLE_STATUS": VEHICLE_STATUS,
     "RUN_END": RUN_END,
+    "REGISTER_GENERATOR": REGISTER_GENERATOR,
+    "PROPOSE_SCENARIOS": PROPOSE_SCENARIOS,
+    "SCENARIO_RESULTS": SCENARIO_RESULTS,
+    "SEARCH_ENDED": SEARCH_ENDED,
 }
 
 # Frame-level names defined by protocol/frame.h rather than by a message struct.
@@ -53,7 +64,7 @@ FRAME_LEVEL_TYPES: frozenset[str] = frozenset({HEARTBEAT, ERROR})
 # Requests whose replies the SDK sends or expects (their replies are REQUEST + RESPONSE_SUFFIX).
 REQUEST_TYPES: frozenset[str] = frozenset({
     REGISTER_VEHICLE_NODE, UNREGISTER_VEHICLE_NODE, NOTIFY_READY, SAVE_NODE_FILE, ATTACH_NODE,
-    RUN_START, STEP})
+    RUN_START, STEP, REGISTER_GENERATOR, PROPOSE_SCENARIOS, SCENARIO_RESULTS})
 
 
 def response_type(request_type: str) -> str:

@@ -113,19 +113,11 @@ class VehicleNode:
 
     # Internals.
     def _connect_client(self) -> None:
-        deadline = time.monotonic() + self.connect_timeout
-        while True:
-            try:
-                self._client = Connection.connect(
-                    self.client_endpoint, min(self.request_timeout, 5.0),
-                    lambda f: self._events.put(("client", None, f, 0)),
-                    lambda r: self._events.put(("client_closed", r, None, 0)))
-                break
-            except OSError as error:
-                if time.monotonic() + self.retry_period > deadline:
-                    raise NodeError(f"cannot reach the client at {self.client_endpoint}: "
-                                    f"{error}") from error
-                time.sleep(self.retry_period)
+        self._client = Connection.connect_retrying(
+            self.client_endpoint, time.monotonic() + self.connect_timeout, self.retry_period,
+            min(self.request_timeout, 5.0),
+            lambda f: self._events.put(("client", None, f, 0)),
+            lambda r: self._events.put(("client_closed", r, None, 0)))
         self._client.request(types.REGISTER_VEHICLE_NODE, {
             "worker_id": self.worker_id, "node_name": self.node_name, "token": self.token},
             b"", self.request_timeout)
