@@ -60,6 +60,7 @@ NoveltyStrategy::NoveltyStrategy(const SearchSpace& space, const NoveltySettings
       0.0) {
     throw std::invalid_argument("bacre-novelty: every operator probability is 0");
   }
+  if (settings_.seed_obstacles == 0) settings_.seed_obstacles = MaxObstacles(space_);
   if (settings_.seed_obstacles < std::max(1u, space_.min_obstacles) ||
       settings_.seed_obstacles > MaxObstacles(space_) || settings_.max_tries == 0) {
     throw std::invalid_argument("bacre-novelty: seed_obstacles " +

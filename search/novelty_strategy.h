@@ -1,6 +1,10 @@
 // "bacre-novelty": BACRE (bacre_strategy.h) tuned to find many distinct high-regret scenarios
-// rather than many copies of the best one. Three changes to the released method:
+// rather than many copies of the best one, and to find the first ones sooner. Four changes to
+// the released method:
 //
+// 0. Cluttered seeds. Seeds hold as many obstacles as the space allows (seed_obstacles 0), not
+//    one: a stack is hardest to trap in an empty field, and children of a cluttered seed reach
+//    hard layouts by removing and moving obstacles rather than by adding them one at a time.
 // 1. Novelty pressure on parents. Each parent pick is recorded; a told candidate's "crowd" is
 //    the number of picks so far whose parent layout lay within novelty_radius of its own
 //    (LayoutDistance). A curated parent is picked with weight 1 / (1 + novelty_weight * crowd),
@@ -14,7 +18,7 @@
 //    operator_floor + (1 - 4 operator_floor) * its share of the total quality (the initial
 //    weights until some child has gained).
 //
-// Seeds, the random-parent probability and the ask-before-tell behaviour are BACRE's.
+// The seed count, the random-parent probability and the ask-before-tell behaviour are BACRE's.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +36,7 @@ namespace asg::search {
 /// Settings of NoveltyStrategy (JSON keys as named).
 struct NoveltySettings {
   uint32_t seed_count = 200;               ///< seeds proposed first
-  uint32_t seed_obstacles = 1;             ///< obstacles in each seed
+  uint32_t seed_obstacles = 0;             ///< obstacles in each seed; 0: MaxObstacles(space)
   double random_parent_probability = 0.1;  ///< chance of a uniformly random parent
   double curation_ratio = 0.15;            ///< curated: regret >= max - ratio (max - min)
   double novelty_radius = 3.0;             ///< [m] layouts closer than this crowd each other

@@ -11,9 +11,14 @@ running maximum (Debian's python3-matplotlib, installed with
 satisfies python3-fonttools' alternative dependency, which apt would otherwise meet with
 python3-scipy, whose python3-pythran pulls libboost-dev 1.74, in conflict with libboost1.81-dev).
 
+With `--system stack` the stack under test is the example node stack instead: every worker's
+vehicle is driven by an `asg-node-stack` process (camera-driven mapper, A* planner, follower;
+nodes/examples/) in lock-step, with the sensors of configs/batches/stack_demo.json; the plots
+and experiment.json then carry a "stack" prefix.
+
 Usage: experiments/generation/run_experiment.py [--build DIR] [--out DIR]
            [--budget N] [--trials N] [--workers N] [--methods random,ga-12,bacre,...]
-           [--plots DIR] [--reuse]
+           [--system planner|stack] [--plots DIR] [--reuse]
 (run by Debian's /usr/bin/python3, which sees Debian's matplotlib)
 """
 import argparse
@@ -41,10 +46,14 @@ METHODS = {
 }
 
 
-def batch_for(method, trial_seed, budget):
-    """The search batch of one trial: the shipped search demo with this method and seed."""
+def batch_for(method, trial_seed, budget, system="planner"):
+    """The search batch of one trial: the shipped search demo with this method and seed; for the
+    stack system, with the vehicle nodes (one per worker) and sensors of the stack demo."""
     with open(os.path.join(ROOT, "configs", "batches", "search_demo.json")) as f:
         batch = json.load(f)
+    if system == "stack":
+        with open(os.path.join(ROOT, "configs", "batches", "stack_demo.json")) as f:
+            batch["vehicle_nodes"] = json.load(f)["vehicle_nodes"]
     strategy, settings = METHODS[method]
     batch["name"] = "%s-seed%d" % (method, trial_seed)
     batch["seed"] = trial_seed
@@ -53,6 +62,46 @@ def batch_for(method, trial_seed, budget):
     batch["search"]["budget"] = {"scenarios": budget}
     batch["search"]["strategy_settings"] = settings
     return batch
+
+
+def wait_for_text(path, needle, timeout, process):
+    """Waits until `needle` is in the file at `path`; False after `timeout` s or when `process`
+    has exited."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and process.poll() is None:
+        if os.path.exists(path):
+            with open(path, errors="replace") as f:
+                if needle in f.read():
+                    return True
+        time.sleep(0.05)
+    return False
+
+
+def run_with_stack(build, batch_file, folder, workers):
+    """asg-client on `batch_file` with `workers` local workers, each driven by an asg-node-stack
+    process that connects once the client has launched the workers; returns the client's
+    CompletedProcess-like outcome (returncode, stderr)."""
+    client = subprocess.Popen([os.path.join(build, "bin", "asg-client"), "run", batch_file,
+                               "--out", folder, "--workers", str(workers), "--listen",
+                               "127.0.0.1:0", "-q"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log = os.path.join(folder, "asg_log.txt")
+    nodes = []
+    if wait_for_text(log, "launched worker %d" % workers, 60, client):
+        with open(log) as f:
+            port = f.read().split("listening on 127.0.0.1:")[1].split()[0].rstrip(",")
+        for worker in range(1, workers + 1):
+            nodes.append(subprocess.Popen(
+                [os.path.join(build, "bin", "asg-node-stack"), "--connect", "127.0.0.1:" + port,
+                 "--worker-id", str(worker), "--name", "stack"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    _, stderr = client.communicate()
+    for node in nodes:
+        try:
+            node.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            node.kill()
+    return subprocess.CompletedProcess(client.args, client.returncode, "", stderr)
 
 
 def read_trial(folder):
@@ -96,7 +145,7 @@ def summarize(trials):
     return out
 
 
-def plot(results, runs_by_method, folder):
+def plot(results, runs_by_method, folder, prefix="generation_", system="planner"):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -125,9 +174,10 @@ def plot(results, runs_by_method, folder):
         ax.axhline(t, color="grey", linewidth=0.5, linestyle=":")
     ax.set_xlabel("iteration (scenarios run)")
     ax.set_ylabel("regret (dimensionless)")
-    ax.set_title("Regret against iteration, first trial of each method")
+    ax.set_title("Regret against iteration, first trial of each method" +
+                 (" (example node stack)" if system == "stack" else ""))
     ax.legend(loc="lower right", fontsize=8)
-    path = os.path.join(folder, "generation_regret_vs_iteration.png")
+    path = os.path.join(folder, prefix + "regret_vs_iteration.png")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     written.append(path)
@@ -144,9 +194,10 @@ def plot(results, runs_by_method, folder):
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(THRESHOLDS))])
     ax.set_xticklabels(["regret >= %g" % t for t in THRESHOLDS])
     ax.set_ylabel("scenarios per trial (mean, bar = sd)")
-    ax.set_title("High-regret scenarios found per trial")
+    ax.set_title("High-regret scenarios found per trial" +
+                 (" (example node stack)" if system == "stack" else ""))
     ax.legend(fontsize=8)
-    path = os.path.join(folder, "generation_counts.png")
+    path = os.path.join(folder, prefix + "counts.png")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     written.append(path)
@@ -163,9 +214,12 @@ def main():
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--plots", default=os.path.join(ROOT, "docs", "gallery"))
+    parser.add_argument("--system", choices=["planner", "stack"], default="planner",
+                        help="the stack under test: the built-in planner or asg-node-stack")
     parser.add_argument("--reuse", action="store_true",
                         help="read trials already in --out instead of running them again")
     args = parser.parse_args()
+    prefix = "generation_" if args.system == "planner" else "generation_stack_"
     client = os.path.join(args.build, "bin", "asg-client")
     methods = [m for m in args.methods.split(",") if m]
     for m in methods:
@@ -180,14 +234,17 @@ def main():
             folder = os.path.join(args.out, "%s-seed%d" % (method, seed))
             batch_file = folder + ".json"
             with open(batch_file, "w") as f:
-                json.dump(batch_for(method, seed, args.budget), f, indent=1)
+                json.dump(batch_for(method, seed, args.budget, args.system), f, indent=1)
             started = time.time()
             if args.reuse and os.path.exists(os.path.join(folder, "summary.csv")):
                 trials.append(read_trial(folder))
                 continue
             subprocess.run(["rm", "-rf", folder])
-            done = subprocess.run([client, "run", batch_file, "--out", folder, "--workers",
-                                   str(args.workers)], capture_output=True, text=True)
+            if args.system == "stack":
+                done = run_with_stack(args.build, batch_file, folder, args.workers)
+            else:
+                done = subprocess.run([client, "run", batch_file, "--out", folder, "--workers",
+                                       str(args.workers)], capture_output=True, text=True)
             wall = time.time() - started
             walls.append(wall)
             if done.returncode not in (0, 1):
@@ -200,7 +257,8 @@ def main():
     report = {"budget": args.budget, "trials": args.trials, "workers": args.workers,
               "wall_s_per_trial_mean": statistics.mean(walls) if walls else None,
               "methods": results}
-    with open(os.path.join(args.out, "experiment.json"), "w") as f:
+    report["system"] = args.system
+    with open(os.path.join(args.out, prefix + "experiment.json"), "w") as f:
         json.dump(report, f, indent=2)
     print("\nmethod            max regret      failure rate  " +
           "  ".join("n>=%g (frac, trials, first)" % t for t in THRESHOLDS))
@@ -218,7 +276,7 @@ def main():
                                                     "  ".join(cells)))
     if walls:
         print("wall time per trial: %.1f s (mean)" % report["wall_s_per_trial_mean"])
-    for path in plot(results, runs_by_method, args.plots):
+    for path in plot(results, runs_by_method, args.plots, prefix, args.system):
         print("plot:", os.path.relpath(path, ROOT))
 
 
