@@ -9,6 +9,7 @@
 
 #include "client/batch_seed.h"
 #include "client/generate.h"
+#include "client/scene_checks.h"
 #include "protocol/messages_json.h"
 
 namespace asg::client {
@@ -151,20 +152,107 @@ const PlannedScenario* Batch::Find(uint32_t scenario_number) const {
   return it != scenarios.end() && it->scenario_number == scenario_number ? &*it : nullptr;
 }
 
-void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned) {
+size_t JsonPathDepth(const Json& json, const std::string& path) {
+  const Json* at = &json;
+  size_t depth = 0;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') ++i;
+    if (i < path.size() && path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (close == std::string::npos || !at->is_array()) return depth;
+      const std::string digits = path.substr(i + 1, close - i - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+        return depth;
+      }
+      const size_t index = std::stoul(digits);
+      if (index >= at->size()) return depth;
+      at = &(*at)[index];
+      i = close + 1;
+    } else {
+      const size_t end = path.find_first_of(".[", i);
+      const std::string key = path.substr(i, end == std::string::npos ? end : end - i);
+      if (!at->is_object() || !at->contains(key)) return depth;
+      at = &(*at)[key];
+      i = end == std::string::npos ? path.size() : end;
+    }
+    ++depth;
+  }
+  return depth;
+}
+
+void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned,
+                          const Json* overrides, const Json* defaults) {
   try {
     protocol::Decode(merged, "", &planned->request);
+    ResolveSimTimeout(&planned->request);
     planned->status = PlanStatus::kValid;
     planned->error.clear();
     planned->request_json = planned->request;
   } catch (const protocol::DecodeError& error) {
     planned->status = PlanStatus::kInvalid;
-    planned->error = source + (error.path().empty() ? ": " : ".") + error.what();
+    const std::string what = error.what();
+    planned->error = LocatedError(
+        error.path(), error.path().empty() ? what : what.substr(error.path().size() + 2), source,
+        overrides, defaults);
     planned->request_json = merged;
   }
 }
 
-Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name) {
+std::string LocatedError(const std::string& path, const std::string& problem,
+                         const std::string& source, const Json* overrides, const Json* defaults) {
+  if (path.empty()) return source + ": " + problem;
+  // The value came from where more of its path was written: the scenario's own overrides
+  // (ties included) or else the batch's defaults.
+  if (defaults != nullptr) {
+    const size_t in_defaults = JsonPathDepth(*defaults, path);
+    const size_t in_overrides = overrides ? JsonPathDepth(*overrides, path) : 0;
+    if (in_defaults > in_overrides) {
+      return "defaults." + path + ": " + problem + " (in " + source + ")";
+    }
+  }
+  return source + "." + path + ": " + problem;
+}
+
+std::string CheckReport(const Batch& batch, size_t max_errors) {
+  std::string report;
+  size_t shown = 0;
+  const size_t invalid = batch.CountInvalid();
+  for (const PlannedScenario& planned : batch.scenarios) {
+    if (planned.status != PlanStatus::kInvalid) continue;
+    if (shown++ == max_errors) break;
+    report += batch.origin + ": scenario " + std::to_string(planned.scenario_number) + ": " +
+              planned.error + "\n";
+  }
+  if (invalid > max_errors) {
+    report += "... and " + std::to_string(invalid - max_errors) + " more invalid scenarios\n";
+  }
+  report += batch.origin + ": " + std::to_string(batch.scenarios.size()) +
+            " scenarios: " + std::to_string(batch.scenarios.size() - invalid) + " valid, " +
+            std::to_string(invalid) + " invalid";
+  if (batch.search) {
+    report += "; and a " + batch.search->strategy + " search of " +
+              std::to_string(batch.search->budget_scenarios) + " candidates";
+  }
+  return report + "\n";
+}
+
+void ResolveSimTimeout(protocol::RunScenarioRequest* request) {
+  if (!(request->sim_timeout_period >= 0.0)) request->sim_timeout_period = kDefaultSimTimeout;
+}
+
+void CheckPlannedScene(const ActorClasses* classes, const Json* overrides, const Json* defaults,
+                       PlannedScenario* planned) {
+  if (planned->status != PlanStatus::kValid) return;
+  const std::optional<SceneProblem> problem = CheckScene(planned->request, classes);
+  if (!problem) return;
+  planned->status = PlanStatus::kInvalid;
+  planned->error =
+      LocatedError(problem->path, problem->problem, planned->source, overrides, defaults);
+}
+
+Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name,
+                 const ActorClasses* classes) {
   if (!root.is_object()) {
     throw BatchError(origin + ": expected a JSON object at the top level, got " + ShortDump(root));
   }
@@ -233,13 +321,23 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     Json merged = DeepMerge(base, listed[i]);
     merged["scenario_number"] = planned.scenario_number;
     merged["seed"] = planned.seed;
-    DecodePlannedRequest(merged, planned.source, &planned);
+    DecodePlannedRequest(merged, planned.source, &planned, &listed[i], &batch.defaults);
+    CheckPlannedScene(classes, &listed[i], &batch.defaults, &planned);
     batch.scenarios.push_back(std::move(planned));
   }
 
   // Generated scenarios, numbered on from start_number or past the highest listed number.
   if (root.contains("generate")) {
     const GenerateSpec spec = ParseGenerateSpec(root["generate"], origin, "generate");
+    if (base.contains("scene_description") && base["scene_description"].contains("landscape")) {
+      protocol::LandscapeDescription landscape;
+      try {
+        protocol::Decode(base["scene_description"]["landscape"], "", &landscape);
+        CheckGenerateSpec(spec, landscape, classes, origin);
+      } catch (const protocol::DecodeError&) {
+        // every generated scenario is invalid with the decoder's error
+      }
+    }
     const uint32_t first = spec.start_number.value_or(used.empty() ? 1 : used.rbegin()->first + 1);
     for (uint32_t i = 0; i < spec.count; ++i) {
       const std::string source = "generate[" + std::to_string(i) + "]";
@@ -254,7 +352,9 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       planned.source = source;
       planned.seed = ScenarioSeed(batch.settings.seed, number);
       try {
-        DecodePlannedRequest(GenerateScenario(spec, base, number, planned.seed), source, &planned);
+        DecodePlannedRequest(GenerateScenario(spec, base, number, planned.seed), source, &planned,
+                             nullptr, &batch.defaults);
+        CheckPlannedScene(classes, nullptr, &batch.defaults, &planned);
       } catch (const GenerateError& error) {
         planned.status = PlanStatus::kInvalid;
         planned.error = source + ": " + error.what();
@@ -288,12 +388,12 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
 }
 
 Batch ParseBatchText(std::string_view text, const std::string& origin,
-                     const std::string& default_name) {
-  return ParseBatch(ParseJsonText(text, origin), origin, default_name);
+                     const std::string& default_name, const ActorClasses* classes) {
+  return ParseBatch(ParseJsonText(text, origin), origin, default_name, classes);
 }
 
-Batch LoadBatchFile(const std::filesystem::path& file) {
-  return ParseBatchText(ReadTextFile(file), file.string(), file.stem().string());
+Batch LoadBatchFile(const std::filesystem::path& file, const ActorClasses* classes) {
+  return ParseBatchText(ReadTextFile(file), file.string(), file.stem().string(), classes);
 }
 
 }  // namespace asg::client

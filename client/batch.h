@@ -35,8 +35,11 @@
 // Errors: problems that make the batch unusable throw BatchError (see batch_json.h). A scenario
 // that does not decode is kept as PlanStatus::kInvalid with the decoder's message prefixed by
 // its place in the file, e.g. "scenarios[3].scene_description.ssa_array[0].x: 2 values,
-// num_instances is 3" or "generate[12]: ..." for the 13th generated scenario; the other
-// scenarios are unaffected.
+// num_instances is 3" or "generate[12]: ..." for the 13th generated scenario, or by "defaults"
+// when the value was written there; the other scenarios are unaffected.
+//
+// Sim timeout: a scenario left without one (sim_timeout_period negative, the request's default)
+// gets kDefaultSimTimeout.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +54,8 @@
 #include "protocol/messages.h"
 
 namespace asg::client {
+
+struct ActorClasses;
 
 /// The batch's top-level "vehicle_nodes": the nodes every request offers, and the control
 /// plane's own settings (which requests do not carry).
@@ -111,18 +116,50 @@ struct Batch {
 };
 
 /// Reads and plans the batch file `file`. Throws BatchError (see above).
-Batch LoadBatchFile(const std::filesystem::path& file);
+Batch LoadBatchFile(const std::filesystem::path& file, const ActorClasses* classes = nullptr);
 
 /// Plans a batch from text; `origin` names it in error messages (e.g. the file name) and
 /// `default_name` is used when the batch has no "name". Throws BatchError.
 Batch ParseBatchText(std::string_view text, const std::string& origin,
-                     const std::string& default_name);
+                     const std::string& default_name, const ActorClasses* classes = nullptr);
 
 /// Plans a batch from parsed JSON. Throws BatchError naming `origin` and the JSON path.
-Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name);
+/// With `classes`, every scene's actor classes are checked against them (scene_checks.h); the
+/// landscape extent is checked always.
+Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name,
+                 const ActorClasses* classes = nullptr);
+
+/// [s] the sim_timeout_period of a scenario whose batch gives none (or a negative one): a stuck
+/// vehicle is stopped after two simulated minutes rather than the worker's hour.
+inline constexpr double kDefaultSimTimeout = 120.0;
+
+/// Gives a request without a sim timeout (negative sim_timeout_period) kDefaultSimTimeout.
+void ResolveSimTimeout(protocol::RunScenarioRequest* request);
 
 /// Decodes `merged` (a full request as JSON) into `planned` (request, request_json, status,
-/// error); `source` prefixes error paths. Exposed for re-planning a single scenario.
-void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned);
+/// error), with ResolveSimTimeout; `source` prefixes error paths. When the offending value was
+/// written in `defaults` (the batch's "defaults") rather than in `overrides` (the scenario's
+/// own), the error names it there: "defaults.goal_radious: unknown field (in scenarios[0])".
+/// Exposed for re-planning a single scenario.
+void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned,
+                          const Json* overrides = nullptr, const Json* defaults = nullptr);
+
+/// What `asg-client check` prints: the first `max_errors` invalid scenarios as
+/// "<origin>: scenario N: <error>" lines (then "... and K more invalid scenarios"), and a last
+/// line "<origin>: S scenarios: V valid, I invalid" (plus the search, if any).
+std::string CheckReport(const Batch& batch, size_t max_errors = 10);
+
+/// An error of a planned scenario at JSON `path` (relative to the request): "<source>.<path>:
+/// <problem>", or "defaults.<path>: <problem> (in <source>)" when the value was written in
+/// `defaults` rather than `overrides`.
+std::string LocatedError(const std::string& path, const std::string& problem,
+                         const std::string& source, const Json* overrides, const Json* defaults);
+
+/// Marks a valid planned scenario invalid when its scene cannot run (scene_checks.h).
+void CheckPlannedScene(const ActorClasses* classes, const Json* overrides, const Json* defaults,
+                       PlannedScenario* planned);
+
+/// How many leading components of `path` ("a.b[2].c", as DecodeError::path) exist in `json`.
+size_t JsonPathDepth(const Json& json, const std::string& path);
 
 }  // namespace asg::client

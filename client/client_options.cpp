@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "protocol/install_layout.h"
+
 namespace asg::client {
 
 namespace po = boost::program_options;
@@ -15,8 +17,10 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr const char* kUsage = R"(Usage:
-  asg-client run BATCH.json --out DIR [--workers N] [--resume] [--listen HOST:PORT]
-                 [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet]
+  asg-client run BATCH.json --out DIR [--workers N] [--resume | --retry failed | --force]
+                 [--listen HOST:PORT]
+                 [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
+  asg-client check BATCH.json
   asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
   asg-client --version | --help
 
@@ -26,7 +30,23 @@ DIR/summary.json, DIR/summary.csv, the log DIR/asg_log.txt and the workers' own 
 DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or misbehaves is
 replaced and its scenario run again, up to the batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
 stops handing out scenarios, abandons the runs in flight, writes the summary and stops the
-workers; --resume then runs only what is missing.
+workers; --resume then runs only what is missing, and --retry failed also what failed. DIR
+records the batch it holds (DIR/batch_identity.json): --resume into a folder of another batch
+is refused, naming the first scenario that differs, and so is a run into a non-empty DIR without
+--resume (--force empties it first). Logs of earlier runs are kept as DIR/logs.1, logs.2, ...
+
+A batch with a "search" section searches: a strategy (random, grid, ga, bacre, bacre-novelty)
+proposes scenarios generation by generation from the regrets of the last ones, until its budget
+is spent (DIR/search.csv, DIR/search.json, docs/search-strategies.md). With the strategy
+"external" the proposals come from a generator of your own that connects to --listen
+(docs/generator-protocol.md); the client waits for it and says where.
+
+Before anything runs, every scenario of the batch is planned and checked; when one is invalid
+(a wrong field, a bad value: the error names the file and the JSON path where it was written,
+e.g. defaults.goal_radius), run prints the first errors and exits 2 without running anything,
+unless --allow-invalid (the invalid ones are recorded as such, the rest run). check does only
+that: it prints the errors and the number of valid and invalid scenarios, and exits 0 when all
+are valid, else 2.
 
 replay re-runs the --top N highest-regret scenarios of the finished batch folder DIR (ranked by
 result.json regret, ties by scenario number), each --runs K times (variation.run 0..K-1), as a
@@ -34,8 +54,9 @@ new batch NEW_DIR/replay_batch.json run like `run`; NEW_DIR/replay.json maps eac
 the one it replays. --captures adds an annotated ortho aerial to every run and draws
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
 
-Exit codes: 0 batch completed (every scenario done or invalid), 1 some scenarios failed (or the
-farm could not go on), 2 usage or batch-file error (nothing ran), 130 interrupted.
+Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
+scenarios failed (or the farm or the search could not go on), 2 usage, batch-file or output-folder
+error (nothing ran), 130 interrupted.
 
 Options)";
 
@@ -77,7 +98,12 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     ("workers,w", po::value<int>()->default_value(static_cast<int>(std::min(cores, 255u))),
      "local worker processes to launch, 0..255 (default: number of cores); 0 serves workers "
      "started elsewhere")
-    ("resume", "keep the scenario folders DIR already holds complete, run only the others")
+    ("resume", "continue the batch DIR holds: keep its complete scenario folders, run only the "
+     "others (refused when DIR holds another batch)")
+    ("retry", po::value<std::string>(), "--retry failed: like --resume, and run the scenarios "
+     "recorded as failed again")
+    ("force", "empty a non-empty DIR first (without it, a non-empty DIR is refused unless "
+     "--resume)")
     ("listen", po::value<std::string>()->default_value("127.0.0.1:0"),
      "HOST:PORT to accept workers on; port 0 picks a free one; any address other than loopback "
      "requires a token")
@@ -87,6 +113,8 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "asg-worker executable (default: asg-worker next to this executable)")
     ("catalog", po::value<std::string>(), "actor catalog passed to the local workers")
     ("quiet,q", "no progress output (the outcome table is still printed)")
+    ("allow-invalid", "run the valid scenarios of a batch that has invalid ones (recorded as "
+     "invalid) instead of refusing it")
     ("top", po::value<int>()->default_value(10), "replay: how many highest-regret scenarios, >= 1")
     ("runs", po::value<int>()->default_value(3), "replay: runs of each scenario, 1..1000")
     ("captures", "replay: capture an annotated ortho aerial of every run and draw "
@@ -99,7 +127,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "replacements); see asg-worker --help");
   po::options_description positional_options;
   positional_options.add_options()
-    ("command", po::value<std::string>(), "the command: run or replay")
+    ("command", po::value<std::string>(), "the command: run, check or replay")
     ("batch", po::value<std::string>(), "the batch file (run) or the finished folder (replay)");
   // clang-format on
   po::options_description all_options;
@@ -116,7 +144,11 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   }
 
   ClientCommand command;
-  if (values.count("help") || argc <= 1) {
+  if (argc <= 1) {
+    const std::string usage = kUsage;
+    throw UsageError("no command given\n" + usage.substr(0, usage.find("\n\n")));
+  }
+  if (values.count("help")) {
     std::ostringstream help;
     help << options;
     command.text = help.str();
@@ -128,13 +160,23 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     return command;
   }
   const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
-  if (name != "run" && name != "replay") {
-    throw UsageError("expected the command \"run\" or \"replay\"");
+  if (name != "run" && name != "check" && name != "replay") {
+    throw UsageError("expected the command \"run\", \"check\" or \"replay\"");
   }
   if (!values.count("batch")) {
-    throw UsageError(name == "run" ? "run needs a batch file" : "replay needs a batch folder DIR");
+    throw UsageError(name == "replay" ? "replay needs a batch folder DIR"
+                                      : name + " needs a batch file");
+  }
+  if (name == "check") {
+    command.mode = ClientCommand::Mode::kCheck;
+    command.batch_file = values["batch"].as<std::string>();
+    command.catalog = values.count("catalog")
+                          ? std::filesystem::path(values["catalog"].as<std::string>())
+                          : protocol::CatalogNextTo(self_path);
+    return command;
   }
   if (!values.count("out")) throw UsageError(name + " needs --out DIR");
+  command.allow_invalid = values.count("allow-invalid") > 0;
 
   if (name == "run") {
     command.mode = ClientCommand::Mode::kRun;
@@ -155,12 +197,27 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   }
   FarmSettings& settings = command.settings;
   settings.out_dir = values["out"].as<std::string>();
+  std::error_code ignored;
+  if (std::filesystem::exists(settings.out_dir, ignored) &&
+      !std::filesystem::is_directory(settings.out_dir, ignored)) {
+    throw UsageError("--out " + settings.out_dir.string() + ": exists and is not a folder");
+  }
   const int workers = values["workers"].as<int>();
   if (workers < 0 || workers > 255) {
     throw UsageError("--workers " + std::to_string(workers) + " is outside 0..255");
   }
   settings.workers = static_cast<uint32_t>(workers);
   settings.resume = values.count("resume") > 0;
+  if (values.count("retry")) {
+    const std::string what = values["retry"].as<std::string>();
+    if (what != "failed") throw UsageError("--retry \"" + what + "\": expected \"failed\"");
+    settings.resume = true;
+    settings.retry_failed = true;
+  }
+  settings.force = values.count("force") > 0;
+  if (settings.force && settings.resume) {
+    throw UsageError("--force empties DIR, --resume and --retry continue it: give one");
+  }
   settings.quiet = values.count("quiet") > 0;
   ParseListen(values["listen"].as<std::string>(), &settings);
   if (values.count("token")) {
@@ -176,8 +233,10 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
                                    ? std::filesystem::path(values["worker-exe"].as<std::string>())
                                    : self_path.parent_path() / "asg-worker";
   if (values.count("catalog")) {
-    settings.worker_arguments = {"--catalog",
-                                 std::filesystem::absolute(values["catalog"].as<std::string>())};
+    command.catalog = std::filesystem::absolute(values["catalog"].as<std::string>());
+    settings.worker_arguments = {"--catalog", command.catalog.string()};
+  } else if (settings.workers > 0) {
+    command.catalog = protocol::CatalogNextTo(settings.worker_executable);
   }
   if (values.count("fault-inject")) {
     settings.first_launch_arguments = {"--fault-inject", values["fault-inject"].as<std::string>()};

@@ -24,19 +24,25 @@ struct ClientCommand {
     kVersion,  ///< print `text` and exit 0
     kRun,      ///< run batch_file with settings
     kReplay,   ///< replay the top scenarios of replay.source_dir with settings
+    kCheck,    ///< validate batch_file without running it
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
-  std::filesystem::path batch_file;  ///< kRun: the batch file
-  ReplaySettings replay;             ///< kReplay: the source folder, --top, --runs, --captures
+  std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
+  bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
+  /// The actor catalog scenes are checked against: --catalog, else the one next to the local
+  /// workers' executable (run with workers) or next to asg-client (check); empty: no check.
+  std::filesystem::path catalog;
+  ReplaySettings replay;  ///< kReplay: the source folder, --top, --runs, --captures
   FarmSettings settings;
 };
 
-/// Parses argv: `run BATCH --out DIR ...` or `replay DIR --out NEW_DIR [--top N] [--runs K]
-/// [--captures] ...` (the farm options are the same for both). `self_path` is this executable's
-/// path (the worker is looked for next to it). The token comes from --token, else from the
-/// environment variable ASG_TOKEN; listening on an address other than loopback requires one. Throws
-/// UsageError naming the problem.
+/// Parses argv: `run BATCH --out DIR ...`, `check BATCH` or `replay DIR --out NEW_DIR [--top N]
+/// [--runs K] [--captures] ...` (the farm options are the same for run and replay). No
+/// arguments at all is a UsageError whose message holds the usage lines. `self_path` is this
+/// executable's path (the worker is looked for next to it). The token comes from --token, else from
+/// the environment variable ASG_TOKEN; listening on an address other than loopback requires one.
+/// Throws UsageError naming the problem.
 ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
                                      const std::filesystem::path& self_path);
 

@@ -15,6 +15,7 @@
 #include "client/external_strategy.h"
 #include "client/farm_links.h"
 #include "client/farm_loop.h"
+#include "client/output_folder.h"
 #include "client/results_summary.h"
 #include "client/search_run.h"
 #include "protocol/io_threads.h"
@@ -71,6 +72,19 @@ results::ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
   return record;
 }
 
+/// Done scenarios among `all` that are not among `ran` (kept from an earlier run).
+size_t KeptDone(const std::vector<results::ScenarioOutcome>& all,
+                const std::map<uint32_t, results::ScenarioOutcome>& ran) {
+  size_t kept = 0;
+  for (const results::ScenarioOutcome& outcome : all) {
+    if (outcome.result.status == results::ScenarioStatus::kDone &&
+        !ran.contains(outcome.result.scenario_number)) {
+      ++kept;
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out) {
@@ -80,7 +94,8 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   const size_t total =
       batch.scenarios.size() +
       (batch.search ? size_t{batch.search->budget_scenarios} * batch.search->runs_per_scenario : 0);
-  std::filesystem::create_directories(settings.out_dir);
+  PrepareOutputFolder(batch, settings.out_dir,
+                      {settings.resume, settings.force, settings.output_checked});
   protocol::Logger logger(settings.out_dir / "asg_log.txt", false);
   logger.Info("batch \"" + batch.settings.name + "\" from " + batch.origin + ": " +
               std::to_string(batch.scenarios.size()) + " scenarios (" +
@@ -113,8 +128,10 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   size_t resumed = 0;
   for (const PlannedScenario& planned : batch.scenarios) {
     const uint32_t number = planned.scenario_number;
-    if (settings.resume && results::ScenarioFolderComplete(settings.out_dir, number)) {
-      recorded[number] = *results::LoadScenarioOutcome(settings.out_dir, number);
+    std::optional<results::ScenarioOutcome> kept;
+    if (settings.resume) kept = KeptOutcome(settings.out_dir, number, settings.retry_failed);
+    if (kept) {
+      recorded[number] = std::move(*kept);
       progress.CountPrevious(recorded[number].result);
       ++resumed;
     } else if (planned.status == PlanStatus::kInvalid) {
@@ -154,7 +171,8 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
           << std::flush;
     }
     search.emplace(SearchRunContext{&batch, settings.out_dir, settings.resume, &logger, &progress,
-                                    &writer, generator ? &*generator : nullptr});
+                                    &writer, generator ? &*generator : nullptr,
+                                    settings.retry_failed});
     const std::vector<uint32_t> first = search->Start();
     to_run.insert(to_run.end(), first.begin(), first.end());
     resumed += search->resumed();
@@ -212,9 +230,17 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   std::vector<results::ScenarioOutcome> outcomes;
   for (auto& [number, outcome] : recorded) outcomes.push_back(outcome);
   const double wall_time_s = std::chrono::duration<double>(SteadyClock::now() - started).count();
-  const BatchSummary summary =
-      Summarize(batch.settings.name, batch.settings.seed, outcomes, wall_time_s);
-  WriteSummary(settings.out_dir, summary, outcomes);
+  const BatchSummary summary = Summarize(batch.settings.name, batch.settings.seed, outcomes,
+                                         wall_time_s, resumed, KeptDone(outcomes, loop.outcomes()));
+  std::map<uint32_t, std::string> drivers;
+  for (const PlannedScenario& planned : batch.scenarios) {
+    if (planned.status != PlanStatus::kValid) continue;
+    drivers[planned.scenario_number] =
+        planned.request.vehicle_nodes.count > 0
+            ? "nodes"
+            : protocol::Json(planned.request.driver)["type"].get<std::string>();
+  }
+  WriteSummary(settings.out_dir, summary, outcomes, drivers);
   logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
               std::to_string(total) + " scenarios recorded");
   char usage[160];

@@ -31,6 +31,9 @@ struct FarmSettings {
   std::filesystem::path out_dir;              ///< results go here (created when missing)
   uint32_t workers = 1;                       ///< local worker processes to launch, 0..255
   bool resume = false;                        ///< keep complete scenario folders, run the rest
+  bool retry_failed = false;                  ///< with resume: run failed scenarios again
+  bool force = false;                         ///< empty a non-empty out_dir first
+  bool output_checked = false;                ///< out_dir was checked and written (replay)
   std::string listen_host = "127.0.0.1";      ///< address workers connect to
   uint16_t listen_port = 0;                   ///< 0 picks a free port
   std::string token;                          ///< required of every worker when not empty
@@ -46,7 +49,8 @@ struct FarmSettings {
 
 /// Runs `batch` (already loaded and validated) and returns the exit code. Prints progress and
 /// the outcome table to `out`; everything else goes to out_dir/asg_log.txt. Throws
-/// std::runtime_error when the farm cannot start (output folder, port, worker executable).
+/// OutputFolderError when out_dir cannot be used (output_folder.h), std::runtime_error when the
+/// farm cannot start (port, worker executable).
 int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out);
 
 }  // namespace asg::client

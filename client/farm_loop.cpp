@@ -235,6 +235,7 @@ void FarmLoop::ReapProcesses() {
       const std::string during =
           number ? " during scenario " + std::to_string(*number) : std::string();
       context_.logger->Warning(who + " " + exited.description + during);
+      context_.progress->Note("warning: " + who + " " + exited.description + during);
       LoseWorker(process.key, AttemptOutcome::kWorkerLost, who + " " + exited.description + during,
                  now);
       const auto link = links_.find(process.key);
@@ -338,10 +339,14 @@ void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::stri
   if (end->next == AfterAttempt::kQueued) {
     context_.logger->Warning(scenario + " queued again after " + std::to_string(failed) +
                              " failed attempt(s)");
+    context_.progress->Note("warning: " + scenario + " queued again after " +
+                            std::to_string(failed) + " failed attempt(s): " + reason);
     return;
   }
   context_.logger->Error(scenario + " failed after " + std::to_string(failed) +
                          " failed attempts: " + reason);
+  context_.progress->Note("error: " + scenario + " failed after " + std::to_string(failed) +
+                          " failed attempts: " + reason);
   RecordUnrunnable(end->scenario_number, results::ScenarioStatus::kFailed, reason);
 }
 

@@ -4,11 +4,14 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "client/batch.h"
 #include "client/client_options.h"
 #include "client/farm.h"
+#include "client/output_folder.h"
 #include "client/replay_run.h"
+#include "client/scene_checks.h"
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -30,22 +33,55 @@ int main(int argc, char** argv) {
     // The process boundary, as for run below.
     try {
       return asg::client::RunReplay(command.replay, command.settings, std::cout, std::cerr);
+    } catch (const asg::client::OutputFolderError& error) {
+      std::cerr << "asg-client: " << error.what() << "\n";
+      return asg::client::kExitUsage;
     } catch (const std::exception& error) {
       std::cerr << "asg-client: " << error.what() << "\n";
       return asg::client::kExitSomeFailed;
     }
   }
 
+  // The scenes' actor classes are checked against the catalog the workers will use, when it is
+  // known and readable (remote workers may have their own).
+  std::optional<asg::client::ActorClasses> classes;
+  std::error_code ignored_error;
+  if (!command.catalog.empty() && std::filesystem::exists(command.catalog, ignored_error)) {
+    try {
+      classes = asg::client::ReadActorClasses(command.catalog);
+    } catch (const asg::client::BatchError& error) {
+      std::cerr << "asg-client: " << error.what() << "\n";
+      return asg::client::kExitUsage;
+    }
+  }
   asg::client::Batch batch;
   try {
-    batch = asg::client::LoadBatchFile(command.batch_file);
+    batch = asg::client::LoadBatchFile(command.batch_file, classes ? &*classes : nullptr);
   } catch (const asg::client::BatchError& error) {
     std::cerr << "asg-client: " << error.what() << "\n";
     return asg::client::kExitUsage;
   }
-  // The process boundary: a farm that cannot start or go on ends with a message.
+  // Checked before anything runs.
+  if (command.mode == ClientCommand::Mode::kCheck) {
+    std::cout << asg::client::CheckReport(batch);
+    return batch.CountInvalid() == 0 ? 0 : asg::client::kExitUsage;
+  }
+  if (batch.CountInvalid() > 0 && !command.allow_invalid) {
+    std::cerr << asg::client::CheckReport(batch, 5)
+              << "asg-client: nothing was run; fix the invalid scenarios, or give --allow-invalid "
+                 "to record them as invalid and run the others\n";
+    return asg::client::kExitUsage;
+  }
+  // The process boundary: a farm that cannot start or go on ends with a message; one whose
+  // output folder cannot be made or written is a usage error naming the path.
   try {
     return asg::client::RunFarm(batch, command.settings, std::cout);
+  } catch (const asg::client::OutputFolderError& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
+  } catch (const std::filesystem::filesystem_error& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
   } catch (const std::exception& error) {
     std::cerr << "asg-client: " << error.what() << "\n";
     return asg::client::kExitSomeFailed;

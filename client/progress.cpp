@@ -131,6 +131,15 @@ void Progress::Update(std::chrono::steady_clock::time_point now, bool force) {
   }
 }
 
+void Progress::Note(const std::string& message) {
+  if (settings_.live && settings_.enabled && last_width_ > 0) {
+    out_ << '\r' << std::string(last_width_, ' ') << '\r';
+    last_width_ = 0;
+    last_print_ = {};  // draw the live line again at the next Update
+  }
+  out_ << message << '\n' << std::flush;
+}
+
 void Progress::Finish(std::chrono::steady_clock::time_point now) {
   if (!settings_.enabled) return;
   Update(now, true);

@@ -47,6 +47,9 @@ class Progress {
   void Update(std::chrono::steady_clock::time_point now, bool force = false);
   /// Prints the final state and ends the live line.
   void Finish(std::chrono::steady_clock::time_point now);
+  /// Prints `message` on a line of its own (above the live line, which is drawn again at the
+  /// next Update), even when quiet: things a person must see, such as a worker that died.
+  void Note(const std::string& message);
 
   /// Scenarios counted so far.
   size_t finished() const { return finished_; }

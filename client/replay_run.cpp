@@ -5,6 +5,7 @@
 
 #include "client/batch.h"
 #include "client/mosaic_tree.h"
+#include "client/output_folder.h"
 #include "results/files.h"
 
 namespace asg::client {
@@ -20,6 +21,7 @@ int RunReplay(const ReplaySettings& settings, const FarmSettings& farm, std::ost
         TopScenarios(RankByRegret(settings.source_dir), settings.top);
     runs = PlanReplayRuns(top, settings.runs);
     const Json batch_json = ReplayBatchJson(settings, runs);
+    if (!farm.resume) RequireEmptyFolder(farm.out_dir, farm.force);
     std::error_code error;
     fs::create_directories(farm.out_dir, error);
     if (error) {
@@ -44,7 +46,9 @@ int RunReplay(const ReplaySettings& settings, const FarmSettings& farm, std::ost
     err << "asg-client: " << error.what() << "\n";
     return kExitUsage;
   }
-  const int code = RunFarm(batch, farm, out);
+  FarmSettings checked = farm;
+  checked.output_checked = true;
+  const int code = RunFarm(batch, checked, out);
   if (!settings.captures || code == kExitInterrupted) return code;
   try {
     WriteFamilyTrees(settings.source_dir, farm.out_dir, runs);

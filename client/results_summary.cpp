@@ -36,7 +36,8 @@ std::string Format(const char* format, double value) {
 }  // namespace
 
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
-                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s) {
+                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
+                       size_t kept, size_t kept_done) {
   BatchSummary summary;
   summary.batch_name = batch_name;
   summary.seed = seed;
@@ -53,8 +54,10 @@ BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
     }
   }
   summary.wall_time_s = wall_time_s;
+  summary.kept = kept;
+  const size_t done = summary.status_counts["done"];
   if (wall_time_s > 0.0) {
-    summary.scenarios_per_s = static_cast<double>(summary.status_counts["done"]) / wall_time_s;
+    summary.scenarios_per_s = static_cast<double>(done - std::min(done, kept_done)) / wall_time_s;
   }
   return summary;
 }
@@ -89,7 +92,18 @@ Json SummaryToJson(const BatchSummary& summary,
   return json;
 }
 
-std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes) {
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes,
+                         const std::map<uint32_t, std::string>& drivers) {
   std::string csv(kSummaryCsvHeader);
   csv += '\n';
   for (const results::ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
@@ -112,27 +126,44 @@ std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes) 
       csv += ',';
       if (done && regret.computed) csv += results::FormatCsvNumber(value);
     }
-    csv += '\n';
+    csv += ',' + std::to_string(result.seed) + ',';
+    if (const auto driver = drivers.find(result.scenario_number); driver != drivers.end()) {
+      csv += driver->second;
+    }
+    const protocol::RunCounters& counters = result.counters;
+    for (const double value :
+         {counters.distance_travelled, static_cast<double>(counters.collisions_touched),
+          counters.max_abs_roll, counters.max_abs_pitch,
+          static_cast<double>(counters.control_messages),
+          static_cast<double>(counters.physics_steps), counters.settle_time}) {
+      csv += ',';
+      if (done) csv += results::FormatCsvNumber(value);
+    }
+    csv += ',' + CsvField(result.error) + '\n';
   }
   return csv;
 }
 
 void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& summary,
-                  const std::vector<results::ScenarioOutcome>& outcomes) {
+                  const std::vector<results::ScenarioOutcome>& outcomes,
+                  const std::map<uint32_t, std::string>& drivers) {
   std::error_code error;
   std::filesystem::create_directories(batch_dir, error);
   if (error) throw results::ResultError(batch_dir.string() + ": cannot create: " + error.message());
   results::WriteFileAtomically(batch_dir / "summary.json",
                                results::JsonFileText(SummaryToJson(summary, outcomes)));
-  results::WriteFileAtomically(batch_dir / "summary.csv", SummaryToCsv(outcomes));
+  results::WriteFileAtomically(batch_dir / "summary.csv", SummaryToCsv(outcomes, drivers));
 }
 
 std::string FormatOutcomeTable(const BatchSummary& summary) {
   const double total = static_cast<double>(std::max<size_t>(summary.total, 1));
-  std::string text = "batch " + summary.batch_name + " (seed " + std::to_string(summary.seed) +
-                     "): " + std::to_string(summary.total) + " scenarios in " +
-                     Format("%.1f", summary.wall_time_s) + " s, " +
-                     Format("%.2f", summary.scenarios_per_s) + " scenarios/s\n";
+  std::string text =
+      "batch " + summary.batch_name + " (seed " + std::to_string(summary.seed) +
+      "): " + std::to_string(summary.total) + " scenarios" +
+      (summary.kept > 0 ? " (" + std::to_string(summary.kept) + " kept from an earlier run)"
+                        : std::string()) +
+      " in " + Format("%.1f", summary.wall_time_s) + " s, " +
+      Format("%.2f", summary.scenarios_per_s) + " scenarios/s\n";
   auto add_row = [&](const std::string& label, size_t count) {
     char line[160];
     std::snprintf(line, sizeof(line), "  %-32s %6zu %6.1f%%\n", label.c_str(), count,

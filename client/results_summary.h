@@ -25,7 +25,9 @@ namespace asg::client {
 inline constexpr std::string_view kSummaryCsvHeader =
     "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,worker_id,"
     "attempts,regret,regret_cost_term,regret_time_term,regret_cost_position_term,"
-    "regret_time_position_term,cost,time,cost_opt,time_opt";
+    "regret_time_position_term,cost,time,cost_opt,time_opt,seed,driver,distance_travelled,"
+    "collisions_touched,max_abs_roll,max_abs_pitch,control_messages,physics_steps,settle_time,"
+    "error";
 
 /// Totals of a batch run.
 struct BatchSummary {
@@ -36,25 +38,35 @@ struct BatchSummary {
       status_counts;  ///< by results::ScenarioStatusName, all three present
   std::map<std::string, size_t> reason_counts;  ///< by termination reason name, done only
   double wall_time_s = 0.0;                     ///< [s] wall-clock time of the whole run
-  double scenarios_per_s = 0.0;  ///< done scenarios / wall_time_s (0 when no time elapsed)
+  size_t kept = 0;  ///< scenarios kept from an earlier run (--resume), not run in this one
+  /// scenarios done in this run / wall_time_s (0 when no time elapsed); kept ones do not count
+  double scenarios_per_s = 0.0;
 };
 
-/// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s].
+/// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
+/// (`kept_done` of those done) were kept from an earlier run and not run in this one.
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
-                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s);
+                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
+                       size_t kept = 0, size_t kept_done = 0);
 
 /// summary.json's object; the rows are sorted by scenario number.
 Json SummaryToJson(const BatchSummary& summary,
                    const std::vector<results::ScenarioOutcome>& outcomes);
 
-/// summary.csv's text; rows sorted by scenario number, empty termination_reason_name and
-/// vehicle_sim_time for scenarios not done, empty worker_id when none ran it.
-std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes);
+/// summary.csv's text; rows sorted by scenario number, empty termination_reason_name,
+/// vehicle_sim_time and counters (result.json's "counters": distance_travelled [m],
+/// collisions_touched, max_abs_roll and max_abs_pitch [deg], control_messages, physics_steps,
+/// settle_time [s]) for scenarios not done, empty worker_id when none ran it. `drivers` gives
+/// each scenario's driver ("planner", "straight", "idle", "scripted", or "nodes" for external
+/// vehicle nodes); error is quoted as CSV when it holds a comma, a quote or a line break.
+std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes,
+                         const std::map<uint32_t, std::string>& drivers = {});
 
 /// Writes batch_dir/summary.json and batch_dir/summary.csv, each atomically. Throws
 /// results::ResultError.
 void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& summary,
-                  const std::vector<results::ScenarioOutcome>& outcomes);
+                  const std::vector<results::ScenarioOutcome>& outcomes,
+                  const std::map<uint32_t, std::string>& drivers = {});
 
 /// A few lines for the terminal: counts per status and per termination reason with
 /// percentages, wall time and throughput, e.g.

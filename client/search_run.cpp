@@ -12,6 +12,7 @@
 
 #include "client/batch_seed.h"
 #include "client/external_strategy.h"
+#include "client/output_folder.h"
 #include "client/search_plan.h"
 #include "protocol/check.h"
 #include "search/strategy_registry.h"
@@ -195,8 +196,10 @@ void SearchRun::Plan(std::vector<search::Candidate> candidates, std::vector<uint
 void SearchRun::PlanRun(Generation& generation, const PlannedScenario& added,
                         std::vector<uint32_t>* to_run) {
   const uint32_t number = added.scenario_number;
-  if (context_.resume && results::ScenarioFolderComplete(context_.out_dir, number)) {
-    results::ScenarioOutcome outcome = *results::LoadScenarioOutcome(context_.out_dir, number);
+  std::optional<results::ScenarioOutcome> kept;
+  if (context_.resume) kept = KeptOutcome(context_.out_dir, number, context_.retry_failed);
+  if (kept) {
+    results::ScenarioOutcome outcome = std::move(*kept);
     context_.progress->CountPrevious(outcome.result);
     Score(generation, number, outcome.result);
     kept_[number] = std::move(outcome);

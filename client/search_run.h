@@ -64,6 +64,7 @@ struct SearchRunContext {
   Progress* progress = nullptr;        ///< counts kept and invalid scenarios
   ResultWriter* writer = nullptr;      ///< writes invalid scenarios' folders
   GeneratorLink* generator = nullptr;  ///< where an "external" search's generator registers
+  bool retry_failed = false;           ///< with resume: failed scenarios run again
 };
 
 /// One search of a batch.

@@ -49,7 +49,7 @@ struct PhysXControl {
 
 /// SceneCaptureSettings.msg: which images to render. Square images, 60 deg field of view.
 struct SceneCaptureSettings {
-  uint32_t image_size = 512;                       ///< [px] side of every image, > 0
+  uint32_t image_size = 512;                       ///< [px] side of every image, 1..4096
   bool draw_annotations = false;                   ///< also write `_annotated` copies
   double goal_sphere_thickness = 0.5;              ///< [m] thickness of the goal ring
   ColorRGBA goal_shere_color{1.0, 0.0, 0.0, 1.0};  ///< colour of the goal ring (sic)

@@ -92,7 +92,7 @@ template <>
 struct Schema<SceneCaptureSettings> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Required("image_size", m.image_size, kPositive);
+    v.Required("image_size", m.image_size, Between(1.0, 4096.0));
     v.Required("draw_annotations", m.draw_annotations);
     v.Required("goal_sphere_thickness", m.goal_sphere_thickness);
     v.Required("goal_shere_color", m.goal_shere_color);  // sic, as in the specification

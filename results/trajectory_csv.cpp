@@ -40,6 +40,18 @@ std::string FormatStamp(const protocol::Time& stamp) {
   return buffer;
 }
 
+protocol::Vector3 BodyToWorld(const protocol::Quaternion& q, const protocol::Vector3& v) {
+  const double norm = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  if (!(norm > 0.0)) return v;
+  const double x = q.x / norm, y = q.y / norm, z = q.z / norm, w = q.w / norm;
+  // v' = v + w t + (q.xyz x t), t = 2 (q.xyz x v).
+  const double tx = 2.0 * (y * v.z - z * v.y);
+  const double ty = 2.0 * (z * v.x - x * v.z);
+  const double tz = 2.0 * (x * v.y - y * v.x);
+  return {v.x + w * tx + (y * tz - z * ty), v.y + w * ty + (z * tx - x * tz),
+          v.z + w * tz + (x * ty - y * tx)};
+}
+
 std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovariance>& trajectory) {
   std::string csv(kTrajectoryCsvHeader);
   csv += '\n';
@@ -48,9 +60,10 @@ std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovarianc
     const protocol::Point& p = sample.pose.position;
     const protocol::Vector3& v = sample.twist.linear;
     const protocol::Vector3& w = sample.twist.angular;
+    const protocol::Vector3 world = BodyToWorld(sample.pose.orientation, v);
     csv += FormatStamp(sample.header.stamp);
-    for (double value :
-         {p.x, p.y, p.z, angles.roll, angles.pitch, angles.yaw, v.x, v.y, v.z, w.x, w.y, w.z}) {
+    for (double value : {p.x, p.y, p.z, angles.roll, angles.pitch, angles.yaw, v.x, v.y, v.z, w.x,
+                         w.y, w.z, world.x, world.y, world.z}) {
       csv += ',';
       csv += FormatCsvNumber(value);
     }

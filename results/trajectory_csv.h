@@ -2,7 +2,9 @@
 //
 // Columns: t [s] (the sample's stamp), x, y, z [m] (world position), roll, pitch, yaw [deg]
 // (Z-Y-X Euler angles of the orientation), vx, vy, vz [m/s] and wx, wy, wz [rad/s] (the twist
-// as sent: body frame, angular rates in radians as in ROS). Numbers are written in their
+// as sent: BODY frame, x forward, y left, z up; angular rates in radians as in ROS), then
+// vx_world, vy_world, vz_world [m/s] (the same linear velocity in the north-west-up world
+// frame: the orientation applied to vx, vy, vz). Numbers are written in their
 // shortest form that reads back to the identical double (t exactly from sec and nanosec), so
 // the same trajectory always gives the same bytes.
 #pragma once
@@ -17,7 +19,8 @@
 namespace asg::results {
 
 /// The first line of trajectory.csv (without the newline).
-inline constexpr std::string_view kTrajectoryCsvHeader = "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz";
+inline constexpr std::string_view kTrajectoryCsvHeader =
+    "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz,vx_world,vy_world,vz_world";
 
 /// Z-Y-X (yaw, then pitch, then roll) Euler angles.
 struct RollPitchYaw {
@@ -28,6 +31,10 @@ struct RollPitchYaw {
 
 /// The Euler angles of a unit quaternion (normalised first; a zero quaternion gives zeros).
 RollPitchYaw QuaternionToRollPitchYaw(const protocol::Quaternion& q);
+
+/// `v` (body frame) rotated into the world frame by the unit quaternion `q` (normalised first;
+/// a zero quaternion leaves `v` as it is).
+protocol::Vector3 BodyToWorld(const protocol::Quaternion& q, const protocol::Vector3& v);
 
 /// A number in its shortest round-trip form ("0.1", "-3", "1e-07"); -0 is written as "0".
 std::string FormatCsvNumber(double value);

@@ -134,7 +134,7 @@ class ActorCatalog {
   std::map<std::string, int, std::less<>> index_by_name_;
 };
 
-/// [path] configs/actors.json of this source tree (compiled in).
+/// [path] configs/actors.json of this source tree (compiled in); for tests and benchmarks.
 std::string DefaultActorCatalogPath();
 
 }  // namespace asg::scene

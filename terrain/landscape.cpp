@@ -38,27 +38,37 @@ void ValidateDescription(const protocol::LandscapeDescription& description) {
 
 }  // namespace
 
-Landscape::Landscape(const protocol::LandscapeDescription& description)
-    : description_(description) {
-  ValidateDescription(description_);
-  const int cells = 1 << description_.subdivisions;
-  spacing_ = description_.nominal_size / cells;
+LandscapeGrid PlanLandscapeGrid(const protocol::LandscapeDescription& description) {
+  ValidateDescription(description);
+  const int cells = 1 << description.subdivisions;
+  LandscapeGrid grid;
+  grid.spacing = description.nominal_size / cells;
 
   // nb = ceil(border / l), minus a relative tolerance so that rounding in the division does not
   // add a vertex when the border is a whole number of spacings.
-  const double ratio = description_.border / spacing_;
-  const double max_border_vertices = (kMaxVerticesPerSide - 1 - cells) / 2;
+  const double ratio = description.border / grid.spacing;
+  const double max_border_vertices = (Landscape::kMaxVerticesPerSide - 1 - cells) / 2;
   const double border_vertices = std::ceil(ratio - kBorderTolerance * std::max(1.0, ratio));
   if (border_vertices > max_border_vertices) {
     throw std::invalid_argument(
-        "landscape.border: " + FormatNumber(description_.border) + " needs " +
+        "landscape.border: " + FormatNumber(description.border) + " needs " +
         FormatNumber(border_vertices) + " border vertices per side at spacing " +
-        FormatNumber(spacing_) + " m, more than " + FormatNumber(max_border_vertices) +
-        " (at most " + std::to_string(kMaxVerticesPerSide) + " vertices per side)");
+        FormatNumber(grid.spacing) + " m, more than " + FormatNumber(max_border_vertices) +
+        " (at most " + std::to_string(Landscape::kMaxVerticesPerSide) + " vertices per side)");
   }
-  border_vertices_ = static_cast<int>(std::max(0.0, border_vertices));
-  n_ = cells + 1 + 2 * border_vertices_;
-  ASG_CHECK(n_ >= 2 && n_ <= kMaxVerticesPerSide);
+  grid.border_vertices = static_cast<int>(std::max(0.0, border_vertices));
+  grid.vertices_per_side = cells + 1 + 2 * grid.border_vertices;
+  ASG_CHECK(grid.vertices_per_side >= 2 &&
+            grid.vertices_per_side <= Landscape::kMaxVerticesPerSide);
+  return grid;
+}
+
+Landscape::Landscape(const protocol::LandscapeDescription& description)
+    : description_(description) {
+  const LandscapeGrid grid = PlanLandscapeGrid(description_);
+  spacing_ = grid.spacing;
+  border_vertices_ = grid.border_vertices;
+  n_ = grid.vertices_per_side;
 
   // Heights: the sum of the features at every vertex, evaluated once.
   heights_.assign(static_cast<size_t>(n_) * n_, 0.0f);

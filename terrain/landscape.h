@@ -31,6 +31,18 @@ struct LandscapeMesh {
   std::vector<uint32_t> indices;           ///< three per triangle, counter-clockwise from above
 };
 
+/// The grid of a landscape without its heights: what Landscape builds, known before building.
+struct LandscapeGrid {
+  double spacing = 1.0;                                         ///< [m] vertex spacing l
+  int border_vertices = 0;                                      ///< nb
+  int vertices_per_side = 2;                                    ///< n
+  double min_xy() const { return -border_vertices * spacing; }  ///< [m]
+  double max_xy() const { return min_xy() + (vertices_per_side - 1) * spacing; }  ///< [m]
+};
+
+/// The grid of `description`; throws std::invalid_argument as Landscape's constructor does.
+LandscapeGrid PlanLandscapeGrid(const protocol::LandscapeDescription& description);
+
 /// An immutable landscape grid. Thread-safe for concurrent reads once built.
 class Landscape {
  public:

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "protocol/endpoint.h"
-#include "scene/actor_catalog.h"
+#include "protocol/install_layout.h"
 
 namespace asg::worker {
 
@@ -29,6 +29,13 @@ Exit codes: 0 the client finished with the worker (or the scenario ran), 1 runti
 
 Options)";
 
+/// This executable's path (/proc/self/exe), or argv[0] when it cannot be read.
+std::filesystem::path SelfPath(const char* argv0) {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error || self.empty() ? std::filesystem::path(argv0 ? argv0 : "asg-worker") : self;
+}
+
 }  // namespace
 
 WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
@@ -45,7 +52,9 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     ("data-listen", po::value<std::string>()->default_value("127.0.0.1:0"),
      "HOST:PORT of the data port vehicle nodes attach to (port 0: a free port)")
     ("reconnect", "when the client goes away, connect again (every 0.5 s) instead of exiting")
-    ("catalog", po::value<std::string>()->default_value(scene::DefaultActorCatalogPath()),
+    ("catalog", po::value<std::string>()->default_value(
+                    protocol::CatalogNextTo(SelfPath(argv[0])).string(),
+                    protocol::kCatalogNextToText),
      "actor catalog (JSON)")
     ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
     ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")

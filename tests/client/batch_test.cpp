@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
 #include "client/batch_seed.h"
+#include "client/scene_checks.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
@@ -94,6 +96,119 @@ TEST(BatchTest, InvalidScenarioIsKeptWithPathPrefixedErrorAndOthersAreValid) {
             "num_instances is 3");
   EXPECT_EQ(invalid.request_json["scene_description"]["ssa_array"][0]["x"].size(), 2u);
   EXPECT_EQ(invalid.request_json["scenario_number"], 2);
+}
+
+TEST(BatchTest, AnErrorWrittenInDefaultsIsNamedThere) {
+  // A typo in defaults: every scenario is invalid, each error names defaults.goal_radious.
+  const Batch batch = Parse(R"({"defaults": {"goal_radious": 5}, "scenarios": [{}, {}]})");
+  ASSERT_EQ(batch.CountInvalid(), 2u);
+  EXPECT_EQ(
+      batch.scenarios[0].error,
+      "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in scenarios[0])");
+  EXPECT_EQ(
+      batch.scenarios[1].error,
+      "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in scenarios[1])");
+  // A bad value in a nested default, under an object the scenario also writes into.
+  const Batch nested = Parse(R"({"defaults": {"scene_description": {"landscape":
+      {"nominal_size": -5}}}, "scenarios": [{"scene_description": {"sunlight_yaw_angle": 9}}]})");
+  EXPECT_EQ(
+      nested.scenarios[0].error.rfind("defaults.scene_description.landscape.nominal_size: ", 0), 0u)
+      << nested.scenarios[0].error;
+  // A value the scenario overrides is the scenario's, even when defaults write it too.
+  const Batch overridden = Parse(R"({"defaults": {"goal_radius": 3},
+      "scenarios": [{}, {"goal_radius": "x"}, {"goal_radious": 1}]})");
+  EXPECT_EQ(overridden.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(overridden.scenarios[1].error.rfind("scenarios[1].goal_radius: ", 0), 0u)
+      << overridden.scenarios[1].error;
+  EXPECT_EQ(overridden.scenarios[2].error.rfind("scenarios[2].goal_radious: unknown field", 0), 0u)
+      << overridden.scenarios[2].error;
+  // Generated scenarios take defaults too.
+  const Batch generated = Parse(R"({"defaults": {"goal_radious": 5}, "generate": {"count": 1,
+      "actors": []}})");
+  ASSERT_EQ(generated.CountInvalid(), 1u);
+  EXPECT_EQ(generated.scenarios[0].error,
+            "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in generate[0])");
+}
+
+TEST(BatchTest, CheckReportListsTheFirstErrorsAndTheCounts) {
+  const Batch batch = Parse(R"({"defaults": {"goal_radious": 5}, "scenarios": [{}, {}, {}]})");
+  EXPECT_EQ(CheckReport(batch, 2),
+            "test.json: scenario 1: defaults.goal_radious: unknown field; did you mean "
+            "\"goal_radius\"? (in scenarios[0])\n"
+            "test.json: scenario 2: defaults.goal_radious: unknown field; did you mean "
+            "\"goal_radius\"? (in scenarios[1])\n"
+            "... and 1 more invalid scenarios\n"
+            "test.json: 3 scenarios: 0 valid, 3 invalid\n");
+  EXPECT_EQ(CheckReport(Parse(R"({"scenarios": [{}]})")),
+            "test.json: 1 scenarios: 1 valid, 0 invalid\n");
+}
+
+TEST(BatchSceneChecks, ClassesAndPositionsAreCheckedBeforeAnythingRuns) {
+  ActorClasses classes;
+  classes.names = {"tree", "bush"};
+  classes.catalog = "actors.json";
+  const std::string layout = R"({"path_name": "%s", "num_instances": 1, "visible": [true],
+      "cast_shadow": [true], "x": [%s], "y": [5], "yaw": [0], "scale": [1]})";
+  const auto scene = [&](const char* name, const char* x) {
+    char text[512];
+    std::snprintf(text, sizeof text, layout.c_str(), name, x);
+    return std::string(R"({"scene_description": {"ssa_array": [)") + text + "]}}";
+  };
+  const Batch batch = ParseBatchText(
+      R"({"scenarios": [)" + scene("tree", "20") + "," + scene("cactus", "20") + "," +
+          scene("bush", "75") + R"(, {"vehicle_goal_location": {"x": 500, "y": -300, "z": 0}},
+          {"vehicle_start_location": {"x": -50, "y": 5, "z": 0}}]})",
+      "b.json", "b", &classes);
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid) << batch.scenarios[0].error;
+  EXPECT_EQ(batch.scenarios[1].error,
+            "scenarios[1].scene_description.ssa_array[0].path_name: \"cactus\" is not an actor "
+            "class of actors.json (2 names, e.g. \"bush\")");
+  EXPECT_EQ(batch.scenarios[2].error,
+            "scenarios[2].scene_description.ssa_array[0].x[0]: 75 is outside the landscape "
+            "[0, 60]");
+  EXPECT_EQ(batch.scenarios[3].error,
+            "scenarios[3].vehicle_goal_location.x: 500 is outside the landscape [0, 60]");
+  EXPECT_EQ(batch.scenarios[4].error,
+            "scenarios[4].vehicle_start_location.x: -50 is outside the landscape [0, 60]");
+  // Without a catalog the class is not checked; positions always are.
+  const Batch unchecked = Parse(R"({"scenarios": [)" + scene("cactus", "20") + "]}");
+  EXPECT_EQ(unchecked.scenarios[0].status, PlanStatus::kValid);
+}
+
+TEST(BatchSceneChecks, GenerateRangesAndClassesAreBatchErrors) {
+  ActorClasses classes;
+  classes.names = {"tree"};
+  classes.catalog = "actors.json";
+  const auto error = [&](const std::string& text) {
+    try {
+      ParseBatchText(text, "b.json", "b", &classes);
+    } catch (const BatchError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "tree", "count": 1,
+                "x": [0, 600], "y": [0, 60]}]}})"),
+            "b.json: generate.actors[0].x: [0, 600] reaches outside the landscape [0, 60]");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "cactus", "count": 1,
+                "x": [0, 60], "y": [0, 60]}]}})"),
+            "b.json: generate.actors[0].path_name: \"cactus\" is not an actor class of "
+            "actors.json (1 names, e.g. \"tree\")");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "goal": {"x": [50, 70]}, "actors": []}})"),
+            "b.json: generate.goal.x: [50, 70] reaches outside the landscape [0, 60]");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "tree", "count": 1,
+                "x": [0, 60], "y": [0, 60]}]}})"),
+            "");
+}
+
+TEST(BatchTest, AScenarioWithoutASimTimeoutGetsTheDefaultOne) {
+  const Batch batch = Parse(R"({"scenarios": [{}, {"sim_timeout_period": 30},
+      {"sim_timeout_period": -1}]})");
+  EXPECT_EQ(batch.scenarios[0].request.sim_timeout_period, kDefaultSimTimeout);
+  EXPECT_EQ(batch.scenarios[0].request_json["sim_timeout_period"], 120.0);
+  EXPECT_EQ(batch.scenarios[1].request.sim_timeout_period, 30.0);
+  EXPECT_EQ(batch.scenarios[2].request.sim_timeout_period, kDefaultSimTimeout);
 }
 
 TEST(BatchTest, SeedsDeriveFromBatchSeedAndNumberUnlessGiven) {

@@ -66,12 +66,32 @@ TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
   EXPECT_EQ(csv,
             "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,"
             "worker_id,attempts,regret,regret_cost_term,regret_time_term,"
-            "regret_cost_position_term,regret_time_position_term,cost,time,cost_opt,time_opt\n"
-            "1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,\n"
-            "2,invalid,,,3.000,,0,,,,,,,,,\n"
-            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1,1.5,0.25,0.5,0.5,0.25,30,6,24,4\n"
-            "4,done,REASON_SUCCESS,10,5.000,1,1,,,,,,,,,\n"
-            "5,failed,,,6.000,2,3,,,,,,,,,\n");
+            "regret_cost_position_term,regret_time_position_term,cost,time,cost_opt,time_opt,"
+            "seed,driver,distance_travelled,collisions_touched,max_abs_roll,max_abs_pitch,"
+            "control_messages,physics_steps,settle_time,error\n"
+            "1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,0,,0,0,0,0,0,0,0,\n"
+            "2,invalid,,,3.000,,0,,,,,,,,,,0,,,,,,,,,bad\n"
+            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1,1.5,0.25,0.5,0.5,0.25,30,6,24,4,0,,"
+            "0,0,0,0,0,0,0,\n"
+            "4,done,REASON_SUCCESS,10,5.000,1,1,,,,,,,,,,0,,0,0,0,0,0,0,0,\n"
+            "5,failed,,,6.000,2,3,,,,,,,,,,0,,,,,,,,,bad\n");
+}
+
+TEST(SummaryToCsvTest, SeedDriverCountersAndAQuotedError) {
+  std::vector<results::ScenarioOutcome> outcomes = {
+      Outcome(1, results::ScenarioStatus::kDone, 0, 1),
+      Outcome(2, results::ScenarioStatus::kInvalid, 0, -1)};
+  outcomes[0].result.seed = 42;
+  outcomes[0].result.counters = {120, 2, 3.5, 4.25, 61.5, 0.5, 1200};
+  outcomes[1].result.error = "scenarios[1].x: 2 values, \"x\" needs 3";
+  const std::string csv = SummaryToCsv(outcomes, {{1, "planner"}, {2, "straight"}});
+  EXPECT_NE(csv.find("\n1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,42,planner,61.5,2,3.5,"
+                     "4.25,120,1200,0.5,\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",straight,,,,,,,,\"scenarios[1].x: 2 values, \"\"x\"\" needs 3\"\n"),
+            std::string::npos)
+      << csv;
 }
 
 TEST(WriteSummaryTest, WritesJsonAndCsv) {

@@ -286,7 +286,11 @@ TEST(MessagesJsonErrors, EnforcesDocumentedRanges) {
             "goal_shere_color.a: must be in [0, 1], got 1.5");
   settings = SampleJson<SceneCaptureSettings>();
   settings["image_size"] = 0;
-  EXPECT_EQ(DecodeErrorOf<SceneCaptureSettings>(settings), "image_size: must be > 0, got 0");
+  EXPECT_EQ(DecodeErrorOf<SceneCaptureSettings>(settings),
+            "image_size: must be in [1, 4096], got 0");
+  settings["image_size"] = 100000;
+  EXPECT_EQ(DecodeErrorOf<SceneCaptureSettings>(settings),
+            "image_size: must be in [1, 4096], got 100000");
 
   EXPECT_EQ(DecodeErrorOf<VehicleParams>(Json::parse(R"({"roll_influence": 2})")),
             "roll_influence: must be in [0, 1], got 2");

@@ -66,8 +66,8 @@ TEST(WriteScenarioFolderTest, WritesEveryFileAndNoStagingFolderRemains) {
   EXPECT_EQ(entries, 1u);
   EXPECT_TRUE(ScenarioFolderComplete(batch_dir, 1));
   EXPECT_FALSE(ScenarioFolderComplete(batch_dir, 2));
-  EXPECT_EQ(ReadAll(folder / "trajectory.csv").substr(0, 41),
-            "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz\n");
+  EXPECT_EQ(ReadAll(folder / "trajectory.csv").substr(0, 68),
+            "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz,vx_world,vy_world,vz_world\n");
   EXPECT_EQ(ReadJsonFile(folder / "request.json")["goal_radius"], 5.0);
 }
 

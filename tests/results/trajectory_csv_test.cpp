@@ -67,12 +67,12 @@ TEST(TrajectoryToCsvTest, HeaderAndOneRowPerSample) {
   std::istringstream lines(csv);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz");
+  EXPECT_EQ(line, "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz,vx_world,vy_world,vz_world");
   std::getline(lines, line);
   std::vector<std::string> cells;
   std::istringstream row(line);
   for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-  ASSERT_EQ(cells.size(), 13u);
+  ASSERT_EQ(cells.size(), 16u);
   EXPECT_EQ(cells[0], "1.500000000");
   EXPECT_EQ(cells[1], "10.5");
   EXPECT_EQ(cells[2], "-2.25");
@@ -83,8 +83,26 @@ TEST(TrajectoryToCsvTest, HeaderAndOneRowPerSample) {
   EXPECT_EQ(cells[7], "5");
   EXPECT_EQ(cells[9], "-0.5");
   EXPECT_EQ(cells[12], "0.25");
+  // Heading +y (yaw 90 deg): 5 m/s forward in the body frame is 5 m/s along world y.
+  EXPECT_NEAR(std::stod(cells[13]), 0.0, 1e-12);
+  EXPECT_NEAR(std::stod(cells[14]), 5.0, 1e-12);
+  EXPECT_NEAR(std::stod(cells[15]), -0.5, 1e-12);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
-  EXPECT_EQ(TrajectoryToCsv({}), "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz\n");
+  EXPECT_EQ(TrajectoryToCsv({}),
+            "t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz,vx_world,vy_world,vz_world\n");
+}
+
+TEST(BodyToWorldTest, RotatesByTheOrientation) {
+  // Pitched nose-down by 30 deg (about body y): forward motion has a downward world component.
+  const double half = 15.0 * M_PI / 180.0;
+  const protocol::Vector3 v =
+      BodyToWorld({0.0, std::sin(half), 0.0, std::cos(half)}, protocol::Vector3{2.0, 0.0, 0.0});
+  EXPECT_NEAR(v.x, 2.0 * std::cos(M_PI / 6), 1e-12);
+  EXPECT_NEAR(v.y, 0.0, 1e-12);
+  EXPECT_NEAR(v.z, -2.0 * std::sin(M_PI / 6), 1e-12);
+  const protocol::Vector3 same = BodyToWorld({0, 0, 0, 0}, protocol::Vector3{1.0, 2.0, 3.0});
+  EXPECT_EQ(same.x, 1.0);
+  EXPECT_EQ(same.z, 3.0);
 }
 
 }  // namespace

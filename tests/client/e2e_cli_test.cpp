@@ -1,0 +1,137 @@
+// End-to-end tests of asg-client's command-line conventions and its checks before a run: no
+// arguments, a file as --out, invalid scenarios refused (or run with --allow-invalid), `check`,
+// output folders of another batch, --force, --retry failed and kept logs.
+#include <gtest/gtest.h>
+
+#include "e2e_process.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+using testing::Executable;
+using testing::ReadText;
+using testing::Result;
+using testing::RunToEnd;
+using testing::SmallBatch;
+using testing::WriteJson;
+using testutil::TempDir;
+using Json = nlohmann::json;
+
+int Client(const TempDir& dir, const std::vector<std::string>& arguments,
+           const std::string& output = "client.txt") {
+  return RunToEnd(Executable("asg-client"), arguments, dir.path() / output);
+}
+
+TEST(ClientCommandLine, NoArgumentsPrintsTheUsageAndExits2) {
+  TempDir dir;
+  EXPECT_EQ(Client(dir, {}), 2);
+  const std::string output = ReadText(dir.path() / "client.txt");
+  EXPECT_NE(output.find("asg-client: no command given"), std::string::npos) << output;
+  EXPECT_NE(output.find("asg-client run BATCH.json --out DIR"), std::string::npos) << output;
+}
+
+TEST(ClientCommandLine, AFileAsOutputFolderExits2NamingIt) {
+  TempDir dir;
+  WriteJson(dir.path() / "b.json", SmallBatch("b", testing::PlainScenarios(1)));
+  std::ofstream(dir.path() / "file") << "x";
+  EXPECT_EQ(Client(dir, {"run", (dir.path() / "b.json").string(), "--out",
+                         (dir.path() / "file").string()}),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt")
+                .find((dir.path() / "file").string() + ": exists and is not a folder"),
+            std::string::npos);
+  EXPECT_EQ(Client(dir, {"run", (dir.path() / "missing.json").string(), "--out",
+                         (dir.path() / "out").string()}),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("missing.json"), std::string::npos);
+}
+
+TEST(ClientChecks, AnInvalidScenarioStopsTheRunBeforeAnythingRunsUnlessAllowed) {
+  TempDir dir;
+  Json batch = SmallBatch("typo", testing::PlainScenarios(3));
+  batch["defaults"]["goal_radious"] = 4.0;
+  WriteJson(dir.path() / "typo.json", batch);
+  const std::string file = (dir.path() / "typo.json").string();
+  EXPECT_EQ(Client(dir, {"run", file, "--out", (dir.path() / "out").string()}), 2);
+  const std::string output = ReadText(dir.path() / "client.txt");
+  EXPECT_NE(output.find(file + ": scenario 1: defaults.goal_radious: unknown field; did you "
+                               "mean \"goal_radius\"? (in scenarios[0])"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find(file + ": 3 scenarios: 0 valid, 3 invalid"), std::string::npos);
+  EXPECT_NE(output.find("nothing was run"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
+
+  // check says the same and exits 2; on a valid batch it exits 0.
+  EXPECT_EQ(Client(dir, {"check", file}, "check.txt"), 2);
+  EXPECT_NE(ReadText(dir.path() / "check.txt").find("3 scenarios: 0 valid, 3 invalid"),
+            std::string::npos);
+  WriteJson(dir.path() / "ok.json", SmallBatch("ok", testing::PlainScenarios(3)));
+  EXPECT_EQ(Client(dir, {"check", (dir.path() / "ok.json").string()}, "check_ok.txt"), 0);
+  EXPECT_NE(ReadText(dir.path() / "check_ok.txt").find("3 scenarios: 3 valid, 0 invalid"),
+            std::string::npos);
+
+  // --allow-invalid records them as invalid and runs the rest (none here).
+  EXPECT_EQ(Client(dir, {"run", file, "--out", (dir.path() / "out").string(), "--workers", "1",
+                         "--allow-invalid"}),
+            0);
+  EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "invalid");
+}
+
+TEST(ClientChecks, OutputFoldersAreNotMixedAndResumeRefusesAnotherBatch) {
+  TempDir dir;
+  WriteJson(dir.path() / "a.json", SmallBatch("a", testing::PlainScenarios(2)));
+  Json other = SmallBatch("a", testing::PlainScenarios(2));
+  other["scenarios"][1]["goal_radius"] = 6.0;
+  WriteJson(dir.path() / "other.json", other);
+  const std::string out = (dir.path() / "out").string();
+  const std::string a = (dir.path() / "a.json").string();
+  ASSERT_EQ(Client(dir, {"run", a, "--out", out, "--workers", "1"}), 0);
+
+  // Again into the same folder: refused without --resume or --force.
+  EXPECT_EQ(Client(dir, {"run", a, "--out", out, "--workers", "1"}), 2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find(out + " is not empty"), std::string::npos);
+  // Another batch resumed into it: refused, naming the scenario that differs.
+  EXPECT_EQ(Client(dir, {"run", (dir.path() / "other.json").string(), "--out", out, "--workers",
+                         "1", "--resume"}),
+            2);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("scenario 2 (scenarios[1]) differs"),
+            std::string::npos)
+      << ReadText(dir.path() / "client.txt");
+  // The same batch resumed: nothing to run; the throughput does not count kept scenarios.
+  ASSERT_EQ(Client(dir, {"run", a, "--out", out, "--workers", "1", "--resume"}), 0);
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("2 scenarios (2 kept from an earlier run)"),
+            std::string::npos)
+      << ReadText(dir.path() / "client.txt");
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find(" 0.00 scenarios/s"), std::string::npos);
+  // --force empties it and runs everything again.
+  std::ofstream(dir.path() / "out" / "stray.txt") << "x";
+  ASSERT_EQ(Client(dir, {"run", a, "--out", out, "--workers", "1", "--force"}), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "out" / "stray.txt"));
+  EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "done");
+}
+
+TEST(ClientChecks, RetryFailedRunsExactlyTheFailedScenariosAgainAndKeepsTheLogs) {
+  TempDir dir;
+  WriteJson(dir.path() / "b.json", SmallBatch("b", testing::PlainScenarios(3), /*max_attempts=*/1));
+  const std::string b = (dir.path() / "b.json").string();
+  const std::string out = (dir.path() / "out").string();
+  // Scenario 2's worker kills itself; with one attempt the scenario is recorded as failed.
+  EXPECT_EQ(Client(dir, {"run", b, "--out", out, "--workers", "1", "--fault-inject", "crash-on=2"}),
+            1);
+  EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "failed");
+  const std::string first_result = ReadText(dir.path() / "out" / "scenario_0001" / "result.json");
+  ASSERT_EQ(Client(dir, {"run", b, "--out", out, "--workers", "1", "--retry", "failed"}), 0)
+      << ReadText(dir.path() / "client.txt");
+  EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "done");
+  EXPECT_EQ(ReadText(dir.path() / "out" / "scenario_0001" / "result.json"), first_result);
+  EXPECT_NE(ReadText(dir.path() / "out" / "asg_log.txt")
+                .find("resume: 2 scenarios already complete, 1 to run"),
+            std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "out" / "logs.1"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "out" / "logs"));
+}
+
+}  // namespace
+}  // namespace asg::client
