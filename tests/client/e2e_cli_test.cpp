@@ -121,6 +121,11 @@ TEST(ClientChecks, RetryFailedRunsExactlyTheFailedScenariosAgainAndKeepsTheLogs)
   EXPECT_EQ(Client(dir, {"run", b, "--out", out, "--workers", "1", "--fault-inject", "crash-on=2"}),
             1);
   EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "failed");
+  // The terminal says that the worker died and what became of its scenario.
+  const std::string terminal = ReadText(dir.path() / "client.txt");
+  EXPECT_NE(terminal.find("warning: worker 1 (pid "), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find("error: scenario 2 failed after 1 failed attempts"), std::string::npos)
+      << terminal;
   const std::string first_result = ReadText(dir.path() / "out" / "scenario_0001" / "result.json");
   ASSERT_EQ(Client(dir, {"run", b, "--out", out, "--workers", "1", "--retry", "failed"}), 0)
       << ReadText(dir.path() / "client.txt");

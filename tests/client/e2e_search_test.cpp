@@ -107,6 +107,37 @@ TEST(FarmSearch, OneAndTwoWorkersWriteTheSameFoldersAndLog) {
   EXPECT_NE(output.find(">=1 "), std::string::npos) << output;
 }
 
+// The shipped search of the research workload: 300 bacre candidates, one run each, the built-in
+// planner on a 60 m landscape with up to 6 trees and 6 bushes.
+TEST(FarmSearch, TheReferenceWorkloadSearchOf300EndsWithItsLogAndARegretInEveryResult) {
+  TempDir dir;
+  const auto out = dir.path() / "out";
+  ASSERT_EQ(
+      RunToEnd(Executable("asg-client"),
+               {"run",
+                (std::filesystem::path(ASG_SOURCE_DIR) / "configs" / "batches" / "search_demo.json")
+                    .string(),
+                "--out", out.string(), "--workers", "2", "-q"},
+               dir.path() / "client.txt", std::chrono::seconds(120)),
+      0)
+      << ReadText(dir.path() / "client.txt");
+  const std::string csv = ReadText(out / "search.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "generation,proposals,first_scenario,last_scenario,mean_regret,max_regret,failures,"
+            "best_regret,best_scenario,at_or_above_0.375,at_or_above_0.5,at_or_above_0.75,"
+            "at_or_above_1.0");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // 6 generations of 50
+  const Json log = Json::parse(ReadText(out / "search.json"));
+  EXPECT_EQ(Json::parse(ReadText(out / "summary.json"))["total"], 300);
+  for (int number = 1; number <= 300; ++number) {
+    const Json result = testing::Result(out, number);
+    EXPECT_EQ(result["status"], "done") << number;
+    EXPECT_TRUE(result.contains("regret") && result["regret"].contains("regret")) << number;
+  }
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("at or above 0.375: "), std::string::npos);
+  EXPECT_FALSE(log.empty());
+}
+
 TEST(FarmSearch, InterruptedSearchResumedEqualsAStraightRun) {
   TempDir dir;
   const auto batch = dir.path() / "batch.json";
