@@ -1,5 +1,12 @@
-// Annotation geometry drawn over the `_annotated` images: the goal ring on every view, and on the
-// ortho aerials the start pose, the trajectory coloured by speed and the end of the run.
+// Annotation geometry drawn over the `_annotated` images: the goal ring on every view, a goal
+// beacon on the perspective views, and on the ortho aerials the start pose, the trajectory
+// coloured by speed, the end of the run and, after a run, a speed legend.
+//
+// The goal beacon is a vertical column in the goal colour standing on the goal, max(4 m, 1.2 x
+// goal radius) tall, so that a view from low down shows the goal above the trees and bushes;
+// where a hill or an actor hides it, it shows through faintly.
+// The speed legend is a colour bar in the bottom-left corner of the image, from stopped (left)
+// to the run's fastest speed (right), labelled "0" and "<fastest> m/s", on a dark panel.
 //
 // Legend of the ortho aerial marks:
 //   start:       white arrow with a dark outline at the start, pointing along the start yaw
@@ -16,6 +23,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -46,6 +55,24 @@ OverlayMesh GoalRing(const scene::World& world, const protocol::SceneCaptureSett
 /// stay legible at any image size.
 OverlayMesh RunMarks(const scene::World& world, const protocol::AnalyzeScenarioRequest* run,
                      double metres_per_pixel);
+
+/// The goal beacon (see above), for perspective views.
+OverlayMesh GoalBeacon(const scene::World& world, const protocol::SceneCaptureSettings& settings);
+
+/// Opacity of the goal beacon where something hides it (drawn on top, faintly).
+inline constexpr float kHiddenBeaconAlpha = 0.3f;
+
+/// `mesh` with every colour's alpha multiplied by `alpha`.
+OverlayMesh Faded(OverlayMesh mesh, float alpha);
+
+/// [m/s] the speed that maps to red on `run`'s trajectory: its fastest sample, at least 1 m/s.
+double FastestSpeed(const protocol::AnalyzeScenarioRequest& run);
+
+/// Draws the speed legend (see above) into `rgb`, a size x size RGB image with row 0 at the top.
+void DrawSpeedLegend(std::vector<uint8_t>* rgb, int size, double fastest);
+
+/// The legend's label of `fastest`: "6.2 m/s" (one decimal).
+std::string SpeedLabel(double fastest);
 
 /// Trajectory colour of `speed` [m/s] when `fastest` [m/s] maps to red (legend above).
 Eigen::Vector4f SpeedColor(double speed, double fastest);

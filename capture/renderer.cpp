@@ -91,8 +91,8 @@ struct CaptureRenderer::Resources {
   }
 
   // Draws annotation triangles over the current picture: on top of everything in orthographic
-  // views, depth-tested (without writing depth) in perspective views.
-  void DrawOverlay(const OverlayMesh& mesh, const CaptureView& view) {
+  // views (or when `on_top`), depth-tested (without writing depth) in perspective views.
+  void DrawOverlay(const OverlayMesh& mesh, const CaptureView& view, bool on_top = false) {
     if (mesh.positions.empty()) return;
     std::vector<float> vertices;
     vertices.reserve(mesh.positions.size() * 7);
@@ -107,7 +107,7 @@ struct CaptureRenderer::Resources {
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
-    if (view.orthographic) {
+    if (view.orthographic || on_top) {
       glDisable(GL_DEPTH_TEST);
     } else {
       glEnable(GL_DEPTH_TEST);
@@ -156,7 +156,11 @@ std::vector<protocol::CaptureImage> CaptureRenderer::Render(
   if (!gl.target || gl.target->size() != size) gl.target = std::make_unique<ColorTarget>(size);
 
   OverlayMesh goal_ring;
-  if (settings.draw_annotations) goal_ring = GoalRing(world, settings);
+  OverlayMesh goal_beacon;
+  if (settings.draw_annotations) {
+    goal_ring = GoalRing(world, settings);
+    goal_beacon = GoalBeacon(world, settings);
+  }
 
   std::vector<protocol::CaptureImage> images;
   for (const CaptureView& view : views) {
@@ -164,13 +168,22 @@ std::vector<protocol::CaptureImage> CaptureRenderer::Render(
     images.push_back({view.name, PngString(size, gl.target->ReadRgb())});
     if (!settings.draw_annotations) continue;
     OverlayMesh overlay = goal_ring;
+    if (!view.orthographic) {
+      // The beacon shows faintly through whatever hides it, then solidly where it is seen.
+      gl.DrawOverlay(Faded(goal_beacon, kHiddenBeaconAlpha), view, /*on_top=*/true);
+      overlay.Append(goal_beacon);
+    }
     if (view.marks_run) {
       // Ortho width over image size: the ortho projection's first element is 2 / width.
       const double metres_per_pixel = 2.0 / view.projection(0, 0) / size;
       overlay.Append(RunMarks(world, run_result, metres_per_pixel));
     }
     gl.DrawOverlay(overlay, view);
-    images.push_back({view.name + "_annotated", PngString(size, gl.target->ReadRgb())});
+    std::vector<uint8_t> annotated = gl.target->ReadRgb();
+    if (view.marks_run && run_result != nullptr && !run_result->vehicle_trajectory.empty()) {
+      DrawSpeedLegend(&annotated, size, FastestSpeed(*run_result));
+    }
+    images.push_back({view.name + "_annotated", PngString(size, annotated)});
   }
   const GLenum error = glGetError();
   if (error != GL_NO_ERROR) {

@@ -18,6 +18,37 @@ void AppendPart(TriangleMesh part, TriangleMesh& out) {
   out.Append(part);
 }
 
+// How far to move a hull vertex whose faces have `normals[faces[k]]` so that each of those faces
+// moves out by at least `margin`: along a direction d with d . n > 0 for every face normal n (at a
+// convex vertex one exists), by margin / min(d . n). d starts as the mean normal; where many faces
+// on one side pull the mean so far that another face is at or past 90 degrees (a vertex of a
+// finely faceted hull), d is moved toward the worst face until every face is comfortably covered.
+Eigen::Vector3d PushOut(const std::vector<Eigen::Vector3d>& normals, const std::vector<int>& faces,
+                        double margin) {
+  Eigen::Vector3d d = Eigen::Vector3d::Zero();
+  for (int f : faces) d += normals[f];
+  if (faces.empty() || d.norm() < 1e-12) return Eigen::Vector3d::Zero();
+  d.normalize();
+  constexpr double kEnough = 0.2;  // cos of about 78 degrees
+  double least = 1.0;
+  for (int iteration = 0; iteration < 64; ++iteration) {
+    least = 1.0;
+    int worst = faces.front();
+    for (int f : faces) {
+      const double dot = normals[f].dot(d);
+      if (dot < least) {
+        least = dot;
+        worst = f;
+      }
+    }
+    if (least >= kEnough) break;
+    d = (d + normals[worst]).normalized();
+  }
+  // Bounded: a face still below kEnough after the iterations (a numerically flat vertex) moves
+  // out by less than the margin rather than the vertex moving far away.
+  return (margin / std::max(least, kEnough)) * d;
+}
+
 // The convex hull of the scaled polyhedron's vertices with every face pushed out by `margin`:
 // each hull vertex moves along the mean normal of its faces far enough that every one of those
 // faces moves out by at least `margin`. Faces are fanned into triangles.
@@ -57,13 +88,8 @@ TriangleMesh GrownHull(const Polyhedron& polyhedron, double scale, double margin
   }
   TriangleMesh mesh;
   for (int i = 0; i < vertex_count; ++i) {
-    Eigen::Vector3d mean = Eigen::Vector3d::Zero();
-    for (int f : faces_of_vertex[i]) mean += normals[f];
-    mean.normalize();
-    double least = 1.0;
-    for (int f : faces_of_vertex[i]) least = std::min(least, normals[f].dot(mean));
-    ASG_CHECK(least > 0.0);
-    mesh.positions.push_back((vertices[i] + (margin / least) * mean).cast<float>());
+    mesh.positions.push_back(
+        (vertices[i] + PushOut(normals, faces_of_vertex[i], margin)).cast<float>());
   }
   for (const std::vector<int>& loop : faces) {
     for (size_t k = 1; k + 1 < loop.size(); ++k) {

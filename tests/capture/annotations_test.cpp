@@ -65,6 +65,57 @@ TEST(RunMarks, TrajectoryAndEndMarkerOnlyAfterARun) {
   EXPECT_TRUE(colors.count({blue[0], blue[1], blue[2]}));
 }
 
+TEST(GoalBeacon, StandsOnTheGoalInTheGoalColourAndFadesWhenHidden) {
+  protocol::SceneCaptureSettings settings;
+  settings.goal_shere_color = {1.0, 0.0, 0.0, 1.0};
+  const OverlayMesh beacon = GoalBeacon(FlatWorld(), settings);
+  ASSERT_FALSE(beacon.positions.empty());
+  float lowest = 1e9f, highest = -1e9f;
+  for (size_t i = 0; i < beacon.positions.size(); ++i) {
+    const Eigen::Vector3f& p = beacon.positions[i];
+    // A column of radius clamp(0.12 r, 0.3, 1) = 0.48 m around the goal (40, 30).
+    EXPECT_LE((p.head<2>() - Eigen::Vector2f(40, 30)).norm(), 0.48f + 1e-4f);
+    lowest = std::min(lowest, p.z());
+    highest = std::max(highest, p.z());
+    EXPECT_EQ(beacon.colors[i], Eigen::Vector4f(1, 0, 0, 0.8f));
+  }
+  EXPECT_NEAR(lowest, 0.0f, 1e-5f);
+  EXPECT_NEAR(highest, 4.8f, 1e-5f);  // max(4 m, 1.2 x goal radius 4 m)
+  const OverlayMesh hidden = Faded(beacon, kHiddenBeaconAlpha);
+  EXPECT_NEAR(hidden.colors.front().w(), 0.8f * kHiddenBeaconAlpha, 1e-6f);
+  EXPECT_EQ(hidden.positions, beacon.positions);
+}
+
+TEST(SpeedLegend, AColourBarFromBlueToRedInTheBottomLeftCornerLabelledWithTheFastestSpeed) {
+  constexpr int kSize = 256;
+  std::vector<uint8_t> rgb(kSize * kSize * 3, 128);
+  DrawSpeedLegend(&rgb, kSize, 6.04);
+  EXPECT_EQ(SpeedLabel(6.04), "6.0 m/s");
+  const auto pixel = [&](int x, int y) {
+    const size_t i = (static_cast<size_t>(y) * kSize + x) * 3;
+    return Eigen::Vector3i(rgb[i], rgb[i + 1], rgb[i + 2]);
+  };
+  // The bar's ends: blue (stopped) on the left, red (fastest) on the right, both in the bottom
+  // 15 % and left 40 % of the image; the rest of the image is untouched.
+  int leftmost_blue = kSize, rightmost_red = -1, white = 0;
+  for (int y = 0; y < kSize; ++y) {
+    for (int x = 0; x < kSize; ++x) {
+      const Eigen::Vector3i c = pixel(x, y);
+      const bool changed = c != Eigen::Vector3i(128, 128, 128);
+      if (y < kSize * 85 / 100 || x > kSize * 40 / 100) {
+        ASSERT_FALSE(changed) << x << ", " << y;
+        continue;
+      }
+      if (c.z() > 200 && c.x() < 80) leftmost_blue = std::min(leftmost_blue, x);
+      if (c.x() > 200 && c.y() < 60 && c.z() < 40) rightmost_red = std::max(rightmost_red, x);
+      white += c == Eigen::Vector3i(255, 255, 255);
+    }
+  }
+  EXPECT_LT(leftmost_blue, kSize * 5 / 100);
+  EXPECT_GT(rightmost_red, kSize * 25 / 100);
+  EXPECT_GT(white, 30);  // the labels "0" and "6.0 m/s"
+}
+
 TEST(SpeedColor, RunsFromBlueToRed) {
   EXPECT_GT(SpeedColor(0.0, 5.0).z(), 0.9f);
   EXPECT_LT(SpeedColor(0.0, 5.0).x(), 0.3f);

@@ -230,6 +230,19 @@ TEST(CaptureRenderer, StartArrowAlwaysTrajectoryOnlyAfterARun) {
   const Eigen::Vector3d end = after_run.At(50.0, 30.0);
   EXPECT_GT(end.y(), 180.0);
   EXPECT_LT(end.x(), 80.0);
+  // The speed legend's red end in the bottom-left corner, only after a run.
+  const auto red_in_corner = [](const Image& image) {
+    int count = 0;
+    for (int y = image.height * 85 / 100; y < image.height; ++y) {
+      for (int x = 0; x < image.width * 40 / 100; ++x) {
+        const size_t i = (static_cast<size_t>(y) * image.width + x) * 3;
+        count += image.rgb[i] > 200 && image.rgb[i + 1] < 60 && image.rgb[i + 2] < 40;
+      }
+    }
+    return count;
+  };
+  EXPECT_EQ(red_in_corner(before_run), 0);
+  EXPECT_GT(red_in_corner(after_run), 10);
 }
 
 }  // namespace
