@@ -1,7 +1,11 @@
 // The feasibility rules of a candidate, checked cheapest first; the reference plan runs last.
 #include "search/space.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,20 @@ std::string Name(const SearchSpace& space, const std::vector<Obstacle>& obstacle
 }
 
 bool InRange(const Range& range, double value) { return value >= range.min && value <= range.max; }
+
+// The verdict on a reference plan: empty when it exists, fits the timeout and keeps its distance.
+std::string Verdict(const SearchSpace& space, bool found, double time, double clearance) {
+  if (!found) return "the obstacles block every reference path from start to goal";
+  if (time > space.sim_timeout) {
+    return "the reference path takes " + Number(time) + " s (> sim_timeout " +
+           Number(space.sim_timeout) + " s)";
+  }
+  if (clearance < space.path_clearance) {
+    return "the reference path passes " + Number(clearance) +
+           " m from an obstacle (< path_clearance " + Number(space.path_clearance) + " m)";
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -72,7 +90,11 @@ std::string Infeasibility(const SearchSpace& space, const std::vector<Obstacle>&
              Number(actor_class.y.min) + ", " + Number(actor_class.y.max) + "] m";
     }
   }
-  // The reference agent's plan over the non-traversable actors.
+  // The reference agent's plan over the non-traversable actors: the straight segment when
+  // nothing can bend it (see StraightReference), else the planner's.
+  if (const auto straight = StraightReference(space, obstacles)) {
+    return Verdict(space, true, straight->time, straight->clearance);
+  }
   regret::ReferenceProblem problem;
   problem.min = space.landscape_min;
   problem.max = space.landscape_max;
@@ -85,16 +107,34 @@ std::string Infeasibility(const SearchSpace& space, const std::vector<Obstacle>&
     }
   }
   const regret::ReferencePlan plan = regret::PlanReference(problem, space.reference);
-  if (!plan.found) return "the obstacles block every reference path from start to goal";
-  if (plan.time > space.sim_timeout) {
-    return "the reference path takes " + Number(plan.time) + " s (> sim_timeout " +
-           Number(space.sim_timeout) + " s)";
+  return Verdict(space, plan.found, plan.time, plan.clearance);
+}
+
+std::optional<StraightPlan> StraightReference(const SearchSpace& space,
+                                              const std::vector<Obstacle>& obstacles) {
+  const Eigen::Vector2d along = space.goal - space.start;
+  const double length = along.norm();
+  if (length <= 0.0) return std::nullopt;
+  // The first move must not pay the start-turn penalty.
+  const double bearing = std::atan2(along.y(), along.x()) * 180.0 / std::numbers::pi;
+  const double turn = std::abs(std::remainder(bearing - space.start_yaw, 360.0));
+  if (turn > 0.5 * space.reference.start_turn_limit) return std::nullopt;
+  // Every obstacle out of the cost model's reach (5 sigma), plus the lethal radius and two grid
+  // cells, of every point of the segment: the segment costs exactly its length, the cheapest any
+  // path can, and enters no closed cell, so the straightened plan is the segment itself.
+  const regret::CostModel cost;
+  const double reach =
+      5.0 * cost.sigma + space.reference.lethal_radius + 2.0 * space.reference.resolution;
+  double clearance = std::numeric_limits<double>::infinity();
+  for (const Obstacle& obstacle : obstacles) {
+    if (!space.classes[obstacle.actor_class].obstacle) continue;
+    const Eigen::Vector2d p(obstacle.x, obstacle.y);
+    const double t = std::clamp((p - space.start).dot(along) / (length * length), 0.0, 1.0);
+    const double distance = (p - (space.start + t * along)).norm();
+    if (distance <= reach) return std::nullopt;
+    clearance = std::min(clearance, distance);
   }
-  if (plan.clearance < space.path_clearance) {
-    return "the reference path passes " + Number(plan.clearance) +
-           " m from an obstacle (< path_clearance " + Number(space.path_clearance) + " m)";
-  }
-  return "";
+  return StraightPlan{length / space.reference.speed, clearance};
 }
 
 }  // namespace asg::search

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,20 @@ struct SearchSpace {
   double path_clearance = 4.0;           ///< [m] the reference path keeps this far from obstacles
   regret::ReferenceSettings reference;   ///< the reference agent's parameters
 };
+
+/// The reference plan of a candidate whose plan is the straight segment from start to goal.
+struct StraightPlan {
+  double time = 0.0;       ///< [s] segment length / reference speed
+  double clearance = 0.0;  ///< [m] smallest distance of the segment to an obstacle
+};
+
+/// The reference plan without planning, when it is known to be the straight segment: the goal
+/// lies within half the start-turn limit of the start heading and every obstacle is farther from
+/// the segment than the cost model's reach (5 sigma) plus the lethal radius and two cells, so
+/// the segment costs exactly its length and the planner's straightened path is the segment.
+/// nullopt otherwise. Infeasibility uses it to skip the planner; the verdict is the same.
+std::optional<StraightPlan> StraightReference(const SearchSpace& space,
+                                              const std::vector<Obstacle>& obstacles);
 
 /// Why a candidate is infeasible, or empty when it is feasible.
 std::string Infeasibility(const SearchSpace& space, const std::vector<Obstacle>& obstacles);

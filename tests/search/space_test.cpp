@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "protocol/random.h"
 #include "tests/search/toy_objective.h"
 
 namespace asg::search {
@@ -90,6 +91,52 @@ TEST(Infeasibility, IgnoresTraversableActorsInThePlan) {
   space.classes[1].obstacle = false;
   EXPECT_TRUE(Feasible(space, {Bush(30.0, 30.0)}));
   EXPECT_FALSE(Feasible(space, {Tree(30.0, 30.0)}));
+}
+
+}  // namespace
+}  // namespace asg::search
+
+namespace asg::search {
+namespace {
+
+// Whenever StraightReference skips the planner, the planner would have planned the straight
+// segment: same time, same clearance, two points. Checked on random candidates of the research
+// space (and a start heading the shortcut must refuse).
+TEST(StraightReference, AgreesWithThePlannerWheneverItAnswers) {
+  SearchSpace space = testing::ResearchSpace();
+  protocol::Random random(17);
+  int answered = 0, declined = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<Obstacle> obstacles;
+    const int count = static_cast<int>(random.UniformInt(1, 4));
+    for (int k = 0; k < count; ++k) {
+      obstacles.push_back({static_cast<uint32_t>(k % 2), random.Uniform(0.0, 60.0),
+                           random.Uniform(0.0, 60.0), 0.0, 1.0});
+    }
+    const std::optional<StraightPlan> straight = StraightReference(space, obstacles);
+    if (!straight) {
+      ++declined;
+      continue;
+    }
+    ++answered;
+    regret::ReferenceProblem problem;
+    problem.min = space.landscape_min;
+    problem.max = space.landscape_max;
+    problem.start = space.start;
+    problem.start_yaw = space.start_yaw;
+    problem.goal = space.goal;
+    for (const Obstacle& o : obstacles) problem.cost.obstacles.emplace_back(o.x, o.y);
+    const regret::ReferencePlan plan = regret::PlanReference(problem, space.reference);
+    ASSERT_TRUE(plan.found) << i;
+    EXPECT_EQ(plan.path.size(), 2u) << i;
+    EXPECT_NEAR(plan.time, straight->time, 1e-9) << i;
+    EXPECT_NEAR(plan.clearance, straight->clearance, 1e-9) << i;
+  }
+  EXPECT_GT(answered, 50);
+  EXPECT_GT(declined, 50);
+  // Facing away from the goal: the first move would pay the turn penalty, so no shortcut.
+  space.start_yaw = 225.0;
+  EXPECT_FALSE(StraightReference(space, {{0, 55.0, 5.0, 0.0, 1.0}}).has_value());
 }
 
 }  // namespace
