@@ -5,8 +5,7 @@
 // The goal beacon is a vertical column in the goal colour standing on the goal, max(4 m, 1.2 x
 // goal radius) tall, so that a view from low down shows the goal above the trees and bushes;
 // where a hill or an actor hides it, it shows through faintly.
-// The speed legend is a colour bar in the bottom-left corner of the image, from stopped (left)
-// to the run's fastest speed (right), labelled "0" and "<fastest> m/s", on a dark panel.
+// After a run the ortho aerial also gets a speed legend (speed_legend.h).
 //
 // Legend of the ortho aerial marks:
 //   start:       white arrow with a dark outline at the start, pointing along the start yaw
@@ -23,8 +22,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <cstdint>
-#include <string>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -67,12 +64,6 @@ OverlayMesh Faded(OverlayMesh mesh, float alpha);
 
 /// [m/s] the speed that maps to red on `run`'s trajectory: its fastest sample, at least 1 m/s.
 double FastestSpeed(const protocol::AnalyzeScenarioRequest& run);
-
-/// Draws the speed legend (see above) into `rgb`, a size x size RGB image with row 0 at the top.
-void DrawSpeedLegend(std::vector<uint8_t>* rgb, int size, double fastest);
-
-/// The legend's label of `fastest`: "6.2 m/s" (one decimal).
-std::string SpeedLabel(double fastest);
 
 /// Trajectory colour of `speed` [m/s] when `fastest` [m/s] maps to red (legend above).
 Eigen::Vector4f SpeedColor(double speed, double fastest);

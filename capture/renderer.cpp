@@ -11,6 +11,7 @@
 #include "capture/render_targets.h"
 #include "capture/scene_buffers.h"
 #include "capture/shaders.h"
+#include "capture/speed_legend.h"
 #include "capture/views.h"
 
 namespace asg::capture {
