@@ -2,6 +2,7 @@
 #include "client/batch.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -137,6 +138,88 @@ void Claim(std::map<uint32_t, std::string>* used, uint32_t number, const std::st
   }
 }
 
+// A "variants" entry: its name and the keys merged over each layout.
+struct Variant {
+  std::string name;
+  Json overrides;
+};
+
+bool IsVariantName(const std::string& name) {
+  if (name.empty() || name.size() > 32) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+std::vector<Variant> ParseVariants(const Json& section, const std::string& origin) {
+  if (!section.is_array() || section.empty() || section.size() > 256) {
+    Fail(origin, "variants", "expected an array of 1..256 objects, got " + ShortDump(section));
+  }
+  std::vector<Variant> variants;
+  std::set<std::string> names;
+  for (size_t v = 0; v < section.size(); ++v) {
+    const std::string path = "variants[" + std::to_string(v) + "]";
+    if (!section[v].is_object())
+      Fail(origin, path, "expected an object, got " + ShortDump(section[v]));
+    if (!section[v].contains("name") || !section[v]["name"].is_string() ||
+        !IsVariantName(section[v]["name"].get<std::string>())) {
+      Fail(origin, path + ".name",
+           "expected 1..32 letters, digits, '_', '-' or '.', got " +
+               (section[v].contains("name") ? Described(section[v]["name"]) : "nothing"));
+    }
+    Variant variant{section[v]["name"].get<std::string>(), section[v]};
+    variant.overrides.erase("name");
+    if (!names.insert(variant.name).second) {
+      Fail(origin, path + ".name", "\"" + variant.name + "\" is used by an earlier variant");
+    }
+    for (const char* key : {"scenario_number", "seed"}) {
+      if (variant.overrides.contains(key)) {
+        Fail(origin, path + "." + key, "is set per layout, not per variant");
+      }
+    }
+    variants.push_back(std::move(variant));
+  }
+  return variants;
+}
+
+// Every layout of `layouts` once per variant (see batch.h); `merged` holds each layout's JSON
+// before decoding (absent when it could not be generated).
+std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& layouts,
+                                           const std::map<uint32_t, Json>& merged,
+                                           const std::vector<Variant>& variants,
+                                           const ActorClasses* classes, const std::string& origin) {
+  const uint32_t count = static_cast<uint32_t>(variants.size());
+  std::vector<PlannedScenario> crossed;
+  for (const PlannedScenario& layout : layouts) {
+    if (uint64_t{layout.scenario_number} * count > kMaxScenarioNumber) {
+      Fail(origin, "variants",
+           "layout " + std::to_string(layout.scenario_number) + " x " + std::to_string(count) +
+               " variants would be numbered past the maximum 65535");
+    }
+    for (uint32_t v = 0; v < count; ++v) {
+      const std::string where = "variants[" + std::to_string(v) + "]";
+      PlannedScenario planned = layout;
+      planned.scenario_number = (layout.scenario_number - 1) * count + v + 1;
+      planned.variant = variants[v].name;
+      planned.layout = layout.scenario_number;
+      planned.source = layout.source + " " + where;
+      const auto json = merged.find(layout.scenario_number);
+      if (layout.status == PlanStatus::kValid && json != merged.end()) {
+        Json request = DeepMerge(json->second, variants[v].overrides);
+        request["scenario_number"] = planned.scenario_number;
+        request["seed"] = layout.seed;
+        DecodePlannedRequest(request, where, &planned, &variants[v].overrides, nullptr);
+        CheckPlannedScene(classes, &variants[v].overrides, nullptr, &planned);
+        if (planned.status == PlanStatus::kInvalid) planned.error += " (for " + layout.source + ")";
+      } else if (planned.request_json.is_object()) {
+        planned.request_json["scenario_number"] = planned.scenario_number;
+      }
+      crossed.push_back(std::move(planned));
+    }
+  }
+  return crossed;
+}
+
 }  // namespace
 
 size_t Batch::CountInvalid() const {
@@ -159,14 +242,22 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   }
   static const std::set<std::string> kKnownKeys = {
       "name",          "seed",         "defaults",           "scenarios", "generate",
-      "vehicle_nodes", "max_attempts", "scenario_timeout_s", "search"};
+      "vehicle_nodes", "max_attempts", "scenario_timeout_s", "search",    "variants"};
   for (const auto& [key, value] : root.items()) {
     if (!kKnownKeys.contains(key)) {
       Fail(origin, key,
            "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
-           "vehicle_nodes, max_attempts, scenario_timeout_s)");
+           "variants, vehicle_nodes, max_attempts, scenario_timeout_s)");
     }
   }
+  std::vector<Variant> variants;
+  if (root.contains("variants")) {
+    if (root.contains("search")) {
+      Fail(origin, "variants", "a batch with a \"search\" section cannot have variants");
+    }
+    variants = ParseVariants(root["variants"], origin);
+  }
+  std::map<uint32_t, Json> layout_json;  // each layout's JSON before decoding, for the variants
   Batch batch;
   batch.origin = origin;
   batch.settings = ParseSettings(root, origin, default_name);
@@ -222,6 +313,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     Json merged = DeepMerge(base, listed[i]);
     merged["scenario_number"] = planned.scenario_number;
     merged["seed"] = planned.seed;
+    if (!variants.empty()) layout_json[planned.scenario_number] = merged;
     DecodePlannedRequest(merged, planned.source, &planned, &listed[i], &batch.defaults);
     CheckPlannedScene(classes, &listed[i], &batch.defaults, &planned);
     batch.scenarios.push_back(std::move(planned));
@@ -253,8 +345,9 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       planned.source = source;
       planned.seed = ScenarioSeed(batch.settings.seed, number);
       try {
-        DecodePlannedRequest(GenerateScenario(spec, base, number, planned.seed), source, &planned,
-                             nullptr, &batch.defaults);
+        const Json generated = GenerateScenario(spec, base, number, planned.seed);
+        if (!variants.empty()) layout_json[number] = generated;
+        DecodePlannedRequest(generated, source, &planned, nullptr, &batch.defaults);
         CheckPlannedScene(classes, nullptr, &batch.defaults, &planned);
       } catch (const GenerateError& error) {
         planned.status = PlanStatus::kInvalid;
@@ -285,6 +378,10 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
             [](const PlannedScenario& a, const PlannedScenario& b) {
               return a.scenario_number < b.scenario_number;
             });
+  if (!variants.empty()) {
+    batch.scenarios = CrossVariants(batch.scenarios, layout_json, variants, classes, origin);
+    for (const Variant& variant : variants) batch.variants.push_back(variant.name);
+  }
   return batch;
 }
 

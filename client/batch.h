@@ -38,6 +38,16 @@
 // num_instances is 3" or "generate[12]: ..." for the 13th generated scenario, or by "defaults"
 // when the value was written there; the other scenarios are unaffected.
 //
+// Variants: "variants": [{"name": "planner", "driver": {...}}, {"name": "straight", ...}] crosses
+// every layout (each listed or generated scenario) with the variants: each variant's keys besides
+// "name" (any RunScenario field or extension) are deep-merged over the layout last (an object
+// whose "type" differs, such as a driver of another type, replaces the layout's), and every
+// layout runs once per variant with the same seed, so the same scene (generated scenes included).
+// Layout n's variant v (0-based) is scenario (n - 1) * V + v + 1 for V variants; its result.json
+// names the variant and the layout. A name is 1..32 letters, digits, '_', '-' or '.'; names are
+// unique; "scenario_number" and "seed" are not variant keys; a batch with a search has none.
+// An error that the variant causes is named there: "variants[1].driver.sensor_range: ...".
+//
 // Sim timeout: a scenario left without one (sim_timeout_period negative, the request's default)
 // gets kDefaultSimTimeout.
 #pragma once
@@ -94,7 +104,9 @@ struct PlannedScenario {
   /// valid (every field present), the merged JSON as found when invalid.
   Json request_json;
   protocol::RunScenarioRequest request;  ///< the decoded request; meaningful when kValid
-  Json search_record;  ///< a searched scenario's search.json (search_plan.h); null otherwise
+  Json search_record;   ///< a searched scenario's search.json (search_plan.h); null otherwise
+  std::string variant;  ///< the "variants" entry it runs as; empty in a batch without variants
+  uint32_t layout = 0;  ///< with a variant: the layout's number (its scene); 0 without
 };
 
 /// A loaded batch: settings, the defaults and every scenario sorted by scenario number.
@@ -106,8 +118,9 @@ struct Batch {
   /// The JSON every scenario is merged over: a default request with the batch's vehicle_nodes,
   /// merged with "defaults".
   Json base_request = Json::object();
-  std::optional<SearchSpec> search;  ///< the "search" section, when given
-  uint32_t search_first_number = 0;  ///< the first searched scenario's number (search only)
+  std::vector<std::string> variants;  ///< the "variants" names, in order; empty without
+  std::optional<SearchSpec> search;   ///< the "search" section, when given
+  uint32_t search_first_number = 0;   ///< the first searched scenario's number (search only)
 
   /// Number of scenarios with PlanStatus::kInvalid.
   size_t CountInvalid() const;

@@ -69,6 +69,8 @@ results::ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
   record.request = planned.request_json;
   record.result = results::UnrunnableResult(
       planned.scenario_number, results::ScenarioStatus::kInvalid, planned.error, planned.seed);
+  record.result.variant = planned.variant;
+  record.result.layout = planned.layout;
   return record;
 }
 

@@ -13,6 +13,8 @@ void FarmLoop::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioReques
   results::ScenarioRecord record;
   record.request = planned->request_json;
   record.result = results::DoneResult(analysis, planned->seed);
+  record.result.variant = planned->variant;
+  record.result.layout = planned->layout;
   record.search = planned->search_record;
   record.trajectory = std::move(analysis.vehicle_trajectory);
   record.captures = std::move(captures);
@@ -38,6 +40,8 @@ void FarmLoop::RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatu
   results::ScenarioRecord record;
   record.request = planned->request_json;
   record.result = results::UnrunnableResult(scenario_number, status, error, planned->seed);
+  record.result.variant = planned->variant;
+  record.result.layout = planned->layout;
   record.search = planned->search_record;
   Submit(std::move(record));
 }

@@ -35,6 +35,47 @@ std::string Format(const char* format, double value) {
 
 }  // namespace
 
+namespace {
+
+// The outcome of a result for comparing variants: the reason name when done, else the status.
+std::string OutcomeLabel(const results::ScenarioResult& result) {
+  return result.status == results::ScenarioStatus::kDone
+             ? ReasonName(result)
+             : std::string(results::ScenarioStatusName(result.status));
+}
+
+void CompareVariants(const std::vector<results::ScenarioOutcome>& outcomes, BatchSummary* summary) {
+  std::map<uint32_t, std::vector<const results::ScenarioResult*>> by_layout;
+  for (const results::ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
+    const results::ScenarioResult& result = outcome->result;
+    if (result.variant.empty()) continue;
+    auto counts = std::find_if(summary->variants.begin(), summary->variants.end(),
+                               [&](const VariantCounts& c) { return c.name == result.variant; });
+    if (counts == summary->variants.end()) {
+      summary->variants.push_back({result.variant, 0, {}, {}});
+      counts = summary->variants.end() - 1;
+      for (const char* status : {"done", "invalid", "failed"}) counts->status_counts[status] = 0;
+    }
+    ++counts->total;
+    ++counts->status_counts[std::string(results::ScenarioStatusName(result.status))];
+    if (result.status == results::ScenarioStatus::kDone)
+      ++counts->reason_counts[ReasonName(result)];
+    by_layout[result.layout].push_back(&result);
+  }
+  summary->layouts = by_layout.size();
+  for (const auto& [layout, results_of_layout] : by_layout) {
+    VariantDifference difference{layout, {}};
+    bool differs = false;
+    for (const results::ScenarioResult* result : results_of_layout) {
+      difference.outcomes.emplace_back(result->variant, OutcomeLabel(*result));
+      differs = differs || difference.outcomes.back().second != difference.outcomes.front().second;
+    }
+    if (differs) summary->differences.push_back(std::move(difference));
+  }
+}
+
+}  // namespace
+
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
                        const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
                        size_t kept, size_t kept_done) {
@@ -53,6 +94,7 @@ BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
       ++summary.reason_counts[ReasonName(outcome.result)];
     }
   }
+  CompareVariants(outcomes, &summary);
   summary.wall_time_s = wall_time_s;
   summary.kept = kept;
   const size_t done = summary.status_counts["done"];
@@ -70,8 +112,26 @@ Json SummaryToJson(const BatchSummary& summary,
                {"status_counts", summary.status_counts},
                {"reason_counts", summary.reason_counts},
                {"wall_time_s", summary.wall_time_s},
-               {"scenarios_per_s", summary.scenarios_per_s},
-               {"scenarios", Json::array()}};
+               {"scenarios_per_s", summary.scenarios_per_s}};
+  if (!summary.variants.empty()) {
+    Json variants = Json::array();
+    for (const VariantCounts& counts : summary.variants) {
+      variants.push_back({{"name", counts.name},
+                          {"total", counts.total},
+                          {"status_counts", counts.status_counts},
+                          {"reason_counts", counts.reason_counts}});
+    }
+    json["variants"] = std::move(variants);
+    json["layouts"] = summary.layouts;
+    Json differences = Json::array();
+    for (const VariantDifference& difference : summary.differences) {
+      Json outcomes = Json::object();
+      for (const auto& [variant, outcome] : difference.outcomes) outcomes[variant] = outcome;
+      differences.push_back({{"layout", difference.layout}, {"outcomes", std::move(outcomes)}});
+    }
+    json["variant_differences"] = std::move(differences);
+  }
+  json["scenarios"] = Json::array();
   for (const results::ScenarioOutcome* outcome : SortedByNumber(outcomes)) {
     const results::ScenarioResult& result = outcome->result;
     Json row = {{"scenario_number", result.scenario_number},
@@ -80,6 +140,10 @@ Json SummaryToJson(const BatchSummary& summary,
                 {"seed", result.seed},
                 {"wall_time_s", outcome->timing.wall_time_s},
                 {"worker_id", outcome->timing.worker_id}};
+    if (!result.variant.empty()) {
+      row["variant"] = result.variant;
+      row["layout"] = result.layout;
+    }
     if (result.status == results::ScenarioStatus::kDone) {
       row["termination_reason_name"] = ReasonName(result);
       row["vehicle_sim_time"] = result.vehicle_sim_time;
@@ -130,6 +194,8 @@ std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes,
     if (const auto driver = drivers.find(result.scenario_number); driver != drivers.end()) {
       csv += driver->second;
     }
+    csv += ',' + result.variant + ',';
+    if (!result.variant.empty()) csv += std::to_string(result.layout);
     const protocol::RunCounters& counters = result.counters;
     for (const double value :
          {counters.distance_travelled, static_cast<double>(counters.collisions_touched),
@@ -175,6 +241,25 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
     add_row(status, found == summary.status_counts.end() ? 0 : found->second);
   }
   for (const auto& [reason, count] : summary.reason_counts) add_row("  " + reason, count);
+  if (!summary.variants.empty()) {
+    text += "variants, side by side over " + std::to_string(summary.layouts) + " layouts:\n";
+    for (const VariantCounts& counts : summary.variants) {
+      text += "  " + counts.name + ":";
+      for (const auto& [reason, count] : counts.reason_counts) {
+        text += " " + reason + " " + std::to_string(count);
+      }
+      for (const char* status : {"invalid", "failed"}) {
+        const auto found = counts.status_counts.find(status);
+        if (found != counts.status_counts.end() && found->second > 0) {
+          text += std::string(" ") + status + " " + std::to_string(found->second);
+        }
+      }
+      text += "\n";
+    }
+    text += "  layouts whose variants ended differently: " +
+            std::to_string(summary.differences.size()) + " of " + std::to_string(summary.layouts) +
+            " (summary.json variant_differences)\n";
+  }
   return text;
 }
 

@@ -25,9 +25,25 @@ namespace asg::client {
 inline constexpr std::string_view kSummaryCsvHeader =
     "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,worker_id,"
     "attempts,regret,regret_cost_term,regret_time_term,regret_cost_position_term,"
-    "regret_time_position_term,cost,time,cost_opt,time_opt,seed,driver,distance_travelled,"
+    "regret_time_position_term,cost,time,cost_opt,time_opt,seed,driver,variant,layout,"
+    "distance_travelled,"
     "collisions_touched,max_abs_roll,max_abs_pitch,control_messages,physics_steps,settle_time,"
     "error";
+
+/// Outcome counts of one variant of a variant batch (batch.h).
+struct VariantCounts {
+  std::string name;
+  size_t total = 0;
+  std::map<std::string, size_t> status_counts;  ///< by results::ScenarioStatusName
+  std::map<std::string, size_t> reason_counts;  ///< by termination reason name, done only
+};
+
+/// A layout whose variants ended differently: each variant's outcome (the termination reason
+/// name when done, else the status), in variant order.
+struct VariantDifference {
+  uint32_t layout = 0;
+  std::vector<std::pair<std::string, std::string>> outcomes;  ///< (variant, outcome)
+};
 
 /// Totals of a batch run.
 struct BatchSummary {
@@ -41,10 +57,14 @@ struct BatchSummary {
   size_t kept = 0;  ///< scenarios kept from an earlier run (--resume), not run in this one
   /// scenarios done in this run / wall_time_s (0 when no time elapsed); kept ones do not count
   double scenarios_per_s = 0.0;
+  std::vector<VariantCounts> variants;  ///< per variant, in batch order; empty without variants
+  size_t layouts = 0;                   ///< layouts of a variant batch
+  std::vector<VariantDifference> differences;  ///< layouts whose variants ended differently
 };
 
 /// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
-/// (`kept_done` of those done) were kept from an earlier run and not run in this one.
+/// (`kept_done` of those done) were kept from an earlier run and not run in this one. Results
+/// with a variant are also counted per variant and compared layout by layout.
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
                        const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
                        size_t kept = 0, size_t kept_done = 0);

@@ -40,6 +40,16 @@ struct Schema<results::ScenarioResult> {
     v.Required("scenario_number", m.scenario_number);
     v.RequiredTag("status", m.status, results::kStatusNames);
     v.Required("seed", m.seed);
+    // A variant batch's scenarios say which variant of which layout they are.
+    if constexpr (std::is_same_v<V, FieldWriter>) {
+      if (!m.variant.empty()) {
+        v.Optional("variant", m.variant);
+        v.Optional("layout", m.layout);
+      }
+    } else {
+      v.Optional("variant", m.variant);
+      v.Optional("layout", m.layout);
+    }
     v.Required("reruns", m.reruns);
     v.Required("captures", m.captures);
     // The status is read before the fields that depend on it.

@@ -53,6 +53,9 @@ struct ScenarioResult {
   ScenarioStatus status = ScenarioStatus::kFailed;
   std::string error;                  ///< why the scenario is invalid or failed
   uint64_t seed = 0;                  ///< the request's seed
+  std::string variant;                ///< the batch variant it ran as; empty without variants
+  uint32_t layout = 0;                ///< with a variant: the scenario number of its layout (the
+                                      ///< scene every variant of it shares); 0 without
   uint8_t termination_reason = 0;     ///< a protocol::TerminationReason value
   double vehicle_sim_time = 0.0;      ///< [s] from AnalyzeScenario
   protocol::RunCounters counters;     ///< from AnalyzeScenario
@@ -92,9 +95,10 @@ struct ScenarioTiming {
   bool operator==(const ScenarioTiming&) const = default;
 };
 
-/// result.json's object, in this order: scenario_number, status, seed, reruns,
-/// captures, then termination_reason, termination_reason_name, vehicle_sim_time and counters when
-/// done, or error when not, and capture_error when captures failed.
+/// result.json's object, in this order: scenario_number, status, seed, variant and layout (in a
+/// variant batch only), reruns, captures, then termination_reason, termination_reason_name,
+/// vehicle_sim_time and counters when done, or error when not, and capture_error when captures
+/// failed.
 Json ResultToJson(const ScenarioResult& result);
 /// Reads a result.json object back strictly (the messages' schema rules: every field of its
 /// status, no unknown key); throws ResultError "<origin>: <json path>: <problem>".

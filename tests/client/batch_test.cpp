@@ -202,6 +202,58 @@ TEST(BatchSceneChecks, GenerateRangesAndClassesAreBatchErrors) {
             "");
 }
 
+TEST(BatchVariants, EveryLayoutRunsOncePerVariantOnTheSameScene) {
+  const Batch batch = Parse(R"({"seed": 3,
+      "defaults": {"driver": {"type": "planner", "speed": 4}},
+      "scenarios": [{"goal_radius": 3}, {"goal_radius": 4}],
+      "generate": {"count": 2, "actors": [{"path_name": "tree", "count": 2, "x": [20, 40],
+                   "y": [20, 40]}], "start_clearance": 3, "goal_clearance": 3},
+      "variants": [{"name": "planner"}, {"name": "straight", "driver": {"type": "straight"}}]})");
+  ASSERT_EQ(batch.scenarios.size(), 8u);
+  EXPECT_EQ(batch.variants, (std::vector<std::string>{"planner", "straight"}));
+  for (uint32_t layout = 1; layout <= 4; ++layout) {
+    const PlannedScenario& a = *batch.Find(2 * layout - 1);
+    const PlannedScenario& b = *batch.Find(2 * layout);
+    ASSERT_EQ(a.status, PlanStatus::kValid) << a.error;
+    ASSERT_EQ(b.status, PlanStatus::kValid) << b.error;
+    EXPECT_EQ(a.variant, "planner");
+    EXPECT_EQ(b.variant, "straight");
+    EXPECT_EQ(a.layout, layout);
+    EXPECT_EQ(b.layout, layout);
+    EXPECT_EQ(a.seed, ScenarioSeed(3, layout));
+    EXPECT_EQ(b.seed, a.seed);
+    EXPECT_EQ(b.request.seed, a.seed);
+    EXPECT_EQ(a.request_json["scene_description"], b.request_json["scene_description"]) << layout;
+    EXPECT_EQ(a.request_json["goal_radius"], b.request_json["goal_radius"]);
+    EXPECT_EQ(a.request.driver.type, protocol::DriverSpec::Type::kPlanner);
+    EXPECT_EQ(b.request.driver.type, protocol::DriverSpec::Type::kStraight);
+    EXPECT_EQ(a.request.driver.speed, 4.0);
+    EXPECT_EQ(b.request.driver.speed, 5.0);  // a driver of another type replaces the layout's
+    EXPECT_EQ(b.request_json["scenario_number"], 2 * layout);
+  }
+  // The generated layouts have their trees, the same in both variants.
+  EXPECT_EQ(batch.Find(5)->request.scene_description.ssa_array.at(0).num_instances, 2);
+}
+
+TEST(BatchVariants, MistakesAreNamedInTheVariants) {
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": []})"),
+            "test.json: variants: expected an array of 1..256 objects, got []");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a b"}]})"),
+            "test.json: variants[0].name: expected 1..32 letters, digits, '_', '-' or '.', got "
+            "string \"a b\"");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a"}, {"name": "a"}]})"),
+            "test.json: variants[1].name: \"a\" is used by an earlier variant");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a", "seed": 2}]})"),
+            "test.json: variants[0].seed: is set per layout, not per variant");
+  // A variant that breaks the request makes its scenarios invalid, named in the variant.
+  const Batch batch = Parse(R"({"scenarios": [{}], "variants": [{"name": "ok"},
+      {"name": "bad", "goal_radius": "far"}]})");
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[1].error.rfind("variants[1].goal_radius: ", 0), 0u)
+      << batch.scenarios[1].error;
+  EXPECT_NE(batch.scenarios[1].error.find("(for scenarios[0])"), std::string::npos);
+}
+
 TEST(BatchTest, AScenarioWithoutASimTimeoutGetsTheDefaultOne) {
   const Batch batch = Parse(R"({"scenarios": [{}, {"sim_timeout_period": 30},
       {"sim_timeout_period": -1}]})");

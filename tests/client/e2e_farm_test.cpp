@@ -128,6 +128,51 @@ TEST(FarmEndToEnd, OneAndTwoWorkersAndARerunGiveByteIdenticalResults) {
   EXPECT_NE(summary.find("REASON_VEHICLE_COLLISION"), std::string::npos);
 }
 
+TEST(FarmEndToEnd, TwoVariantsOfTwentyGeneratedLayoutsRunOnIdenticalScenesAndAreCompared) {
+  TempDir dir;
+  Json batch = GeneratedBatch(20);
+  batch["variants"] = {{{"name", "straight"}},
+                       {{"name", "planner"}, {"driver", {{"type", "planner"}, {"speed", 5.0}}}}};
+  WriteJson(dir.path() / "variants.json", batch);
+  const auto out = dir.path() / "out";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", (dir.path() / "variants.json").string(), "--out", out.string(),
+                      "--workers", "2"},
+                     dir.path() / "client.txt"),
+            0)
+      << ReadText(dir.path() / "client.txt");
+  for (int layout = 1; layout <= 20; ++layout) {
+    const int straight = 2 * layout - 1, planner = 2 * layout;
+    char a[32], b[32];
+    std::snprintf(a, sizeof a, "scenario_%04d/request.json", straight);
+    std::snprintf(b, sizeof b, "scenario_%04d/request.json", planner);
+    const Json request_a = Json::parse(ReadText(out / a));
+    const Json request_b = Json::parse(ReadText(out / b));
+    EXPECT_EQ(request_a["scene_description"], request_b["scene_description"]) << layout;
+    EXPECT_EQ(request_a["seed"], request_b["seed"]) << layout;
+    EXPECT_EQ(request_a["driver"]["type"], "straight");
+    EXPECT_EQ(request_b["driver"]["type"], "planner");
+    EXPECT_EQ(Result(out, straight)["variant"], "straight");
+    EXPECT_EQ(Result(out, planner)["variant"], "planner");
+    EXPECT_EQ(Result(out, planner)["layout"], layout);
+  }
+  // The summary compares the variants side by side, in summary.json and on the terminal.
+  const Json summary = Json::parse(ReadText(out / "summary.json"));
+  ASSERT_EQ(summary["variants"].size(), 2u);
+  EXPECT_EQ(summary["variants"][0]["name"], "straight");
+  EXPECT_EQ(summary["variants"][0]["total"], 20);
+  EXPECT_EQ(summary["variants"][1]["total"], 20);
+  EXPECT_EQ(summary["layouts"], 20);
+  // The straight driver runs into trees the planner drives around: some layouts differ.
+  EXPECT_GT(summary["variant_differences"].size(), 0u) << summary.dump();
+  for (const Json& difference : summary["variant_differences"]) {
+    EXPECT_NE(difference["outcomes"]["straight"], difference["outcomes"]["planner"]);
+  }
+  EXPECT_NE(ReadText(dir.path() / "client.txt").find("variants, side by side over 20 layouts"),
+            std::string::npos);
+  EXPECT_NE(ReadText(out / "summary.csv").find(",straight,1,"), std::string::npos);
+}
+
 TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {
   TempDir dir;
   WriteJson(dir.path() / "mixed.json", SmallBatch("mixed", MixedScenarios()));

@@ -67,14 +67,14 @@ TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
             "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,"
             "worker_id,attempts,regret,regret_cost_term,regret_time_term,"
             "regret_cost_position_term,regret_time_position_term,cost,time,cost_opt,time_opt,"
-            "seed,driver,distance_travelled,collisions_touched,max_abs_roll,max_abs_pitch,"
-            "control_messages,physics_steps,settle_time,error\n"
-            "1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,0,,0,0,0,0,0,0,0,\n"
-            "2,invalid,,,3.000,,0,,,,,,,,,,0,,,,,,,,,bad\n"
-            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1,1.5,0.25,0.5,0.5,0.25,30,6,24,4,0,,"
+            "seed,driver,variant,layout,distance_travelled,collisions_touched,max_abs_roll,"
+            "max_abs_pitch,control_messages,physics_steps,settle_time,error\n"
+            "1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,0,,,,0,0,0,0,0,0,0,\n"
+            "2,invalid,,,3.000,,0,,,,,,,,,,0,,,,,,,,,,,bad\n"
+            "3,done,REASON_VEHICLE_COLLISION,7.5,4.000,2,1,1.5,0.25,0.5,0.5,0.25,30,6,24,4,0,,,,"
             "0,0,0,0,0,0,0,\n"
-            "4,done,REASON_SUCCESS,10,5.000,1,1,,,,,,,,,,0,,0,0,0,0,0,0,0,\n"
-            "5,failed,,,6.000,2,3,,,,,,,,,,0,,,,,,,,,bad\n");
+            "4,done,REASON_SUCCESS,10,5.000,1,1,,,,,,,,,,0,,,,0,0,0,0,0,0,0,\n"
+            "5,failed,,,6.000,2,3,,,,,,,,,,0,,,,,,,,,,,bad\n");
 }
 
 TEST(SummaryToCsvTest, SeedDriverCountersAndAQuotedError) {
@@ -85,13 +85,48 @@ TEST(SummaryToCsvTest, SeedDriverCountersAndAQuotedError) {
   outcomes[0].result.counters = {120, 2, 3.5, 4.25, 61.5, 0.5, 1200};
   outcomes[1].result.error = "scenarios[1].x: 2 values, \"x\" needs 3";
   const std::string csv = SummaryToCsv(outcomes, {{1, "planner"}, {2, "straight"}});
-  EXPECT_NE(csv.find("\n1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,42,planner,61.5,2,3.5,"
+  EXPECT_NE(csv.find("\n1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,42,planner,,,61.5,2,3.5,"
                      "4.25,120,1200,0.5,\n"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find(",straight,,,,,,,,\"scenarios[1].x: 2 values, \"\"x\"\" needs 3\"\n"),
+  EXPECT_NE(csv.find(",straight,,,,,,,,,,\"scenarios[1].x: 2 values, \"\"x\"\" needs 3\"\n"),
             std::string::npos)
       << csv;
+}
+
+TEST(SummarizeTest, VariantsAreCountedAndComparedLayoutByLayout) {
+  // Two layouts x two variants: layout 1 ends the same way twice, layout 2 differently.
+  std::vector<results::ScenarioOutcome> outcomes = {
+      Outcome(1, results::ScenarioStatus::kDone, 0, 1),
+      Outcome(2, results::ScenarioStatus::kDone, 0, 1),
+      Outcome(3, results::ScenarioStatus::kDone, 0, 1),
+      Outcome(4, results::ScenarioStatus::kDone, 1, 1)};
+  const char* names[] = {"planner", "straight"};
+  for (int i = 0; i < 4; ++i) {
+    outcomes[i].result.variant = names[i % 2];
+    outcomes[i].result.layout = static_cast<uint32_t>(i / 2 + 1);
+  }
+  const BatchSummary summary = Summarize("v", 1, outcomes, 1.0);
+  ASSERT_EQ(summary.variants.size(), 2u);
+  EXPECT_EQ(summary.variants[0].name, "planner");
+  EXPECT_EQ(summary.variants[0].reason_counts.at("REASON_SUCCESS"), 2u);
+  EXPECT_EQ(summary.variants[1].reason_counts.at("REASON_SUCCESS"), 1u);
+  EXPECT_EQ(summary.variants[1].reason_counts.at("REASON_VEHICLE_COLLISION"), 1u);
+  EXPECT_EQ(summary.layouts, 2u);
+  ASSERT_EQ(summary.differences.size(), 1u);
+  EXPECT_EQ(summary.differences[0].layout, 2u);
+  EXPECT_EQ(summary.differences[0].outcomes[1],
+            (std::pair<std::string, std::string>{"straight", "REASON_VEHICLE_COLLISION"}));
+  const Json json = SummaryToJson(summary, outcomes);
+  EXPECT_EQ(json["variant_differences"][0]["outcomes"]["planner"], "REASON_SUCCESS");
+  EXPECT_EQ(json["scenarios"][3]["variant"], "straight");
+  EXPECT_EQ(json["scenarios"][3]["layout"], 2);
+  const std::string table = FormatOutcomeTable(summary);
+  EXPECT_NE(table.find("  straight: REASON_SUCCESS 1 REASON_VEHICLE_COLLISION 1\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("layouts whose variants ended differently: 1 of 2"), std::string::npos);
+  EXPECT_NE(SummaryToCsv(outcomes).find(",straight,2,"), std::string::npos);
 }
 
 TEST(WriteSummaryTest, WritesJsonAndCsv) {
