@@ -22,17 +22,6 @@ constexpr uint32_t kMaxScenarioNumber = std::numeric_limits<uint16_t>::max();
 /// Most vehicle nodes per worker, and most accepted reruns per scenario.
 constexpr uint64_t kMaxNodeCount = 255;
 
-[[noreturn]] void Fail(const std::string& origin, const std::string& path,
-                       const std::string& problem) {
-  throw BatchError(origin + ": " + path + ": " + problem);
-}
-
-/// A value for an error message with its JSON type: `string "x"`, `number -1`, `null`.
-std::string Described(const Json& value) {
-  if (value.is_null()) return "null";
-  return std::string(value.type_name()) + " " + ShortDump(value);
-}
-
 /// The top-level "vehicle_nodes" object: the client-only keys read here, the rest decoded
 /// strictly as the requests' VehicleNodesSpec.
 BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origin) {
@@ -40,19 +29,20 @@ BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origi
   Json spec = object;
   if (const auto found = object.find("max_reruns"); found != object.end()) {
     if (!found->is_number_unsigned()) {
-      Fail(origin, "vehicle_nodes.max_reruns",
-           "expected an unsigned integer, got " + Described(*found));
+      FailAt(origin, "vehicle_nodes.max_reruns",
+             "expected an unsigned integer, got " + DescribeValue(*found));
     }
     if (found->get<uint64_t>() > kMaxNodeCount) {
-      Fail(origin, "vehicle_nodes.max_reruns",
-           "expected at most " + std::to_string(kMaxNodeCount) + ", got " + ShortDump(*found));
+      FailAt(origin, "vehicle_nodes.max_reruns",
+             "expected at most " + std::to_string(kMaxNodeCount) + ", got " + ShortDump(*found));
     }
     settings.max_reruns = found->get<uint32_t>();
     spec.erase("max_reruns");
   }
   if (const auto found = object.find("save_minimal"); found != object.end()) {
     if (!found->is_boolean()) {
-      Fail(origin, "vehicle_nodes.save_minimal", "expected a boolean, got " + Described(*found));
+      FailAt(origin, "vehicle_nodes.save_minimal",
+             "expected a boolean, got " + DescribeValue(*found));
     }
     settings.save_minimal = found->get<bool>();
     spec.erase("save_minimal");
@@ -63,9 +53,9 @@ BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origi
     throw BatchError(origin + ": " + error.what());
   }
   if (settings.spec.count > kMaxNodeCount) {
-    Fail(origin, "vehicle_nodes.count",
-         "expected at most " + std::to_string(kMaxNodeCount) + " nodes per worker, got " +
-             std::to_string(settings.spec.count));
+    FailAt(origin, "vehicle_nodes.count",
+           "expected at most " + std::to_string(kMaxNodeCount) + " nodes per worker, got " +
+               std::to_string(settings.spec.count));
   }
   return settings;
 }
@@ -76,33 +66,34 @@ BatchSettings ParseSettings(const Json& root, const std::string& origin,
   settings.name = default_name;
   if (root.contains("name")) {
     if (!root["name"].is_string()) {
-      Fail(origin, "name", "expected a string, got " + ShortDump(root["name"]));
+      FailAt(origin, "name", "expected a string, got " + ShortDump(root["name"]));
     }
     settings.name = root["name"].get<std::string>();
   }
   if (root.contains("seed")) {
     if (!root["seed"].is_number_unsigned()) {
-      Fail(origin, "seed", "expected a non-negative integer, got " + ShortDump(root["seed"]));
+      FailAt(origin, "seed", "expected a non-negative integer, got " + ShortDump(root["seed"]));
     }
     settings.seed = root["seed"].get<uint64_t>();
   }
   if (root.contains("vehicle_nodes")) {
     if (!root["vehicle_nodes"].is_object()) {
-      Fail(origin, "vehicle_nodes", "expected an object, got " + ShortDump(root["vehicle_nodes"]));
+      FailAt(origin, "vehicle_nodes",
+             "expected an object, got " + ShortDump(root["vehicle_nodes"]));
     }
     settings.vehicle_nodes = ParseNodeSettings(root["vehicle_nodes"], origin);
   }
   if (root.contains("max_attempts")) {
     const Json& value = root["max_attempts"];
     if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 || value.get<uint64_t>() > 1000) {
-      Fail(origin, "max_attempts", "expected an integer in 1..1000, got " + ShortDump(value));
+      FailAt(origin, "max_attempts", "expected an integer in 1..1000, got " + ShortDump(value));
     }
     settings.max_attempts = value.get<uint32_t>();
   }
   if (root.contains("scenario_timeout_s")) {
     const Json& value = root["scenario_timeout_s"];
     if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0) {
-      Fail(origin, "scenario_timeout_s", "expected a number > 0, got " + ShortDump(value));
+      FailAt(origin, "scenario_timeout_s", "expected a number > 0, got " + ShortDump(value));
     }
     settings.scenario_timeout_s = value.get<double>();
   }
@@ -115,8 +106,8 @@ uint32_t GivenNumber(const Json& overrides, const std::string& origin, const std
   if (found == overrides.end()) return 0;
   if (!found->is_number_unsigned() || found->get<uint64_t>() < 1 ||
       found->get<uint64_t>() > kMaxScenarioNumber) {
-    Fail(origin, path + ".scenario_number",
-         "expected an integer in 1..65535 (0 is reserved), got " + ShortDump(*found));
+    FailAt(origin, path + ".scenario_number",
+           "expected an integer in 1..65535 (0 is reserved), got " + ShortDump(*found));
   }
   return found->get<uint32_t>();
 }
@@ -133,8 +124,8 @@ void Claim(std::map<uint32_t, std::string>* used, uint32_t number, const std::st
            const std::string& origin, const std::string& path) {
   const auto [it, inserted] = used->emplace(number, source);
   if (!inserted) {
-    Fail(origin, path,
-         "scenario number " + std::to_string(number) + " is already used by " + it->second);
+    FailAt(origin, path,
+           "scenario number " + std::to_string(number) + " is already used by " + it->second);
   }
 }
 
@@ -153,28 +144,28 @@ bool IsVariantName(const std::string& name) {
 
 std::vector<Variant> ParseVariants(const Json& section, const std::string& origin) {
   if (!section.is_array() || section.empty() || section.size() > 256) {
-    Fail(origin, "variants", "expected an array of 1..256 objects, got " + ShortDump(section));
+    FailAt(origin, "variants", "expected an array of 1..256 objects, got " + ShortDump(section));
   }
   std::vector<Variant> variants;
   std::set<std::string> names;
   for (size_t v = 0; v < section.size(); ++v) {
     const std::string path = "variants[" + std::to_string(v) + "]";
     if (!section[v].is_object())
-      Fail(origin, path, "expected an object, got " + ShortDump(section[v]));
+      FailAt(origin, path, "expected an object, got " + ShortDump(section[v]));
     if (!section[v].contains("name") || !section[v]["name"].is_string() ||
         !IsVariantName(section[v]["name"].get<std::string>())) {
-      Fail(origin, path + ".name",
-           "expected 1..32 letters, digits, '_', '-' or '.', got " +
-               (section[v].contains("name") ? Described(section[v]["name"]) : "nothing"));
+      FailAt(origin, path + ".name",
+             "expected 1..32 letters, digits, '_', '-' or '.', got " +
+                 (section[v].contains("name") ? DescribeValue(section[v]["name"]) : "nothing"));
     }
     Variant variant{section[v]["name"].get<std::string>(), section[v]};
     variant.overrides.erase("name");
     if (!names.insert(variant.name).second) {
-      Fail(origin, path + ".name", "\"" + variant.name + "\" is used by an earlier variant");
+      FailAt(origin, path + ".name", "\"" + variant.name + "\" is used by an earlier variant");
     }
     for (const char* key : {"scenario_number", "seed"}) {
       if (variant.overrides.contains(key)) {
-        Fail(origin, path + "." + key, "is set per layout, not per variant");
+        FailAt(origin, path + "." + key, "is set per layout, not per variant");
       }
     }
     variants.push_back(std::move(variant));
@@ -192,9 +183,9 @@ std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& l
   std::vector<PlannedScenario> crossed;
   for (const PlannedScenario& layout : layouts) {
     if (uint64_t{layout.scenario_number} * count > kMaxScenarioNumber) {
-      Fail(origin, "variants",
-           "layout " + std::to_string(layout.scenario_number) + " x " + std::to_string(count) +
-               " variants would be numbered past the maximum 65535");
+      FailAt(origin, "variants",
+             "layout " + std::to_string(layout.scenario_number) + " x " + std::to_string(count) +
+                 " variants would be numbered past the maximum 65535");
     }
     for (uint32_t v = 0; v < count; ++v) {
       const std::string where = "variants[" + std::to_string(v) + "]";
@@ -245,15 +236,15 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       "vehicle_nodes", "max_attempts", "scenario_timeout_s", "search",    "variants"};
   for (const auto& [key, value] : root.items()) {
     if (!kKnownKeys.contains(key)) {
-      Fail(origin, key,
-           "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
-           "variants, vehicle_nodes, max_attempts, scenario_timeout_s)");
+      FailAt(origin, key,
+             "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
+             "variants, vehicle_nodes, max_attempts, scenario_timeout_s)");
     }
   }
   std::vector<Variant> variants;
   if (root.contains("variants")) {
     if (root.contains("search")) {
-      Fail(origin, "variants", "a batch with a \"search\" section cannot have variants");
+      FailAt(origin, "variants", "a batch with a \"search\" section cannot have variants");
     }
     variants = ParseVariants(root["variants"], origin);
   }
@@ -264,18 +255,18 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   if (root.contains("defaults")) {
     batch.defaults = root["defaults"];
     if (!batch.defaults.is_object()) {
-      Fail(origin, "defaults", "expected an object, got " + ShortDump(batch.defaults));
+      FailAt(origin, "defaults", "expected an object, got " + ShortDump(batch.defaults));
     }
     for (const char* per_scenario : {"scenario_number", "seed"}) {
       if (batch.defaults.contains(per_scenario)) {
-        Fail(origin, std::string("defaults.") + per_scenario,
-             "is set per scenario (derived, or given in a scenario's overrides)");
+        FailAt(origin, std::string("defaults.") + per_scenario,
+               "is set per scenario (derived, or given in a scenario's overrides)");
       }
     }
   }
   const Json listed = root.contains("scenarios") ? root["scenarios"] : Json::array();
   if (!listed.is_array()) {
-    Fail(origin, "scenarios", "expected an array, got " + ShortDump(listed));
+    FailAt(origin, "scenarios", "expected an array, got " + ShortDump(listed));
   }
 
   // Fields absent from defaults and overrides take a default-constructed request's values,
@@ -292,7 +283,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   for (size_t i = 0; i < listed.size(); ++i) {
     const std::string path = "scenarios[" + std::to_string(i) + "]";
     if (!listed[i].is_object())
-      Fail(origin, path, "expected an object, got " + ShortDump(listed[i]));
+      FailAt(origin, path, "expected an object, got " + ShortDump(listed[i]));
     numbers[i] = GivenNumber(listed[i], origin, path);
     if (numbers[i] != 0) Claim(&used, numbers[i], path, origin, path + ".scenario_number");
   }
@@ -301,7 +292,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     if (numbers[i] != 0) continue;
     while (used.contains(next)) ++next;
     const std::string path = "scenarios[" + std::to_string(i) + "]";
-    if (next > kMaxScenarioNumber) Fail(origin, path, "no scenario number left (max 65535)");
+    if (next > kMaxScenarioNumber) FailAt(origin, path, "no scenario number left (max 65535)");
     numbers[i] = next;
     Claim(&used, next, path, origin, path);
   }
@@ -336,8 +327,9 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       const std::string source = "generate[" + std::to_string(i) + "]";
       const uint32_t number = first + i;
       if (number > kMaxScenarioNumber) {
-        Fail(origin, "generate",
-             source + " would be scenario " + std::to_string(number) + ", past the maximum 65535");
+        FailAt(
+            origin, "generate",
+            source + " would be scenario " + std::to_string(number) + ", past the maximum 65535");
       }
       Claim(&used, number, source, origin, "generate");
       PlannedScenario planned;
@@ -364,9 +356,9 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     batch.search_first_number = used.empty() ? 1 : used.rbegin()->first + 1;
     const uint64_t last = uint64_t{batch.search_first_number} + batch.search->budget_scenarios - 1;
     if (last > kMaxScenarioNumber) {
-      Fail(origin, "search.budget.scenarios",
-           "the searched scenarios would be numbered up to " + std::to_string(last) +
-               ", past the maximum 65535");
+      FailAt(origin, "search.budget.scenarios",
+             "the searched scenarios would be numbered up to " + std::to_string(last) +
+                 ", past the maximum 65535");
     }
   }
   if (batch.scenarios.empty() && !batch.search) {

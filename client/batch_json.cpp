@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,21 @@ std::string ShortDump(const Json& value) {
   std::string text = value.dump();
   if (text.size() > kMaxLength) text = text.substr(0, kMaxLength - 3) + "...";
   return text;
+}
+
+std::string DescribeValue(const Json& value) {
+  if (value.is_null()) return "null";
+  return std::string(value.type_name()) + " " + ShortDump(value);
+}
+
+std::string NumberText(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+void FailAt(const std::string& origin, const std::string& path, const std::string& problem) {
+  throw BatchError(origin + ": " + path + ": " + problem);
 }
 
 }  // namespace asg::client

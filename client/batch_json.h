@@ -50,4 +50,14 @@ std::string ReadTextFile(const std::filesystem::path& file);
 /// A short rendering of a JSON value for error messages (dump, cut to about 60 characters).
 std::string ShortDump(const Json& value);
 
+/// A value for an error message with its JSON type: `string "x"`, `number -1`, `null`.
+std::string DescribeValue(const Json& value);
+
+/// A number for an error message, in %g form: "75", "0.5", "1e+06".
+std::string NumberText(double value);
+
+/// Throws BatchError "<origin>: <path>: <problem>".
+[[noreturn]] void FailAt(const std::string& origin, const std::string& path,
+                         const std::string& problem);
+
 }  // namespace asg::client

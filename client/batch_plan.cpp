@@ -49,10 +49,7 @@ void DecodePlannedRequest(const Json& merged, const std::string& source, Planned
     planned->request_json = planned->request;
   } catch (const protocol::DecodeError& error) {
     planned->status = PlanStatus::kInvalid;
-    const std::string what = error.what();
-    planned->error = LocatedError(
-        error.path(), error.path().empty() ? what : what.substr(error.path().size() + 2), source,
-        overrides, defaults);
+    planned->error = LocatedError(error.path(), error.problem(), source, overrides, defaults);
     planned->request_json = merged;
   }
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "client/batch_json.h"
 #include "protocol/typed_connection.h"
 #include "search/settings_reader.h"
 
@@ -14,19 +15,13 @@ namespace asg::client {
 
 namespace {
 
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 /// Empty when `value` lies in `range` (a hair of rounding allowed), else why not.
 std::string OutsideRange(const std::string& path, double value, const search::Range& range,
                          const std::string& class_name) {
   const double slack = 1e-9 * std::max({1.0, std::abs(range.min), std::abs(range.max)});
   if (value >= range.min - slack && value <= range.max + slack) return {};
-  return path + ": " + Number(value) + " is outside [" + Number(range.min) + ", " +
-         Number(range.max) + "] of class \"" + class_name + "\"";
+  return path + ": " + NumberText(value) + " is outside [" + NumberText(range.min) + ", " +
+         NumberText(range.max) + "] of class \"" + class_name + "\"";
 }
 
 }  // namespace
@@ -42,11 +37,11 @@ ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings) {
   reader.Finish();
   if (!(s.connect_timeout > 0.0 && s.connect_timeout <= 86400.0)) {
     throw std::invalid_argument("external setting \"connect_timeout\" is " +
-                                Number(s.connect_timeout) + ": expected (0, 86400] seconds");
+                                NumberText(s.connect_timeout) + ": expected (0, 86400] seconds");
   }
   if (!(s.reply_timeout > 0.0 && s.reply_timeout <= 86400.0)) {
-    throw std::invalid_argument("external setting \"reply_timeout\" is " + Number(s.reply_timeout) +
-                                ": expected (0, 86400] seconds");
+    throw std::invalid_argument("external setting \"reply_timeout\" is " +
+                                NumberText(s.reply_timeout) + ": expected (0, 86400] seconds");
   }
   if (s.max_rounds < 1 || s.max_rounds > 1000) {
     throw std::invalid_argument("external setting \"max_rounds\" is " +

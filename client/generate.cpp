@@ -11,23 +11,17 @@ namespace asg::client {
 
 namespace {
 
-// Throws BatchError "<origin>: <path>: <problem>".
-[[noreturn]] void Fail(const std::string& origin, const std::string& path,
-                       const std::string& problem) {
-  throw BatchError(origin + ": " + path + ": " + problem);
-}
-
 void CheckKeys(const Json& object, const std::set<std::string>& known, const std::string& origin,
                const std::string& path) {
-  if (!object.is_object()) Fail(origin, path, "expected an object, got " + ShortDump(object));
+  if (!object.is_object()) FailAt(origin, path, "expected an object, got " + ShortDump(object));
   for (const auto& [key, value] : object.items()) {
-    if (!known.contains(key)) Fail(origin, path + "." + key, "unknown field");
+    if (!known.contains(key)) FailAt(origin, path + "." + key, "unknown field");
   }
 }
 
 double ParseNumber(const Json& value, const std::string& origin, const std::string& path) {
   if (!value.is_number() || !std::isfinite(value.get<double>())) {
-    Fail(origin, path, "expected a finite number, got " + ShortDump(value));
+    FailAt(origin, path, "expected a finite number, got " + ShortDump(value));
   }
   return value.get<double>();
 }
@@ -38,11 +32,11 @@ SampledRange ParseRange(const Json& value, const std::string& origin, const std:
     return {fixed, fixed};
   }
   if (!value.is_array() || value.size() != 2) {
-    Fail(origin, path, "expected a number or [min, max], got " + ShortDump(value));
+    FailAt(origin, path, "expected a number or [min, max], got " + ShortDump(value));
   }
   const SampledRange range{ParseNumber(value[0], origin, path + "[0]"),
                            ParseNumber(value[1], origin, path + "[1]")};
-  if (range.min > range.max) Fail(origin, path, "min > max in " + ShortDump(value));
+  if (range.min > range.max) FailAt(origin, path, "min > max in " + ShortDump(value));
   return range;
 }
 
@@ -56,8 +50,8 @@ std::optional<SampledRange> OptionalRange(const Json& object, const char* key,
 int64_t ParseCount(const Json& value, int64_t max, const std::string& origin,
                    const std::string& path) {
   if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > max) {
-    Fail(origin, path,
-         "expected an integer in 0.." + std::to_string(max) + ", got " + ShortDump(value));
+    FailAt(origin, path,
+           "expected an integer in 0.." + std::to_string(max) + ", got " + ShortDump(value));
   }
   return value.get<int64_t>();
 }
@@ -66,12 +60,12 @@ GeneratedActorSpec ParseActor(const Json& actor, const std::string& origin,
                               const std::string& path) {
   CheckKeys(actor, {"path_name", "count", "x", "y", "yaw", "scale", "cast_shadow"}, origin, path);
   for (const char* required : {"path_name", "count", "x", "y"}) {
-    if (!actor.contains(required)) Fail(origin, path + "." + required, "missing required field");
+    if (!actor.contains(required)) FailAt(origin, path + "." + required, "missing required field");
   }
   GeneratedActorSpec spec;
   if (!actor["path_name"].is_string() || actor["path_name"].get<std::string>().empty()) {
-    Fail(origin, path + ".path_name",
-         "expected a non-empty string, got " + ShortDump(actor["path_name"]));
+    FailAt(origin, path + ".path_name",
+           "expected a non-empty string, got " + ShortDump(actor["path_name"]));
   }
   spec.path_name = actor["path_name"].get<std::string>();
   const Json& count = actor["count"];
@@ -79,7 +73,7 @@ GeneratedActorSpec ParseActor(const Json& actor, const std::string& origin,
   if (count.is_array() && count.size() == 2) {
     spec.count_min = ParseCount(count[0], kMaxInstances, origin, path + ".count[0]");
     spec.count_max = ParseCount(count[1], kMaxInstances, origin, path + ".count[1]");
-    if (spec.count_min > spec.count_max) Fail(origin, path + ".count", "min > max");
+    if (spec.count_min > spec.count_max) FailAt(origin, path + ".count", "min > max");
   } else {
     spec.count_min = spec.count_max = ParseCount(count, kMaxInstances, origin, path + ".count");
   }
@@ -88,12 +82,12 @@ GeneratedActorSpec ParseActor(const Json& actor, const std::string& origin,
   if (actor.contains("yaw")) spec.yaw = ParseRange(actor["yaw"], origin, path + ".yaw");
   if (actor.contains("scale")) {
     spec.scale = ParseRange(actor["scale"], origin, path + ".scale");
-    if (spec.scale.min <= 0.0) Fail(origin, path + ".scale", "scale must be > 0");
+    if (spec.scale.min <= 0.0) FailAt(origin, path + ".scale", "scale must be > 0");
   }
   if (actor.contains("cast_shadow")) {
     if (!actor["cast_shadow"].is_boolean()) {
-      Fail(origin, path + ".cast_shadow",
-           "expected a boolean, got " + ShortDump(actor["cast_shadow"]));
+      FailAt(origin, path + ".cast_shadow",
+             "expected a boolean, got " + ShortDump(actor["cast_shadow"]));
     }
     spec.cast_shadow = actor["cast_shadow"].get<bool>();
   }
@@ -131,24 +125,24 @@ GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
             origin, path);
   GenerateSpec spec;
   constexpr int64_t kMaxNumber = std::numeric_limits<uint16_t>::max();
-  if (!section.contains("count")) Fail(origin, path + ".count", "missing required field");
+  if (!section.contains("count")) FailAt(origin, path + ".count", "missing required field");
   spec.count =
       static_cast<uint32_t>(ParseCount(section["count"], kMaxNumber, origin, path + ".count"));
   if (section.contains("start_number")) {
     const int64_t start =
         ParseCount(section["start_number"], kMaxNumber, origin, path + ".start_number");
-    if (start == 0) Fail(origin, path + ".start_number", "0 is reserved, numbers start at 1");
+    if (start == 0) FailAt(origin, path + ".start_number", "0 is reserved, numbers start at 1");
     spec.start_number = static_cast<uint32_t>(start);
   }
   if (section.contains("max_tries")) {
     spec.max_tries = static_cast<uint32_t>(
         ParseCount(section["max_tries"], 100'000'000, origin, path + ".max_tries"));
-    if (spec.max_tries == 0) Fail(origin, path + ".max_tries", "must be >= 1");
+    if (spec.max_tries == 0) FailAt(origin, path + ".max_tries", "must be >= 1");
   }
   if (section.contains("actors")) {
     const Json& actors = section["actors"];
     if (!actors.is_array()) {
-      Fail(origin, path + ".actors", "expected an array, got " + ShortDump(actors));
+      FailAt(origin, path + ".actors", "expected an array, got " + ShortDump(actors));
     }
     for (size_t i = 0; i < actors.size(); ++i) {
       spec.actors.push_back(
@@ -179,7 +173,8 @@ GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
   for (const char* key : {"start_clearance", "goal_clearance", "min_start_goal_distance"}) {
     if (!section.contains(key)) continue;
     const double value = ParseNumber(section[key], origin, path + "." + key);
-    if (value < 0.0) Fail(origin, path + "." + key, "must be >= 0, got " + ShortDump(section[key]));
+    if (value < 0.0)
+      FailAt(origin, path + "." + key, "must be >= 0, got " + ShortDump(section[key]));
     if (std::string(key) == "start_clearance") spec.start_clearance = value;
     if (std::string(key) == "goal_clearance") spec.goal_clearance = value;
     if (std::string(key) == "min_start_goal_distance") spec.min_start_goal_distance = value;

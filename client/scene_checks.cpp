@@ -11,12 +11,6 @@ namespace asg::client {
 
 namespace {
 
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 std::string Extent(const terrain::LandscapeGrid& grid) {
   char text[64];
   std::snprintf(text, sizeof text, "[%g, %g]", grid.min_xy(), grid.max_xy());
@@ -65,7 +59,7 @@ std::optional<SceneProblem> CheckScene(const protocol::RunScenarioRequest& reque
     return SceneProblem{"scene_description", error.what()};
   }
   const auto outside = [&](double value) {
-    return Number(value) + " is outside the landscape " + Extent(grid);
+    return NumberText(value) + " is outside the landscape " + Extent(grid);
   };
   const std::pair<const char*, const protocol::Point*> points[] = {
       {"vehicle_start_location", &request.vehicle_start_location},
@@ -104,8 +98,8 @@ void CheckGenerateSpec(const GenerateSpec& spec, const protocol::LandscapeDescri
   }
   const auto check = [&](const std::string& path, const SampledRange& range) {
     if (Inside(grid, range.min) && Inside(grid, range.max)) return;
-    throw BatchError(origin + ": " + path + ": [" + Number(range.min) + ", " + Number(range.max) +
-                     "] reaches outside the landscape " + Extent(grid));
+    throw BatchError(origin + ": " + path + ": [" + NumberText(range.min) + ", " +
+                     NumberText(range.max) + "] reaches outside the landscape " + Extent(grid));
   };
   for (size_t i = 0; i < spec.actors.size(); ++i) {
     const std::string path = "generate.actors[" + std::to_string(i) + "]";

@@ -104,7 +104,10 @@ void SearchLog::Write() const {
   std::string csv =
       "generation,proposals,first_scenario,last_scenario,mean_regret,max_regret,failures,"
       "best_regret,best_scenario";
-  for (const double threshold : kRegretThresholds) csv += "," + ThresholdName(threshold);
+  for (const double threshold : kRegretThresholds) {
+    csv += ',';
+    csv += ThresholdName(threshold);
+  }
   csv += "\n";
   Json generations = Json::array();
   for (const SearchGenerationRow& row : rows_) {
@@ -113,7 +116,10 @@ void SearchLog::Write() const {
            Fixed(row.mean_regret) + "," + Fixed(row.max_regret) + "," +
            std::to_string(row.failures) + "," + Fixed(row.best_regret) + "," +
            std::to_string(row.best_scenario);
-    for (const size_t count : row.at_or_above) csv += "," + std::to_string(count);
+    for (const size_t count : row.at_or_above) {
+      csv += ',';
+      csv += std::to_string(count);
+    }
     csv += "\n";
     generations.push_back(RowToJson(row));
   }
@@ -134,7 +140,8 @@ void SearchLog::Write() const {
   for (const SearchCandidateRow& candidate : candidates_) {
     std::string numbers;
     for (const uint32_t number : candidate.scenarios) {
-      numbers += (numbers.empty() ? "" : " ") + std::to_string(number);
+      if (!numbers.empty()) numbers += ' ';
+      numbers += std::to_string(number);
     }
     candidates_csv += std::to_string(candidate.candidate_id) + "," +
                       std::to_string(candidate.generation) + "," + numbers + "," +

@@ -13,18 +13,8 @@ namespace asg::client {
 
 namespace {
 
-[[noreturn]] void Fail(const std::string& origin, const std::string& path,
-                       const std::string& problem) {
-  throw BatchError(origin + ": " + path + ": " + problem);
-}
-
-std::string Described(const Json& value) {
-  if (value.is_null()) return "null";
-  return std::string(value.type_name()) + " " + ShortDump(value);
-}
-
 void RequireObject(const Json& value, const std::string& origin, const std::string& path) {
-  if (!value.is_object()) Fail(origin, path, "expected an object, got " + Described(value));
+  if (!value.is_object()) FailAt(origin, path, "expected an object, got " + DescribeValue(value));
 }
 
 void CheckKeys(const Json& object, const std::set<std::string>& known, const std::string& origin,
@@ -34,13 +24,13 @@ void CheckKeys(const Json& object, const std::set<std::string>& known, const std
     if (known.contains(key)) continue;
     std::string list;
     for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
-    Fail(origin, path + "." + key, "unknown key (expected " + list + ")");
+    FailAt(origin, path + "." + key, "unknown key (expected " + list + ")");
   }
 }
 
 double Number(const Json& value, const std::string& origin, const std::string& path) {
   if (!value.is_number() || !std::isfinite(value.get<double>())) {
-    Fail(origin, path, "expected a number, got " + Described(value));
+    FailAt(origin, path, "expected a number, got " + DescribeValue(value));
   }
   return value.get<double>();
 }
@@ -48,13 +38,13 @@ double Number(const Json& value, const std::string& origin, const std::string& p
 uint32_t Unsigned(const Json& value, uint64_t min, uint64_t max, const std::string& origin,
                   const std::string& path) {
   if (!value.is_number_unsigned()) {
-    Fail(origin, path, "expected an unsigned integer, got " + Described(value));
+    FailAt(origin, path, "expected an unsigned integer, got " + DescribeValue(value));
   }
   const uint64_t number = value.get<uint64_t>();
   if (number < min || number > max) {
-    Fail(origin, path,
-         "expected " + std::to_string(min) + ".." + std::to_string(max) + ", got " +
-             std::to_string(number));
+    FailAt(origin, path,
+           "expected " + std::to_string(min) + ".." + std::to_string(max) + ", got " +
+               std::to_string(number));
   }
   return static_cast<uint32_t>(number);
 }
@@ -62,10 +52,10 @@ uint32_t Unsigned(const Json& value, uint64_t min, uint64_t max, const std::stri
 /// A number (fixed) or [min, max] with min <= max.
 search::Range ParseRange(const Json& value, const std::string& origin, const std::string& path) {
   if (value.is_array()) {
-    if (value.size() != 2) Fail(origin, path, "expected [min, max], got " + ShortDump(value));
+    if (value.size() != 2) FailAt(origin, path, "expected [min, max], got " + ShortDump(value));
     const search::Range range{Number(value[0], origin, path + "[0]"),
                               Number(value[1], origin, path + "[1]")};
-    if (range.min > range.max) Fail(origin, path, "min > max in " + ShortDump(value));
+    if (range.min > range.max) FailAt(origin, path, "min > max in " + ShortDump(value));
     return range;
   }
   const double fixed = Number(value, origin, path);
@@ -91,9 +81,9 @@ search::ActorClassSpace ParseClass(const Json& object, const std::string& origin
   actor.y = {0.0, landscape_max};
   if (!object.contains("path_name") || !object["path_name"].is_string() ||
       object["path_name"].get<std::string>().empty()) {
-    Fail(origin, path + ".path_name",
-         "expected a non-empty string, got " +
-             (object.contains("path_name") ? Described(object["path_name"]) : "nothing"));
+    FailAt(origin, path + ".path_name",
+           "expected a non-empty string, got " +
+               (object.contains("path_name") ? DescribeValue(object["path_name"]) : "nothing"));
   }
   actor.path_name = object["path_name"].get<std::string>();
   if (object.contains("max_count")) {
@@ -103,10 +93,11 @@ search::ActorClassSpace ParseClass(const Json& object, const std::string& origin
   if (object.contains("y")) actor.y = ParseRange(object["y"], origin, path + ".y");
   if (object.contains("yaw")) actor.yaw = ParseRange(object["yaw"], origin, path + ".yaw");
   if (object.contains("scale")) actor.scale = ParseRange(object["scale"], origin, path + ".scale");
-  if (actor.scale.min <= 0.0) Fail(origin, path + ".scale", "must be > 0");
+  if (actor.scale.min <= 0.0) FailAt(origin, path + ".scale", "must be > 0");
   if (object.contains("obstacle")) {
     if (!object["obstacle"].is_boolean()) {
-      Fail(origin, path + ".obstacle", "expected a boolean, got " + Described(object["obstacle"]));
+      FailAt(origin, path + ".obstacle",
+             "expected a boolean, got " + DescribeValue(object["obstacle"]));
     }
     actor.obstacle = object["obstacle"].get<bool>();
   }
@@ -142,13 +133,13 @@ search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const s
       space.landscape_max = Number(object["landscape"]["max"], origin, landscape_path + ".max");
     }
     if (space.landscape_min >= space.landscape_max) {
-      Fail(origin, landscape_path, "min must be < max");
+      FailAt(origin, landscape_path, "min must be < max");
     }
   }
   if (!object.contains("classes") || !object["classes"].is_array() || object["classes"].empty()) {
-    Fail(origin, path + ".classes",
-         "expected a non-empty array of actor classes, got " +
-             (object.contains("classes") ? Described(object["classes"]) : "nothing"));
+    FailAt(origin, path + ".classes",
+           "expected a non-empty array of actor classes, got " +
+               (object.contains("classes") ? DescribeValue(object["classes"]) : "nothing"));
   }
   for (size_t i = 0; i < object["classes"].size(); ++i) {
     space.classes.push_back(ParseClass(object["classes"][i], origin,
@@ -183,9 +174,10 @@ search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const s
   for (const auto& [key, field] : positives) {
     if (!object.contains(key)) continue;
     *field = Number(object[key], origin, path + "." + key);
-    if (*field < 0.0) Fail(origin, path + "." + key, "must be >= 0, got " + ShortDump(object[key]));
+    if (*field < 0.0)
+      FailAt(origin, path + "." + key, "must be >= 0, got " + ShortDump(object[key]));
   }
-  if (space.sim_timeout <= 0.0) Fail(origin, path + ".sim_timeout", "must be > 0");
+  if (space.sim_timeout <= 0.0) FailAt(origin, path + ".sim_timeout", "must be > 0");
   return space;
 }
 
@@ -224,9 +216,9 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
   SearchSpec spec;
   spec.seed = batch_seed;
   if (!section.contains("strategy") || !section["strategy"].is_string()) {
-    Fail(origin, path + ".strategy",
-         "expected a strategy name (a string), got " +
-             (section.contains("strategy") ? Described(section["strategy"]) : "nothing"));
+    FailAt(origin, path + ".strategy",
+           "expected a strategy name (a string), got " +
+               (section.contains("strategy") ? DescribeValue(section["strategy"]) : "nothing"));
   }
   spec.strategy = section["strategy"].get<std::string>();
   if (section.contains("strategy_settings")) {
@@ -235,15 +227,15 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
   }
   if (section.contains("seed")) {
     if (!section["seed"].is_number_unsigned()) {
-      Fail(origin, path + ".seed",
-           "expected a non-negative integer, got " + Described(section["seed"]));
+      FailAt(origin, path + ".seed",
+             "expected a non-negative integer, got " + DescribeValue(section["seed"]));
     }
     spec.seed = section["seed"].get<uint64_t>();
   }
-  if (!section.contains("budget")) Fail(origin, path + ".budget", "is required");
+  if (!section.contains("budget")) FailAt(origin, path + ".budget", "is required");
   CheckKeys(section["budget"], {"scenarios"}, origin, path + ".budget");
   if (!section["budget"].contains("scenarios")) {
-    Fail(origin, path + ".budget.scenarios", "is required");
+    FailAt(origin, path + ".budget.scenarios", "is required");
   }
   spec.budget_scenarios =
       Unsigned(section["budget"]["scenarios"], 1, 65535, origin, path + ".budget.scenarios");
@@ -255,7 +247,7 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
     spec.runs_per_scenario =
         Unsigned(section["runs_per_scenario"], 1, 65535, origin, path + ".runs_per_scenario");
   }
-  if (!section.contains("space")) Fail(origin, path + ".space", "is required");
+  if (!section.contains("space")) FailAt(origin, path + ".space", "is required");
   spec.space = ParseSpace(section["space"], defaults, origin, path + ".space");
   spec.space_json = SearchSpaceToJson(spec.space);
   // The strategy is made once here so that a bad name or setting is a batch error.
@@ -269,11 +261,11 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
     std::string problem = error.what();
     if (problem.starts_with("unknown search strategy"))
       problem += ", " + std::string(kExternalStrategy);
-    Fail(origin,
-         path + (section.contains("strategy_settings") && !problem.starts_with("unknown")
-                     ? ".strategy_settings"
-                     : ".strategy"),
-         problem);
+    FailAt(origin,
+           path + (section.contains("strategy_settings") && !problem.starts_with("unknown")
+                       ? ".strategy_settings"
+                       : ".strategy"),
+           problem);
   }
   return spec;
 }

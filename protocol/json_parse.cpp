@@ -65,7 +65,7 @@ void ThrowStrictParseError(std::string_view text) {
     }
     return true;
   };
-  (void)nlohmann::json::parse(text, track);
+  [[maybe_unused]] const nlohmann::json parsed = nlohmann::json::parse(text, track);
   // The strict parse refused the text, so the tracking parse throws before it gets here.
   ASG_CHECK(false);
 }

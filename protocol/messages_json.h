@@ -34,12 +34,17 @@ using Json = nlohmann::ordered_json;
 class DecodeError : public std::runtime_error {
  public:
   DecodeError(std::string path, const std::string& what)
-      : std::runtime_error(path.empty() ? what : path + ": " + what), path_(std::move(path)) {}
+      : std::runtime_error(path.empty() ? what : path + ": " + what),
+        path_(std::move(path)),
+        problem_(what) {}
   /// The JSON path of the offending value, e.g. "scene_description.ssa_array[1].yaw".
   const std::string& path() const { return path_; }
+  /// What is wrong with it, without the path, e.g. "must be > 0, got -1".
+  const std::string& problem() const { return problem_; }
 
  private:
   std::string path_;
+  std::string problem_;
 };
 
 // to_json, from_json and Decode of every message (see json_declare.h).

@@ -153,36 +153,39 @@ ScenarioResult UnrunnableResult(uint32_t scenario_number, ScenarioStatus status,
   return result;
 }
 
-Json ResultToJson(const ScenarioResult& result) {
+namespace {
+
+// A record as JSON by its schema, and back strictly; errors name `origin` and the JSON path.
+template <class T>
+Json ToJson(const T& value) {
   Json json;
-  protocol::json_detail::EncodeFields(json, result);
+  protocol::json_detail::EncodeFields(json, value);
   return json;
 }
+
+template <class T>
+T FromJson(const Json& json, const std::string& origin) {
+  T value;
+  try {
+    protocol::json_detail::DecodeFields(json, "", &value);
+  } catch (const protocol::DecodeError& error) {
+    throw ResultError(origin + ": " + error.what());
+  }
+  return value;
+}
+
+}  // namespace
+
+Json ResultToJson(const ScenarioResult& result) { return ToJson(result); }
 
 ScenarioResult ResultFromJson(const Json& json, const std::string& origin) {
-  ScenarioResult result;
-  try {
-    protocol::json_detail::DecodeFields(json, "", &result);
-  } catch (const protocol::DecodeError& error) {
-    throw ResultError(origin + ": " + error.what());
-  }
-  return result;
+  return FromJson<ScenarioResult>(json, origin);
 }
 
-Json TimingToJson(const ScenarioTiming& timing) {
-  Json json;
-  protocol::json_detail::EncodeFields(json, timing);
-  return json;
-}
+Json TimingToJson(const ScenarioTiming& timing) { return ToJson(timing); }
 
 ScenarioTiming TimingFromJson(const Json& json, const std::string& origin) {
-  ScenarioTiming timing;
-  try {
-    protocol::json_detail::DecodeFields(json, "", &timing);
-  } catch (const protocol::DecodeError& error) {
-    throw ResultError(origin + ": " + error.what());
-  }
-  return timing;
+  return FromJson<ScenarioTiming>(json, origin);
 }
 
 }  // namespace asg::results

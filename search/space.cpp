@@ -95,6 +95,13 @@ std::string Infeasibility(const SearchSpace& space, const std::vector<Obstacle>&
   if (const auto straight = StraightReference(space, obstacles)) {
     return Verdict(space, true, straight->time, straight->clearance);
   }
+  const regret::ReferencePlan plan =
+      regret::PlanReference(ReferenceProblemOf(space, obstacles), space.reference);
+  return Verdict(space, plan.found, plan.time, plan.clearance);
+}
+
+regret::ReferenceProblem ReferenceProblemOf(const SearchSpace& space,
+                                            const std::vector<Obstacle>& obstacles) {
   regret::ReferenceProblem problem;
   problem.min = space.landscape_min;
   problem.max = space.landscape_max;
@@ -106,8 +113,7 @@ std::string Infeasibility(const SearchSpace& space, const std::vector<Obstacle>&
       problem.cost.obstacles.emplace_back(obstacle.x, obstacle.y);
     }
   }
-  const regret::ReferencePlan plan = regret::PlanReference(problem, space.reference);
-  return Verdict(space, plan.found, plan.time, plan.clearance);
+  return problem;
 }
 
 std::optional<StraightPlan> StraightReference(const SearchSpace& space,

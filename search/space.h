@@ -57,6 +57,11 @@ struct SearchSpace {
   regret::ReferenceSettings reference;   ///< the reference agent's parameters
 };
 
+/// The reference agent's problem of a candidate: the space's bounds, start (with its yaw) and
+/// goal, and the candidate's non-traversable actors (classes with `obstacle`).
+regret::ReferenceProblem ReferenceProblemOf(const SearchSpace& space,
+                                            const std::vector<Obstacle>& obstacles);
+
 /// The reference plan of a candidate whose plan is the straight segment from start to goal.
 struct StraightPlan {
   double time = 0.0;       ///< [s] segment length / reference speed

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <optional>
-#include <regex>
 
 #include "e2e_process.h"
 #include "tests/temp_dir.h"
@@ -17,7 +16,6 @@ using std::chrono::seconds;
 using testing::Child;
 using testing::Executable;
 using testing::ReadText;
-using testing::WaitForText;
 using testing::WriteJson;
 using testutil::TempDir;
 using Json = nlohmann::json;
@@ -60,12 +58,8 @@ class Client {
         std::vector<std::string>{"run", (dir / (name + ".json")).string(), "--out", out_.string(),
                                  "--workers", std::to_string(workers), "--listen", "127.0.0.1:0"},
         output_);
-    EXPECT_TRUE(WaitForText(out_ / "asg_log.txt", "listening on", seconds(20)));
-    static const std::regex kListening("listening on 127\\.0\\.0\\.1:([0-9]+)");
-    std::smatch match;
-    const std::string log = ReadText(out_ / "asg_log.txt");
-    if (std::regex_search(log, match, kListening)) endpoint_ = "127.0.0.1:" + match[1].str();
-    EXPECT_FALSE(endpoint_.empty()) << log;
+    endpoint_ = testing::ListeningEndpoint(out_ / "asg_log.txt");
+    EXPECT_FALSE(endpoint_.empty()) << ReadText(out_ / "asg_log.txt");
   }
   const std::string& endpoint() const { return endpoint_; }
   const std::filesystem::path& out() const { return out_; }

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <optional>
-#include <regex>
 
 #include "e2e_process.h"
 #include "tests/temp_dir.h"
@@ -48,11 +47,8 @@ class Farm {
         log_);
     const std::filesystem::path farm_log = out_ / "asg_log.txt";
     EXPECT_TRUE(WaitForText(farm_log, "launched worker 1", seconds(20))) << ReadText(log_);
-    std::smatch match;
-    const std::string text = ReadText(farm_log);
-    static const std::regex kListening("listening on 127\\.0\\.0\\.1:([0-9]+)");
-    if (std::regex_search(text, match, kListening)) endpoint_ = "127.0.0.1:" + match[1].str();
-    EXPECT_FALSE(endpoint_.empty()) << text;
+    endpoint_ = testing::ListeningEndpoint(farm_log);
+    EXPECT_FALSE(endpoint_.empty()) << ReadText(farm_log);
   }
 
   const std::string& endpoint() const { return endpoint_; }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -89,6 +90,16 @@ inline bool WaitForText(const std::filesystem::path& file, const std::string& ne
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return true;
+}
+
+/// "127.0.0.1:PORT" of a client listening on 127.0.0.1:0, read from its log (`farm_log`,
+/// out/asg_log.txt) once it says "listening on"; empty when it does not within 20 s.
+inline std::string ListeningEndpoint(const std::filesystem::path& farm_log) {
+  if (!WaitForText(farm_log, "listening on", std::chrono::seconds(20))) return "";
+  static const std::regex kListening("listening on 127\\.0\\.0\\.1:([0-9]+)");
+  std::smatch match;
+  const std::string text = ReadText(farm_log);
+  return std::regex_search(text, match, kListening) ? "127.0.0.1:" + match[1].str() : "";
 }
 
 /// One structural scene actor layout of `count` instances of `path_name`.

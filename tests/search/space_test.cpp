@@ -119,14 +119,8 @@ TEST(StraightReference, AgreesWithThePlannerWheneverItAnswers) {
       continue;
     }
     ++answered;
-    regret::ReferenceProblem problem;
-    problem.min = space.landscape_min;
-    problem.max = space.landscape_max;
-    problem.start = space.start;
-    problem.start_yaw = space.start_yaw;
-    problem.goal = space.goal;
-    for (const Obstacle& o : obstacles) problem.cost.obstacles.emplace_back(o.x, o.y);
-    const regret::ReferencePlan plan = regret::PlanReference(problem, space.reference);
+    const regret::ReferencePlan plan =
+        regret::PlanReference(ReferenceProblemOf(space, obstacles), space.reference);
     ASSERT_TRUE(plan.found) << i;
     EXPECT_EQ(plan.path.size(), 2u) << i;
     EXPECT_NEAR(plan.time, straight->time, 1e-9) << i;

@@ -7,13 +7,15 @@ when its peer is silent for PEER_TIMEOUT.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import socket
 import struct
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from . import message_types as types
 
@@ -22,6 +24,22 @@ MAGIC = b"ASG1"
 MAX_FRAME_BYTES = 64 << 20
 HEARTBEAT_PERIOD = 0.5  # [s]
 PEER_TIMEOUT = 3.0  # [s]
+
+
+@contextlib.contextmanager
+def stop_signals(on_signal: Callable[[int], None], enabled: bool = True) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM call on_signal(number) instead of their handlers (only
+    on the main thread, and only when enabled); the handlers are restored on leaving. on_signal
+    should only set a flag: it runs between any two bytecodes of the main thread."""
+    previous = {}
+    if enabled and threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(number, lambda n, _frame: on_signal(n))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 class NodeError(Exception):

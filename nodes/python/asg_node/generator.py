@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import sys
-import threading
 import time
 from typing import Optional
 
 from . import message_types as types
-from .framing import Connection, Frame
+from .framing import Connection, Frame, stop_signals
 
 
 def obstacle(path_name: str, x: float, y: float, yaw: float = 0.0, scale: float = 1.0) -> dict:
@@ -77,21 +75,15 @@ class ScenarioGenerator:
     def run(self) -> str:
         """Serves the search until it ends; returns why it ended. Raises NodeError when the
         client cannot be reached or refuses the registration."""
-        previous = {}
-        if self.handle_signals and threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
-                previous[number] = signal.signal(
-                    number, lambda n, _frame: setattr(self, "_signal", n))
-        try:
-            self._register()
-            while not self.end_reason:
-                self._serve_once()
-            return self.end_reason
-        finally:
-            if self._client is not None:
-                self._client.close(self.end_reason or "generator stopped")
-            for number, handler in previous.items():
-                signal.signal(number, handler)
+        with stop_signals(lambda n: setattr(self, "_signal", n), self.handle_signals):
+            try:
+                self._register()
+                while not self.end_reason:
+                    self._serve_once()
+                return self.end_reason
+            finally:
+                if self._client is not None:
+                    self._client.close(self.end_reason or "generator stopped")
 
     # Internals.
     def _register(self) -> None:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import sys
-import threading
 import time
 from typing import Optional
 
 from . import message_types as types
-from .framing import Connection, Frame, NodeError
+from .framing import Connection, Frame, NodeError, stop_signals
 from .messages import step_response
 from .readings import Step
 
@@ -95,21 +93,15 @@ class VehicleNode:
 
     def run(self) -> None:
         """The node's life until stop(), a signal or the client closing; raises NodeError."""
-        previous = {}
-        if self.handle_signals and threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
-                # Only a flag: a handler must not take the event queue's lock.
-                previous[number] = signal.signal(
-                    number, lambda n, _frame: setattr(self, "_signal", n))
-        try:
-            self._connect_client()
-            self._notify_ready(0, False, "")
-            while self._loop_once():
-                pass
-        finally:
-            self._shutdown()
-            for number, handler in previous.items():
-                signal.signal(number, handler)
+        # Only a flag: a signal handler must not take the event queue's lock.
+        with stop_signals(lambda n: setattr(self, "_signal", n), self.handle_signals):
+            try:
+                self._connect_client()
+                self._notify_ready(0, False, "")
+                while self._loop_once():
+                    pass
+            finally:
+                self._shutdown()
 
     # Internals.
     def _connect_client(self) -> None:
