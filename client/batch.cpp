@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "client/batch_keys.h"
 #include "client/batch_seed.h"
 #include "client/generate.h"
 #include "client/scene_checks.h"
@@ -64,6 +65,11 @@ BatchSettings ParseSettings(const Json& root, const std::string& origin,
                             const std::string& default_name) {
   BatchSettings settings;
   settings.name = default_name;
+  if (root.contains("$schema") && !root["$schema"].is_string()) {
+    FailAt(
+        origin, "$schema",
+        "expected a string (where an editor finds the schema), got " + ShortDump(root["$schema"]));
+  }
   if (root.contains("name")) {
     if (!root["name"].is_string()) {
       FailAt(origin, "name", "expected a string, got " + ShortDump(root["name"]));
@@ -112,11 +118,16 @@ uint32_t GivenNumber(const Json& overrides, const std::string& origin, const std
   return found->get<uint32_t>();
 }
 
-// The seed of a scenario: its override's "seed" when it is a valid one, else derived.
-uint64_t SeedFor(const Json& overrides, uint64_t batch_seed, uint32_t number) {
+// The seed of a scenario: its override's "seed" when given (a non-negative integer, else a
+// BatchError naming `path`.seed), else derived from the batch seed and its number.
+uint64_t SeedFor(const Json& overrides, uint64_t batch_seed, uint32_t number,
+                 const std::string& origin, const std::string& path) {
   const auto found = overrides.find("seed");
-  if (found != overrides.end() && found->is_number_unsigned()) return found->get<uint64_t>();
-  return ScenarioSeed(batch_seed, number);
+  if (found == overrides.end()) return ScenarioSeed(batch_seed, number);
+  if (!found->is_number_unsigned()) {
+    FailAt(origin, path + ".seed", "expected a non-negative integer, got " + ShortDump(*found));
+  }
+  return found->get<uint64_t>();
 }
 
 // Records `number` as used by `source`; throws when another scenario has it already.
@@ -231,14 +242,11 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   if (!root.is_object()) {
     throw BatchError(origin + ": expected a JSON object at the top level, got " + ShortDump(root));
   }
-  static const std::set<std::string> kKnownKeys = {
-      "name",          "seed",         "defaults",           "scenarios", "generate",
-      "vehicle_nodes", "max_attempts", "scenario_timeout_s", "search",    "variants"};
   for (const auto& [key, value] : root.items()) {
-    if (!kKnownKeys.contains(key)) {
+    if (!batch_keys::kBatch.contains(key)) {
       FailAt(origin, key,
              "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
-             "variants, vehicle_nodes, max_attempts, scenario_timeout_s)");
+             "variants, vehicle_nodes, max_attempts, scenario_timeout_s, $schema)");
     }
   }
   std::vector<Variant> variants;
@@ -300,7 +308,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     PlannedScenario planned;
     planned.scenario_number = numbers[i];
     planned.source = "scenarios[" + std::to_string(i) + "]";
-    planned.seed = SeedFor(listed[i], batch.settings.seed, numbers[i]);
+    planned.seed = SeedFor(listed[i], batch.settings.seed, numbers[i], origin, planned.source);
     Json merged = DeepMerge(base, listed[i]);
     merged["scenario_number"] = planned.scenario_number;
     merged["seed"] = planned.seed;
@@ -353,6 +361,13 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   // Searched scenarios: numbered on past every listed and generated one.
   if (root.contains("search")) {
     batch.search = ParseSearchSpec(root["search"], base, batch.settings.seed, origin, "search");
+    if (classes != nullptr) {
+      std::vector<std::string> names;
+      for (const search::ActorClassSpace& actor : batch.search->space.classes) {
+        names.push_back(actor.path_name);
+      }
+      CheckSearchClasses(names, *classes, origin);
+    }
     batch.search_first_number = used.empty() ? 1 : used.rbegin()->first + 1;
     const uint64_t last = uint64_t{batch.search_first_number} + batch.search->budget_scenarios - 1;
     if (last > kMaxScenarioNumber) {

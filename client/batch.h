@@ -142,6 +142,14 @@ Batch ParseBatchText(std::string_view text, const std::string& origin,
 Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name,
                  const ActorClasses* classes = nullptr);
 
+/// The variant of scenario `scenario_number` (>= 1) in a batch whose variants are `variants`
+/// (numbered as above: layout n's variant v is (n - 1) * V + v + 1); "" without variants.
+inline std::string_view VariantOfNumber(uint32_t scenario_number,
+                                        const std::vector<std::string>& variants) {
+  if (variants.empty() || scenario_number == 0) return {};
+  return variants[(scenario_number - 1) % variants.size()];
+}
+
 /// [s] the sim_timeout_period of a scenario whose batch gives none (or a negative one): a stuck
 /// vehicle is stopped after two simulated minutes rather than the worker's hour.
 inline constexpr double kDefaultSimTimeout = 120.0;

@@ -21,6 +21,7 @@ constexpr const char* kUsage = R"(Usage:
                  [--listen HOST:PORT]
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
+  asg-client schema
   asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
   asg-client --version | --help
 
@@ -46,7 +47,8 @@ Before anything runs, every scenario of the batch is planned and checked; when o
 e.g. defaults.goal_radius), run prints the first errors and exits 2 without running anything,
 unless --allow-invalid (the invalid ones are recorded as such, the rest run). check does only
 that: it prints the errors and the number of valid and invalid scenarios, and exits 0 when all
-are valid, else 2.
+are valid, else 2. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
+complete and check them with; docs/batch-reference.md describes every key.
 
 replay re-runs the --top N highest-regret scenarios of the finished batch folder DIR (ranked by
 result.json regret, ties by scenario number), each --runs K times (variation.run 0..K-1), as a
@@ -55,8 +57,8 @@ the one it replays. --captures adds an annotated ortho aerial to every run and d
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
 
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
-scenarios failed (or the farm or the search could not go on), 2 usage, batch-file or output-folder
-error (nothing ran), 130 interrupted.
+scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2
+usage, batch-file or output-folder error (nothing ran), 130 interrupted.
 
 Options)";
 
@@ -105,10 +107,12 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     ("force", "empty a non-empty DIR first (without it, a non-empty DIR is refused unless "
      "--resume)")
     ("listen", po::value<std::string>()->default_value("127.0.0.1:0"),
-     "HOST:PORT to accept workers on; port 0 picks a free one; any address other than loopback "
-     "requires a token")
+     "HOST:PORT the client listens on, for workers, external vehicle nodes (their control "
+     "plane) and an external search's scenario generator alike; port 0 picks a free one (the "
+     "log and the terminal say which); any address other than loopback requires a token")
     ("token", po::value<std::string>(),
-     "shared secret every worker must present (default: environment variable ASG_TOKEN)")
+     "shared secret every worker, vehicle node and generator must present (default: environment "
+     "variable ASG_TOKEN)")
     ("worker-exe", po::value<std::string>(),
      "asg-worker executable (default: asg-worker next to this executable)")
     ("catalog", po::value<std::string>(), "actor catalog passed to the local workers")
@@ -127,7 +131,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "replacements); see asg-worker --help");
   po::options_description positional_options;
   positional_options.add_options()
-    ("command", po::value<std::string>(), "the command: run, check or replay")
+    ("command", po::value<std::string>(), "the command: run, check, schema or replay")
     ("batch", po::value<std::string>(), "the batch file (run) or the finished folder (replay)");
   // clang-format on
   po::options_description all_options;
@@ -160,8 +164,13 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     return command;
   }
   const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
-  if (name != "run" && name != "check" && name != "replay") {
-    throw UsageError("expected the command \"run\", \"check\" or \"replay\"");
+  if (name != "run" && name != "check" && name != "schema" && name != "replay") {
+    throw UsageError("expected the command \"run\", \"check\", \"schema\" or \"replay\"");
+  }
+  if (name == "schema") {
+    if (values.count("batch")) throw UsageError("schema takes no batch file");
+    command.mode = ClientCommand::Mode::kSchema;
+    return command;
   }
   if (!values.count("batch")) {
     throw UsageError(name == "replay" ? "replay needs a batch folder DIR"
@@ -197,6 +206,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   }
   FarmSettings& settings = command.settings;
   settings.out_dir = values["out"].as<std::string>();
+  settings.allow_invalid = command.allow_invalid;
   std::error_code ignored;
   if (std::filesystem::exists(settings.out_dir, ignored) &&
       !std::filesystem::is_directory(settings.out_dir, ignored)) {

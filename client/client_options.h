@@ -25,6 +25,7 @@ struct ClientCommand {
     kRun,      ///< run batch_file with settings
     kReplay,   ///< replay the top scenarios of replay.source_dir with settings
     kCheck,    ///< validate batch_file without running it
+    kSchema,   ///< print the batch file's JSON Schema
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
@@ -37,7 +38,8 @@ struct ClientCommand {
   FarmSettings settings;
 };
 
-/// Parses argv: `run BATCH --out DIR ...`, `check BATCH` or `replay DIR --out NEW_DIR [--top N]
+/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema` or `replay DIR --out NEW_DIR
+/// [--top N]
 /// [--runs K] [--captures] ...` (the farm options are the same for run and replay). No
 /// arguments at all is a UsageError whose message holds the usage lines. `self_path` is this
 /// executable's path (the worker is looked for next to it). The token comes from --token, else from

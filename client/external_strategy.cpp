@@ -26,14 +26,29 @@ std::string OutsideRange(const std::string& path, double value, const search::Ra
 
 }  // namespace
 
-ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings) {
-  search::SettingsReader reader("external", settings);
+namespace {
+
+ExternalSettings ReadExternalSettings(search::SettingsReader& reader) {
   ExternalSettings s;
   reader.Read("connect_timeout", &s.connect_timeout);
   reader.Read("reply_timeout", &s.reply_timeout);
   reader.Read("max_rounds", &s.max_rounds);
-  const nlohmann::ordered_json& generator = reader.Raw("generator");
+  const nlohmann::ordered_json& generator = reader.Raw("generator", {{"default", s.generator}});
   if (!generator.is_null()) s.generator = generator;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ExternalSettingsSchema() {
+  search::SettingsReader reader("external", nullptr);
+  ReadExternalSettings(reader);
+  return reader.Schema();
+}
+
+ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings) {
+  search::SettingsReader reader("external", settings);
+  const ExternalSettings s = ReadExternalSettings(reader);
   reader.Finish();
   if (!(s.connect_timeout > 0.0 && s.connect_timeout <= 86400.0)) {
     throw std::invalid_argument("external setting \"connect_timeout\" is " +

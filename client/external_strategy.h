@@ -40,6 +40,8 @@ struct ExternalSettings {
 /// Reads strategy_settings of "external" (null or an object with the keys above). Throws
 /// std::invalid_argument naming a bad key or value.
 ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings);
+/// The JSON Schema of those settings: each key with its type and default.
+nlohmann::ordered_json ExternalSettingsSchema();
 
 /// Whether `proposal` fits `space`: an empty string, or why not (naming the obstacle and the
 /// value, e.g. "obstacles[2].x: 75 is outside [0, 60] of class \"tree\""). Fills `obstacles`.

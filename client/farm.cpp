@@ -112,7 +112,7 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
 
   // Vehicle nodes' files: staged ones of complete scenarios moved in, the rest dropped (their
   // scenarios run again and the nodes upload anew), see node_files.h.
-  NodeFileStore node_files(settings.out_dir);
+  NodeFileStore node_files(settings.out_dir, batch.variants);
   if (const size_t moved = node_files.Recover(); moved > 0) {
     logger.Info("moved staged node files into " + std::to_string(moved) + " scenario folders");
   }
@@ -131,7 +131,9 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   for (const PlannedScenario& planned : batch.scenarios) {
     const uint32_t number = planned.scenario_number;
     std::optional<results::ScenarioOutcome> kept;
-    if (settings.resume) kept = KeptOutcome(settings.out_dir, number, settings.retry_failed);
+    if (settings.resume) {
+      kept = KeptOutcome(settings.out_dir, number, settings.retry_failed, planned.variant);
+    }
     if (kept) {
       recorded[number] = std::move(*kept);
       progress.CountPrevious(recorded[number].result);
@@ -163,6 +165,11 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
       ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
   logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
               (settings.token.empty() ? "" : ", token required"));
+  if (const uint32_t count = batch.settings.vehicle_nodes.spec.count; count > 0) {
+    out << "vehicle nodes: " << count << " per worker, registering on " << settings.listen_host
+        << ":" << links.port() << " (docs/vehicle-nodes.md)\n"
+        << std::flush;
+  }
 
   // The search's first generations (kept folders and invalid candidates recorded at once).
   std::optional<SearchRun> search;
@@ -283,7 +290,15 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
     return kExitInterrupted;
   }
-  return summary.status_counts.at("failed") > 0 ? kExitSomeFailed : kExitCompleted;
+  // A search records its infeasible candidates as invalid: that is its way of working.
+  const bool invalid =
+      summary.status_counts.at("invalid") > 0 && !settings.allow_invalid && !batch.search;
+  if (invalid) {
+    out << "error: " << summary.status_counts.at("invalid")
+        << " scenarios were found invalid by the workers (see their result.json error); "
+           "--allow-invalid accepts them\n";
+  }
+  return summary.status_counts.at("failed") > 0 || invalid ? kExitSomeFailed : kExitCompleted;
 }
 
 }  // namespace asg::client

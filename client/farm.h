@@ -28,17 +28,20 @@ inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; su
 
 /// How to run a batch.
 struct FarmSettings {
-  std::filesystem::path out_dir;              ///< results go here (created when missing)
-  uint32_t workers = 1;                       ///< local worker processes to launch, 0..255
-  bool resume = false;                        ///< keep complete scenario folders, run the rest
-  bool retry_failed = false;                  ///< with resume: run failed scenarios again
-  bool force = false;                         ///< empty a non-empty out_dir first
-  bool output_checked = false;                ///< out_dir was checked and written (replay)
-  std::string listen_host = "127.0.0.1";      ///< address workers connect to
-  uint16_t listen_port = 0;                   ///< 0 picks a free port
-  std::string token;                          ///< required of every worker when not empty
-  std::filesystem::path worker_executable;    ///< asg-worker, for local workers
-  std::vector<std::string> worker_arguments;  ///< appended to every local worker's command
+  std::filesystem::path out_dir;  ///< results go here (created when missing)
+  uint32_t workers = 1;           ///< local worker processes to launch, 0..255
+  bool resume = false;            ///< keep complete scenario folders, run the rest
+  bool retry_failed = false;      ///< with resume: run failed scenarios again
+  bool force = false;             ///< empty a non-empty out_dir first
+  /// Scenarios recorded invalid do not make the batch fail (exit 0): --allow-invalid. Without
+  /// it, one a worker finds invalid (its scene cannot be built) counts as failed for the exit.
+  bool allow_invalid = false;
+  bool output_checked = false;                      ///< out_dir was checked and written (replay)
+  std::string listen_host = "127.0.0.1";            ///< address workers connect to
+  uint16_t listen_port = 0;                         ///< 0 picks a free port
+  std::string token;                                ///< required of every worker when not empty
+  std::filesystem::path worker_executable;          ///< asg-worker, for local workers
+  std::vector<std::string> worker_arguments;        ///< appended to every local worker's command
   std::vector<std::string> first_launch_arguments;  ///< appended to the initial launches only
   bool quiet = false;                               ///< no progress output
   bool live_progress = false;  ///< one line redrawn in place (a terminal) instead of plain lines

@@ -10,6 +10,7 @@ NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& set
   node_settings.nodes_per_worker = nodes.spec.count;
   node_settings.max_reruns = nodes.max_reruns;
   node_settings.save_minimal = nodes.save_minimal;
+  node_settings.variants = batch.variants;
   node_settings.token = settings.token;
   node_settings.out_dir = settings.out_dir;
   return node_settings;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "client/batch_keys.h"
 #include "client/batch_seed.h"
 
 namespace asg::client {
@@ -58,7 +59,7 @@ int64_t ParseCount(const Json& value, int64_t max, const std::string& origin,
 
 GeneratedActorSpec ParseActor(const Json& actor, const std::string& origin,
                               const std::string& path) {
-  CheckKeys(actor, {"path_name", "count", "x", "y", "yaw", "scale", "cast_shadow"}, origin, path);
+  CheckKeys(actor, batch_keys::kGenerateActor, origin, path);
   for (const char* required : {"path_name", "count", "x", "y"}) {
     if (!actor.contains(required)) FailAt(origin, path + "." + required, "missing required field");
   }
@@ -117,12 +118,7 @@ std::string FormatMetres(double value) {
 
 GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
                                const std::string& path) {
-  CheckKeys(section,
-            {"count", "start_number", "max_tries", "actors", "start", "goal", "goal_radius",
-             "sim_timeout_period", "vehicle_idling_timeout_period", "vehicle_stuck_timeout_period",
-             "sunlight_inclination", "sunlight_yaw_angle", "start_clearance", "goal_clearance",
-             "min_start_goal_distance"},
-            origin, path);
+  CheckKeys(section, batch_keys::kGenerate, origin, path);
   GenerateSpec spec;
   constexpr int64_t kMaxNumber = std::numeric_limits<uint16_t>::max();
   if (!section.contains("count")) FailAt(origin, path + ".count", "missing required field");
@@ -151,14 +147,14 @@ GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
   }
   if (section.contains("start")) {
     const std::string start_path = path + ".start";
-    CheckKeys(section["start"], {"x", "y", "yaw"}, origin, start_path);
+    CheckKeys(section["start"], batch_keys::kStart, origin, start_path);
     spec.start_x = OptionalRange(section["start"], "x", origin, start_path);
     spec.start_y = OptionalRange(section["start"], "y", origin, start_path);
     spec.start_yaw = OptionalRange(section["start"], "yaw", origin, start_path);
   }
   if (section.contains("goal")) {
     const std::string goal_path = path + ".goal";
-    CheckKeys(section["goal"], {"x", "y"}, origin, goal_path);
+    CheckKeys(section["goal"], batch_keys::kGoal, origin, goal_path);
     spec.goal_x = OptionalRange(section["goal"], "x", origin, goal_path);
     spec.goal_y = OptionalRange(section["goal"], "y", origin, goal_path);
   }

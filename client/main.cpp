@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "client/batch.h"
+#include "client/batch_schema.h"
 #include "client/client_options.h"
 #include "client/farm.h"
 #include "client/output_folder.h"
@@ -26,6 +27,10 @@ int main(int argc, char** argv) {
   }
   if (command.mode == ClientCommand::Mode::kHelp || command.mode == ClientCommand::Mode::kVersion) {
     std::cout << command.text;
+    return 0;
+  }
+  if (command.mode == ClientCommand::Mode::kSchema) {
+    std::cout << asg::client::BatchSchema().dump(2) << "\n";
     return 0;
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;

@@ -84,6 +84,8 @@ void NodeControl::OnRegister(const NodeEvent& event, const node_event::Register&
   }
   links_[event.link] = {event.connection, registration.worker_id, registration.node_name};
   event.connection->MarkRegistered();  // lifts the connection's registration deadline
+  // A node need not send heartbeats: its connection closing, and the wait for nodes, govern.
+  event.connection->SetPeerTimeout(std::chrono::milliseconds(0));
   Log(protocol::LogLevel::kInfo, "node '" + registration.node_name + "' registered for worker " +
                                      std::to_string(registration.worker_id) + " from " +
                                      event.connection->peer());
@@ -119,13 +121,22 @@ std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
 }
 
 void NodeControl::OnSaveFile(const NodeEvent& event, const node_event::SaveFile& request) {
-  const protocol::SaveNodeFileRequest& save = request.save;
+  protocol::SaveNodeFileRequest save = request.save;
   auto it = links_.find(event.link);
-  if (it == links_.end() || it->second.worker_id != save.worker_id ||
-      it->second.node_name != save.node_name) {
-    event.connection->ReplyError(event.request.reference, "node '" + save.node_name +
-                                                              "' is not registered on this "
-                                                              "connection");
+  if (it == links_.end()) {
+    event.connection->ReplyError(event.request.reference,
+                                 "no vehicle node is registered on this connection");
+    return;
+  }
+  // worker_id and node_name may be left out: they are the connection's node's.
+  if (save.worker_id == 0) save.worker_id = it->second.worker_id;
+  if (save.node_name.empty()) save.node_name = it->second.node_name;
+  if (it->second.worker_id != save.worker_id || it->second.node_name != save.node_name) {
+    event.connection->ReplyError(
+        event.request.reference,
+        "node '" + save.node_name + "' of worker " + std::to_string(save.worker_id) +
+            " is not the node registered on this connection ('" + it->second.node_name +
+            "' of worker " + std::to_string(it->second.worker_id) + ")");
     return;
   }
   if (!registry_.MayUpload(save.worker_id, save.node_name, save.scenario_number)) {

@@ -10,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "client/batch.h"
 #include "client/node_registry.h"
 #include "results/files.h"
 #include "results/folder.h"
@@ -91,15 +92,21 @@ std::string CheckNodeRelativePath(const std::string& relative_path) {
 }
 
 fs::path NodeFolder(const fs::path& batch_dir, uint32_t scenario_number,
-                    const std::string& node_name) {
-  return results::ScenarioFolder(batch_dir, scenario_number) / "nodes" / node_name;
+                    const std::string& node_name, std::string_view variant) {
+  return results::ScenarioFolder(batch_dir, scenario_number, variant) / "nodes" / node_name;
 }
 
-fs::path NodeStagingFolder(const fs::path& batch_dir, uint32_t scenario_number) {
-  return batch_dir / ".nodes" / results::ScenarioFolderName(scenario_number);
+fs::path NodeStagingFolder(const fs::path& batch_dir, uint32_t scenario_number,
+                           std::string_view variant) {
+  return batch_dir / ".nodes" / results::ScenarioFolderName(scenario_number, variant);
 }
 
-NodeFileStore::NodeFileStore(fs::path batch_dir) : batch_dir_(fs::absolute(batch_dir)) {}
+NodeFileStore::NodeFileStore(fs::path batch_dir, std::vector<std::string> variants)
+    : batch_dir_(fs::absolute(batch_dir)), variants_(std::move(variants)) {}
+
+std::string_view NodeFileStore::VariantOf(uint32_t scenario_number) const {
+  return VariantOfNumber(scenario_number, variants_);
+}
 
 std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& node_name,
                                  const std::string& relative_path, const std::string& bytes) {
@@ -110,9 +117,11 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
     throw NodeFileError("refused: " + problem);
   }
   std::lock_guard lock(mutex_);
-  const bool published = results::ScenarioFolderComplete(batch_dir_, scenario_number);
-  const fs::path folder = published ? NodeFolder(batch_dir_, scenario_number, node_name)
-                                    : NodeStagingFolder(batch_dir_, scenario_number) / node_name;
+  const std::string_view variant = VariantOf(scenario_number);
+  const bool published = results::ScenarioFolderComplete(batch_dir_, scenario_number, variant);
+  const fs::path folder = published
+                              ? NodeFolder(batch_dir_, scenario_number, node_name, variant)
+                              : NodeStagingFolder(batch_dir_, scenario_number, variant) / node_name;
   const fs::path target = folder / relative_path;
   std::error_code error;
   fs::create_directories(folder, error);
@@ -133,7 +142,7 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
   } catch (const results::ResultError& error) {
     throw NodeFileError(error.what());
   }
-  return (fs::path(results::ScenarioFolderName(scenario_number)) / "nodes" / node_name /
+  return (fs::path(results::ScenarioFolderName(scenario_number, variant)) / "nodes" / node_name /
           relative_path)
       .generic_string();
 }
@@ -141,8 +150,9 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
 void NodeFileStore::PublishScenario(uint32_t scenario_number,
                                     const std::function<void()>& write_folder) {
   std::lock_guard lock(mutex_);
-  const fs::path staging = NodeStagingFolder(batch_dir_, scenario_number);
-  const fs::path nodes = results::ScenarioFolder(batch_dir_, scenario_number) / "nodes";
+  const std::string_view variant = VariantOf(scenario_number);
+  const fs::path staging = NodeStagingFolder(batch_dir_, scenario_number, variant);
+  const fs::path nodes = results::ScenarioFolder(batch_dir_, scenario_number, variant) / "nodes";
   // Files already staged are newer than those in an older folder of the scenario.
   MergeInto(nodes, staging, /*overwrite=*/false);
   try {
@@ -167,12 +177,16 @@ size_t NodeFileStore::Recover() {
     constexpr std::string_view kPrefix = "scenario_";
     uint32_t number = 0;
     bool parsed = name.starts_with(kPrefix) && name.size() > kPrefix.size();
-    for (size_t i = kPrefix.size(); parsed && i < name.size(); ++i) {
+    for (size_t i = kPrefix.size(); parsed && i < name.size() && name[i] != '_'; ++i) {
       parsed = name[i] >= '0' && name[i] <= '9' && number < 100'000'000;
       number = number * 10 + static_cast<uint32_t>(name[i] - '0');
     }
-    if (parsed && results::ScenarioFolderComplete(batch_dir_, number)) {
-      MergeInto(folder, results::ScenarioFolder(batch_dir_, number) / "nodes", /*overwrite=*/true);
+    // The folder name must be the scenario's own, variant included.
+    const std::string_view variant = VariantOf(number);
+    parsed = parsed && name == results::ScenarioFolderName(number, variant);
+    if (parsed && results::ScenarioFolderComplete(batch_dir_, number, variant)) {
+      MergeInto(folder, results::ScenarioFolder(batch_dir_, number, variant) / "nodes",
+                /*overwrite=*/true);
       ++moved;
     } else {
       fs::remove_all(folder, error);

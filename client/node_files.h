@@ -25,6 +25,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace asg::client {
 
@@ -41,17 +43,18 @@ std::string CheckNodeRelativePath(const std::string& relative_path);
 
 /// DIR/scenario_NNNN/nodes/<node_name>.
 std::filesystem::path NodeFolder(const std::filesystem::path& batch_dir, uint32_t scenario_number,
-                                 const std::string& node_name);
+                                 const std::string& node_name, std::string_view variant = {});
 
 /// DIR/.nodes/scenario_NNNN: the staging folder of a scenario's node files.
 std::filesystem::path NodeStagingFolder(const std::filesystem::path& batch_dir,
-                                        uint32_t scenario_number);
+                                        uint32_t scenario_number, std::string_view variant = {});
 
 /// The node files of one batch folder. Thread-safe: uploads and publishing are serialized.
 class NodeFileStore {
  public:
-  /// Works in `batch_dir` (made absolute).
-  explicit NodeFileStore(std::filesystem::path batch_dir);
+  /// Works in `batch_dir` (made absolute); `variants` are the batch's variant names, which name
+  /// its scenario folders (VariantOfNumber).
+  explicit NodeFileStore(std::filesystem::path batch_dir, std::vector<std::string> variants = {});
 
   /// Writes one uploaded file (see above) and returns its final path relative to the batch
   /// folder, e.g. "scenario_0003/nodes/mapper/maps/grid.csv". Throws NodeFileError, with
@@ -69,7 +72,10 @@ class NodeFileStore {
   size_t Recover();
 
  private:
+  std::string_view VariantOf(uint32_t scenario_number) const;
+
   std::filesystem::path batch_dir_;
+  std::vector<std::string> variants_;
   std::mutex mutex_;
 };
 

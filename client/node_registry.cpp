@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "client/batch.h"
 #include "protocol/token.h"
 #include "results/folder.h"
 
@@ -170,7 +171,10 @@ protocol::NodeOperatingInfo NodeRegistry::OperatingInfo() const {
     info.info.save_dirs.push_back(
         worker.scenario_number == 0
             ? std::string()
-            : (results::ScenarioFolder(settings_.out_dir, worker.scenario_number) / "nodes")
+            : (results::ScenarioFolder(
+                   settings_.out_dir, worker.scenario_number,
+                   VariantOfNumber(worker.scenario_number, settings_.variants)) /
+               "nodes")
                   .string());
     info.info.save_minimal.push_back(settings_.save_minimal);
     info.data_endpoints.push_back(worker.data_endpoint);

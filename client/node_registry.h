@@ -31,11 +31,12 @@ namespace asg::client {
 
 /// How the nodes of a batch are admitted and what they are told.
 struct NodeRegistrySettings {
-  uint32_t nodes_per_worker = 0;  ///< vehicle_nodes.count: nodes expected per worker
-  std::string token;              ///< required of every node when not empty
-  uint32_t max_reruns = 3;        ///< accepted reruns per scenario at most
-  bool save_minimal = false;      ///< told to the nodes in the operating info
-  std::filesystem::path out_dir;  ///< the batch folder; save_dirs are absolute paths under it
+  uint32_t nodes_per_worker = 0;      ///< vehicle_nodes.count: nodes expected per worker
+  std::string token;                  ///< required of every node when not empty
+  uint32_t max_reruns = 3;            ///< accepted reruns per scenario at most
+  bool save_minimal = false;          ///< told to the nodes in the operating info
+  std::filesystem::path out_dir;      ///< the batch folder; save_dirs are absolute paths under it
+  std::vector<std::string> variants;  ///< the batch's variants, which name scenario folders
 };
 
 /// Outcome of a node request: success, or the description sent back in an Error reply.

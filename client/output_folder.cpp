@@ -39,7 +39,8 @@ size_t CountEntries(const fs::path& dir) {
 // message; empty when none does.
 std::string FirstDifference(const Batch& batch, const fs::path& dir) {
   for (const PlannedScenario& planned : batch.scenarios) {
-    const fs::path stored = results::ScenarioFolder(dir, planned.scenario_number) / "request.json";
+    const fs::path stored =
+        results::ScenarioFolder(dir, planned.scenario_number, planned.variant) / "request.json";
     std::error_code error;
     if (!fs::exists(stored, error)) continue;
     Json json;
@@ -170,10 +171,10 @@ void PrepareOutputFolder(const Batch& batch, const fs::path& dir, const OutputFo
 }
 
 std::optional<results::ScenarioOutcome> KeptOutcome(const fs::path& dir, uint32_t scenario_number,
-                                                    bool retry_failed) {
-  if (!results::ScenarioFolderComplete(dir, scenario_number)) return std::nullopt;
+                                                    bool retry_failed, std::string_view variant) {
+  if (!results::ScenarioFolderComplete(dir, scenario_number, variant)) return std::nullopt;
   std::optional<results::ScenarioOutcome> outcome =
-      results::LoadScenarioOutcome(dir, scenario_number);
+      results::LoadScenarioOutcome(dir, scenario_number, variant);
   if (outcome && retry_failed && outcome->result.status == results::ScenarioStatus::kFailed) {
     return std::nullopt;
   }

@@ -46,9 +46,11 @@ void PrepareOutputFolder(const Batch& batch, const std::filesystem::path& dir,
                          const OutputFolderUse& use);
 
 /// The stored outcome of a scenario to keep on --resume: its folder is complete, and with
-/// `retry_failed` its status is not "failed". nullopt: the scenario is to run.
+/// `retry_failed` its status is not "failed". nullopt: the scenario is to run. `variant`: the
+/// scenario's variant in a batch with variants (its folder is scenario_NNNN_<variant>).
 std::optional<results::ScenarioOutcome> KeptOutcome(const std::filesystem::path& dir,
-                                                    uint32_t scenario_number, bool retry_failed);
+                                                    uint32_t scenario_number, bool retry_failed,
+                                                    std::string_view variant = {});
 
 /// Throws OutputFolderError when `dir` exists and is not an empty folder, unless `force`
 /// (then empties it). For callers that write into the folder before the run (replay).

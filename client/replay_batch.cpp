@@ -15,7 +15,8 @@ std::vector<ReplayRun> PlanReplayRuns(const std::vector<RankedScenario>& top, ui
   uint32_t next_number = 1;
   for (const RankedScenario& source : top) {
     for (uint32_t run = 0; run < runs; ++run) {
-      planned.push_back({next_number++, source.scenario_number, run, source.regret});
+      planned.push_back(
+          {next_number++, source.scenario_number, run, source.regret, source.variant});
     }
   }
   return planned;
@@ -48,7 +49,8 @@ Json ReplayBatchJson(const ReplaySettings& settings, const std::vector<ReplayRun
     if (run.source_number != loaded_number) {
       try {
         request = results::ReadJsonFile(
-            results::ScenarioFolder(settings.source_dir, run.source_number) / "request.json");
+            results::ScenarioFolder(settings.source_dir, run.source_number, run.source_variant) /
+            "request.json");
       } catch (const results::ResultError& error) {
         throw ReplayError(error.what());
       }
@@ -62,10 +64,12 @@ Json ReplayBatchJson(const ReplaySettings& settings, const std::vector<ReplayRun
 Json ReplayRecordJson(const ReplaySettings& settings, const std::vector<ReplayRun>& runs) {
   Json scenarios = Json::array();
   for (const ReplayRun& run : runs) {
-    scenarios.push_back({{"scenario_number", run.scenario_number},
-                         {"source_scenario", run.source_number},
-                         {"run", run.run},
-                         {"source_regret", run.source_regret}});
+    Json entry = {{"scenario_number", run.scenario_number},
+                  {"source_scenario", run.source_number},
+                  {"run", run.run},
+                  {"source_regret", run.source_regret}};
+    if (!run.source_variant.empty()) entry["source_variant"] = run.source_variant;
+    scenarios.push_back(std::move(entry));
   }
   return {{"source", std::filesystem::absolute(settings.source_dir).lexically_normal().string()},
           {"top", settings.top},

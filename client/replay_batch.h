@@ -41,6 +41,7 @@ struct ReplayRun {
   uint32_t source_number = 0;    ///< the scenario of the source batch it replays
   uint32_t run = 0;              ///< its variation.run
   double source_regret = 0.0;    ///< the source scenario's regret
+  std::string source_variant;    ///< the source scenario's variant, "" when none
   bool operator==(const ReplayRun&) const = default;
 };
 

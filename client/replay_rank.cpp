@@ -20,42 +20,51 @@ void SortByRegret(std::vector<RankedScenario>* scenarios) {
             });
 }
 
-std::vector<uint32_t> ListScenarioNumbers(const fs::path& batch_dir) {
+std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path& batch_dir) {
   constexpr std::string_view kPrefix = "scenario_";
   std::error_code error;
   fs::directory_iterator entries(batch_dir, error);
   if (error) {
     throw ReplayError(batch_dir.string() + ": cannot list the folder: " + error.message());
   }
-  std::vector<uint32_t> numbers;
+  std::vector<std::pair<uint32_t, std::string>> folders;
   for (const fs::directory_entry& entry : entries) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(kPrefix, 0) != 0 || !entry.is_directory()) continue;
-    // The digits after the prefix, all of them, as a number 1..65535.
+    // The digits after the prefix as a number 1..65535, then nothing or "_<variant>".
     const char* first = name.data() + kPrefix.size();
     const char* last = name.data() + name.size();
     uint32_t number = 0;
     const auto [end, parse_error] = std::from_chars(first, last, number);
-    if (parse_error != std::errc() || end != last || first == last || number == 0 ||
-        number > 65535) {
-      continue;
+    if (parse_error != std::errc() || end == first || number == 0 || number > 65535) continue;
+    std::string variant;
+    if (end != last) {
+      if (*end != '_' || end + 1 == last) continue;
+      variant.assign(end + 1, last);
     }
-    numbers.push_back(number);
+    if (name != results::ScenarioFolderName(number, variant)) continue;  // e.g. "scenario_01"
+    folders.emplace_back(number, std::move(variant));
   }
-  std::sort(numbers.begin(), numbers.end());
+  std::sort(folders.begin(), folders.end());
+  return folders;
+}
+
+std::vector<uint32_t> ListScenarioNumbers(const fs::path& batch_dir) {
+  std::vector<uint32_t> numbers;
+  for (const auto& [number, variant] : ListScenarioFolders(batch_dir)) numbers.push_back(number);
   return numbers;
 }
 
 std::vector<RankedScenario> RankByRegret(const fs::path& batch_dir) {
-  const std::vector<uint32_t> numbers = ListScenarioNumbers(batch_dir);
-  if (numbers.empty()) {
+  const std::vector<std::pair<uint32_t, std::string>> folders = ListScenarioFolders(batch_dir);
+  if (folders.empty()) {
     throw ReplayError(batch_dir.string() + ": no scenario folders (scenario_NNNN) to replay");
   }
   std::vector<RankedScenario> ranked;
-  for (const uint32_t number : numbers) {
+  for (const auto& [number, variant] : folders) {
     std::optional<results::ScenarioOutcome> outcome;
     try {
-      outcome = results::LoadScenarioOutcome(batch_dir, number);
+      outcome = results::LoadScenarioOutcome(batch_dir, number, variant);
     } catch (const results::ResultError& error) {
       throw ReplayError(error.what());
     }
@@ -63,10 +72,10 @@ std::vector<RankedScenario> RankByRegret(const fs::path& batch_dir) {
         !outcome->result.regret.computed) {
       continue;
     }
-    ranked.push_back({number, outcome->result.regret.regret});
+    ranked.push_back({number, outcome->result.regret.regret, variant});
   }
   if (ranked.empty()) {
-    throw ReplayError(batch_dir.string() + ": none of its " + std::to_string(numbers.size()) +
+    throw ReplayError(batch_dir.string() + ": none of its " + std::to_string(folders.size()) +
                       " scenario folders has a regret in result.json");
   }
   SortByRegret(&ranked);

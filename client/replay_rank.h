@@ -21,14 +21,19 @@ class ReplayError : public std::runtime_error {
 struct RankedScenario {
   uint32_t scenario_number = 0;  ///< the scenario's number in the source batch
   double regret = 0.0;           ///< result.json's regret.regret
+  std::string variant;           ///< its variant in a batch with variants (in its folder's name)
   bool operator==(const RankedScenario&) const = default;
 };
 
 /// Sorts `scenarios` by regret, highest first; equal regrets by ascending scenario number.
 void SortByRegret(std::vector<RankedScenario>* scenarios);
 
-/// The numbers of the folders "scenario_NNNN" directly under `batch_dir`, ascending; other
-/// entries are ignored. Throws ReplayError when `batch_dir` cannot be listed.
+/// The number and variant ("" when none) of each folder "scenario_NNNN" or
+/// "scenario_NNNN_<variant>" directly under `batch_dir`, by ascending number; other entries are
+/// ignored. Throws ReplayError when `batch_dir` cannot be listed.
+std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(
+    const std::filesystem::path& batch_dir);
+/// The numbers of those folders, ascending.
 std::vector<uint32_t> ListScenarioNumbers(const std::filesystem::path& batch_dir);
 
 /// Every scenario of `batch_dir` whose result.json has a computed regret (done scenarios only),

@@ -82,8 +82,9 @@ std::string ResultWriter::WriteGroup(const std::vector<results::ScenarioRecord>&
     if (!staged.empty()) results::SyncFileSystem(batch_dir_);
     for (const auto& [record, folder] : staged) {
       const uint32_t number = record->result.scenario_number;
+      const std::string& variant = record->result.variant;
       const auto publish = [&, folder = folder] {
-        results::PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false);
+        results::PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false, variant);
       };
       if (node_files_ != nullptr) {
         node_files_->PublishScenario(number, publish);

@@ -4,7 +4,8 @@
 // summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
 // "wall_time_s": w, "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
-// but wall_time_s, scenarios_per_s and the rows' wall_time_s and worker_id is deterministic.
+// but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
+// crashed or hung worker raises) is deterministic.
 // summary.csv: header kSummaryCsvHeader, one row per scenario by ascending number.
 #pragma once
 

@@ -120,4 +120,14 @@ void CheckGenerateSpec(const GenerateSpec& spec, const protocol::LandscapeDescri
   }
 }
 
+void CheckSearchClasses(const std::vector<std::string>& path_names, const ActorClasses& classes,
+                        const std::string& origin) {
+  for (size_t i = 0; i < path_names.size(); ++i) {
+    if (!classes.names.contains(path_names[i])) {
+      throw BatchError(origin + ": search.space.classes[" + std::to_string(i) +
+                       "].path_name: " + UnknownClass(path_names[i], classes));
+    }
+  }
+}
+
 }  // namespace asg::client

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "client/batch_json.h"
 #include "client/generate.h"
@@ -41,5 +42,10 @@ std::optional<SceneProblem> CheckScene(const protocol::RunScenarioRequest& reque
 /// [0, 60]" (or an unknown class, or a start / goal range outside) for `spec` over `landscape`.
 void CheckGenerateSpec(const GenerateSpec& spec, const protocol::LandscapeDescription& landscape,
                        const ActorClasses* classes, const std::string& origin);
+
+/// Throws BatchError "<origin>: search.space.classes[1].path_name: \"cactus\" is not an actor
+/// class of ..." for a searched class missing from `classes`.
+void CheckSearchClasses(const std::vector<std::string>& path_names, const ActorClasses& classes,
+                        const std::string& origin);
 
 }  // namespace asg::client

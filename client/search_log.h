@@ -4,14 +4,15 @@
 // search with the same seed writes the same files with 1 or N workers, and after --resume.
 //
 // A candidate's regret is the mean over its runs (runs_per_scenario; a run without a regret,
-// failed or invalid, counts 0); a candidate fails when any of its runs did not end in success.
+// failed or invalid, counts 0); a candidate fails when any of its runs ran to an end other than
+// success (a collision, a flip, a timeout; runs recorded invalid or failed are not failures).
 // search.csv columns: generation, proposals, first_scenario, last_scenario (of all its runs),
 // mean_regret and max_regret (over the generation's candidates), failures (candidates that
 // failed), best_regret and best_scenario (so far; a candidate is named by its first run's
 // scenario), and at_or_above_0.375, _0.5, _0.75, _1.0 (candidates so far).
 // search_candidates.csv columns: candidate_id, generation, scenarios (its runs' scenario numbers,
 // separated by spaces), mean_regret, std_regret (population standard deviation over its runs),
-// min_regret, max_regret, failures (its runs that did not end in success).
+// min_regret, max_regret, failures (its runs that ran to an end other than success).
 // search.json: {"strategy", "strategy_settings", "seed", "budget": {"scenarios"},
 // "generation_size", "runs_per_scenario", "space", "generations": [<the rows as objects>],
 // "best": {"scenario_number", "regret"}}.
@@ -36,7 +37,7 @@ struct SearchCandidateRow {
   double std_regret = 0.0;          ///< population standard deviation over its runs
   double min_regret = 0.0;          ///< over its runs
   double max_regret = 0.0;          ///< over its runs
-  size_t failures = 0;              ///< its runs that did not end in success
+  size_t failures = 0;              ///< its runs that ran to an end other than success
 };
 
 /// The row of a candidate with runs `scenarios` and their `regrets` and `failures` (same order).
@@ -52,7 +53,7 @@ struct SearchGenerationRow {
   uint32_t last_scenario = 0;   ///< its highest scenario number
   double mean_regret = 0.0;     ///< over its candidates
   double max_regret = 0.0;      ///< over its candidates
-  size_t failures = 0;          ///< candidates with a run that did not end in success
+  size_t failures = 0;          ///< candidates with a run that ran to an end other than success
   double best_regret = 0.0;     ///< over every candidate so far
   uint32_t best_scenario = 0;   ///< the first scenario with best_regret
   size_t at_or_above[std::size(kRegretThresholds)] = {};  ///< candidates so far, per threshold

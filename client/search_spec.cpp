@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "client/batch_keys.h"
 #include "client/external_strategy.h"
 #include "search/strategy_registry.h"
 
@@ -75,7 +76,7 @@ double DefaultNumber(const Json& defaults, std::initializer_list<const char*> ke
 
 search::ActorClassSpace ParseClass(const Json& object, const std::string& origin,
                                    const std::string& path, double landscape_max) {
-  CheckKeys(object, {"path_name", "max_count", "x", "y", "yaw", "scale", "obstacle"}, origin, path);
+  CheckKeys(object, batch_keys::kSearchClass, origin, path);
   search::ActorClassSpace actor;
   actor.x = {0.0, landscape_max};
   actor.y = {0.0, landscape_max};
@@ -106,10 +107,7 @@ search::ActorClassSpace ParseClass(const Json& object, const std::string& origin
 
 search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const std::string& origin,
                                const std::string& path) {
-  CheckKeys(object,
-            {"classes", "min_obstacles", "start", "goal", "sim_timeout", "landscape",
-             "start_clearance", "goal_clearance", "path_clearance"},
-            origin, path);
+  CheckKeys(object, batch_keys::kSearchSpace, origin, path);
   search::SearchSpace space;
   space.landscape_min = 0.0;
   space.landscape_max =
@@ -125,7 +123,7 @@ search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const s
   }
   if (object.contains("landscape")) {
     const std::string landscape_path = path + ".landscape";
-    CheckKeys(object["landscape"], {"min", "max"}, origin, landscape_path);
+    CheckKeys(object["landscape"], batch_keys::kSearchLandscape, origin, landscape_path);
     if (object["landscape"].contains("min")) {
       space.landscape_min = Number(object["landscape"]["min"], origin, landscape_path + ".min");
     }
@@ -152,7 +150,7 @@ search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const s
   }
   if (object.contains("start")) {
     const std::string start_path = path + ".start";
-    CheckKeys(object["start"], {"x", "y", "yaw"}, origin, start_path);
+    CheckKeys(object["start"], batch_keys::kStart, origin, start_path);
     const Json& start = object["start"];
     if (start.contains("x")) space.start.x() = Number(start["x"], origin, start_path + ".x");
     if (start.contains("y")) space.start.y() = Number(start["y"], origin, start_path + ".y");
@@ -160,7 +158,7 @@ search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const s
   }
   if (object.contains("goal")) {
     const std::string goal_path = path + ".goal";
-    CheckKeys(object["goal"], {"x", "y"}, origin, goal_path);
+    CheckKeys(object["goal"], batch_keys::kGoal, origin, goal_path);
     const Json& goal = object["goal"];
     if (goal.contains("x")) space.goal.x() = Number(goal["x"], origin, goal_path + ".x");
     if (goal.contains("y")) space.goal.y() = Number(goal["y"], origin, goal_path + ".y");
@@ -209,10 +207,7 @@ Json SearchSpaceToJson(const search::SearchSpace& space) {
 
 SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t batch_seed,
                            const std::string& origin, const std::string& path) {
-  CheckKeys(section,
-            {"strategy", "strategy_settings", "seed", "budget", "generation_size",
-             "runs_per_scenario", "space"},
-            origin, path);
+  CheckKeys(section, batch_keys::kSearch, origin, path);
   SearchSpec spec;
   spec.seed = batch_seed;
   if (!section.contains("strategy") || !section["strategy"].is_string()) {
@@ -233,7 +228,7 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
     spec.seed = section["seed"].get<uint64_t>();
   }
   if (!section.contains("budget")) FailAt(origin, path + ".budget", "is required");
-  CheckKeys(section["budget"], {"scenarios"}, origin, path + ".budget");
+  CheckKeys(section["budget"], batch_keys::kSearchBudget, origin, path + ".budget");
   if (!section["budget"].contains("scenarios")) {
     FailAt(origin, path + ".budget.scenarios", "is required");
   }

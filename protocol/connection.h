@@ -138,6 +138,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void MarkRegistered() { registered_.store(true); }
   /// True once MarkRegistered() was called; thread-safe.
   bool registered() const { return registered_.load(); }
+  /// Replaces settings' peer_timeout from now on; 0 = a silent peer is never declared dead (for
+  /// peers whose liveness other deadlines govern, e.g. vehicle nodes). Thread-safe.
+  void SetPeerTimeout(std::chrono::milliseconds timeout) {
+    peer_timeout_ms_.store(timeout.count());
+  }
 
   /// True until the connection starts closing; thread-safe.
   bool IsOpen() const { return !closing_.load(); }
@@ -202,7 +207,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<bool> started_{false};
   std::atomic<bool> closing_{false};
   std::atomic<bool> registered_{false};
-  std::atomic<size_t> queued_bytes_{0};  // see queued_bytes()
+  std::atomic<int64_t> peer_timeout_ms_{settings_.peer_timeout.count()};  ///< see SetPeerTimeout
+  std::atomic<size_t> queued_bytes_{0};                                   // see queued_bytes()
 
   // Handlers: written before Start(), read on the strand, released after close.
   std::unordered_map<std::string, Handler> handlers_;

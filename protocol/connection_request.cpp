@@ -175,9 +175,10 @@ void Connection::OnHeartbeatTick() {
   if (close_begun_) return;
   const auto now = std::chrono::steady_clock::now();
   const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_received_);
-  if (silence > settings_.peer_timeout) {
+  const int64_t peer_timeout = peer_timeout_ms_.load();
+  if (peer_timeout > 0 && silence.count() > peer_timeout) {
     Abort("peer " + peer_ + " silent for " + std::to_string(silence.count()) + " ms (timeout " +
-          std::to_string(settings_.peer_timeout.count()) + " ms)");
+          std::to_string(peer_timeout) + " ms)");
     return;
   }
   if (CheckDeadlines(now)) return;

@@ -79,13 +79,13 @@ struct Schema<DriverSpec> {
     v.OptionalTag("type", m.type, kDriverTypes);
     switch (m.type) {
       case DriverSpec::Type::kPlanner:
-        v.Optional("speed", m.speed);
-        v.Optional("sensor_range", m.sensor_range);
-        v.Optional("sensor_fov", m.sensor_fov);
-        v.Optional("grid_resolution", m.grid_resolution);
-        v.Optional("inflation_radius", m.inflation_radius);
-        v.Optional("lookahead", m.lookahead);
-        v.Optional("replan_period", m.replan_period);
+        v.Optional("speed", m.speed, kNonNegative);
+        v.Optional("sensor_range", m.sensor_range, kPositive);
+        v.Optional("sensor_fov", m.sensor_fov, Limit{0.0, 360.0, true, false});
+        v.Optional("grid_resolution", m.grid_resolution, kPositive);
+        v.Optional("inflation_radius", m.inflation_radius, kNonNegative);
+        v.Optional("lookahead", m.lookahead, kPositive);
+        v.Optional("replan_period", m.replan_period, kPositive);
         break;
       case DriverSpec::Type::kStraight:
         v.Optional("speed", m.speed);
@@ -109,33 +109,34 @@ struct Schema<DriverSpec> {
   }
 };
 
-// Every field is optional: a request overrides any subset.
+// Every field is optional: a request overrides any subset. The ranges are the vehicle model's
+// (scene/vehicle.cpp), so a bad vehicle is refused before it reaches a worker.
 template <>
 struct Schema<VehicleParams> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Optional("mass", m.mass);
-    v.Optional("length", m.length);
-    v.Optional("width", m.width);
-    v.Optional("body_height", m.body_height);
-    v.Optional("wheelbase", m.wheelbase);
-    v.Optional("track_width", m.track_width);
-    v.Optional("wheel_radius", m.wheel_radius);
-    v.Optional("wheel_width", m.wheel_width);
-    v.Optional("suspension_rest_length", m.suspension_rest_length);
-    v.Optional("suspension_stiffness", m.suspension_stiffness);
-    v.Optional("suspension_damping", m.suspension_damping);
-    v.Optional("suspension_compression", m.suspension_compression);
-    v.Optional("friction_slip", m.friction_slip);
+    v.Optional("mass", m.mass, kPositive);
+    v.Optional("length", m.length, kPositive);
+    v.Optional("width", m.width, kPositive);
+    v.Optional("body_height", m.body_height, kPositive);
+    v.Optional("wheelbase", m.wheelbase, kPositive);
+    v.Optional("track_width", m.track_width, kPositive);
+    v.Optional("wheel_radius", m.wheel_radius, kPositive);
+    v.Optional("wheel_width", m.wheel_width, kPositive);
+    v.Optional("suspension_rest_length", m.suspension_rest_length, kPositive);
+    v.Optional("suspension_stiffness", m.suspension_stiffness, kPositive);
+    v.Optional("suspension_damping", m.suspension_damping, kPositive);
+    v.Optional("suspension_compression", m.suspension_compression, kPositive);
+    v.Optional("friction_slip", m.friction_slip, kPositive);
     v.Optional("roll_influence", m.roll_influence, Between(0, 1));
-    v.Optional("center_of_mass_height", m.center_of_mass_height);
-    v.Optional("max_steering_angle", m.max_steering_angle);
-    v.Optional("max_speed", m.max_speed);
-    v.Optional("max_engine_force", m.max_engine_force);
-    v.Optional("max_brake_force", m.max_brake_force);
-    v.Optional("speed_kp", m.speed_kp);
-    v.Optional("speed_kd", m.speed_kd);
-    v.Optional("steering_rate", m.steering_rate);
+    v.Optional("center_of_mass_height", m.center_of_mass_height, kNonNegative);
+    v.Optional("max_steering_angle", m.max_steering_angle, Limit{0.0, 90.0, true, true});
+    v.Optional("max_speed", m.max_speed, kPositive);
+    v.Optional("max_engine_force", m.max_engine_force, kPositive);
+    v.Optional("max_brake_force", m.max_brake_force, kPositive);
+    v.Optional("speed_kp", m.speed_kp, kNonNegative);
+    v.Optional("speed_kd", m.speed_kd, kNonNegative);
+    v.Optional("steering_rate", m.steering_rate, kPositive);
   }
 };
 

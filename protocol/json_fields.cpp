@@ -110,14 +110,16 @@ std::string_view ClosestName(std::string_view word, std::span<const std::string_
 
 void CheckLimit(const std::string& path, double value, const Limit& limit) {
   const bool above_low = limit.low_open ? value > limit.low : value >= limit.low;
-  if (above_low && value <= limit.high) return;
+  const bool below_high = limit.high_open ? value < limit.high : value <= limit.high;
+  if (above_low && below_high) return;
   std::string bound;
   if (std::isinf(limit.high)) {
     bound = (limit.low_open ? "> " : ">= ") + FormatNumber(limit.low);
   } else if (std::isinf(limit.low)) {
-    bound = "<= " + FormatNumber(limit.high);
+    bound = (limit.high_open ? "< " : "<= ") + FormatNumber(limit.high);
   } else {
-    bound = "in [" + FormatNumber(limit.low) + ", " + FormatNumber(limit.high) + "]";
+    bound = std::string("in ") + (limit.low_open ? "(" : "[") + FormatNumber(limit.low) + ", " +
+            FormatNumber(limit.high) + (limit.high_open ? ")" : "]");
   }
   throw DecodeError(path, "must be " + bound + ", got " + FormatNumber(value));
 }
@@ -259,6 +261,48 @@ void FieldReader::Finish() const {
     throw DecodeError(Child(key), message);
   }
   if (!missing_.empty()) throw DecodeError(Child(missing_), "missing required field");
+}
+
+}  // namespace asg::protocol::json_detail
+
+// ---------------------------------------------------------------- SchemaWriter
+
+namespace asg::protocol::json_detail {
+
+void SchemaWriter::Add(std::string_view key, Json schema, bool required) {
+  properties_[std::string(key)] = std::move(schema);
+  if (required) required_.emplace_back(key);
+}
+
+Json SchemaWriter::ValueSchema(const uint8_t&, const Codes& codes) {
+  Json schema = {{"type", "integer"}, {"enum", Json::array()}};
+  std::string meaning;
+  for (const auto& entry : codes.table) {
+    schema["enum"].push_back(entry.value);
+    meaning +=
+        (meaning.empty() ? "" : ", ") + std::to_string(entry.value) + " " + std::string(entry.name);
+  }
+  schema["description"] = std::string(codes.kind) + ": " + meaning;
+  return schema;
+}
+
+void SchemaWriter::ApplyLimit(Json& schema, const Limit& limit) {
+  if (std::isfinite(limit.low)) {
+    schema.erase("minimum");
+    schema[limit.low_open ? "exclusiveMinimum" : "minimum"] = limit.low;
+  }
+  if (std::isfinite(limit.high)) {
+    schema.erase("maximum");
+    schema[limit.high_open ? "exclusiveMaximum" : "maximum"] = limit.high;
+  }
+  // Whole-number bounds of integer fields stay integers: "minimum": 1 rather than 1.0.
+  if (schema.value("type", "") == "integer") {
+    for (const char* bound : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}) {
+      if (!schema.contains(bound) || !schema[bound].is_number_float()) continue;
+      const double value = schema[bound].get<double>();
+      if (value == std::trunc(value)) schema[bound] = static_cast<int64_t>(value);
+    }
+  }
 }
 
 }  // namespace asg::protocol::json_detail

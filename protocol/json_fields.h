@@ -6,7 +6,8 @@
 //   v.Optional("border", m.border, kNonNegative);
 // FieldWriter runs that list to encode the message into a JSON object; FieldReader runs the same
 // list to decode one strictly, naming the JSON path and the value in every error. Rules after the
-// field (a Limit, a Codes table) only constrain decoding. A message whose fields depend on a tag
+// field (a Limit, a Codes table) only constrain decoding. SchemaWriter runs the list to write the
+// message's JSON Schema (json_schema.h), rules included. A message whose fields depend on a tag
 // (ReliefFeature, DriverSpec) reads the tag first with RequiredTag/OptionalTag, then lists the
 // fields of that variant only.
 #pragma once
@@ -20,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "protocol/json_schema.h"
 #include "protocol/messages_json.h"
 
 namespace asg::protocol::json_detail {
@@ -30,7 +32,8 @@ namespace asg::protocol::json_detail {
 struct Limit {
   double low = -std::numeric_limits<double>::infinity();
   double high = std::numeric_limits<double>::infinity();
-  bool low_open = false;  ///< low itself is excluded
+  bool low_open = false;   ///< low itself is excluded
+  bool high_open = false;  ///< high itself is excluded
 };
 inline constexpr Limit kPositive{0.0, std::numeric_limits<double>::infinity(), true};
 inline constexpr Limit kNonNegative{0.0, std::numeric_limits<double>::infinity(), false};
@@ -287,6 +290,117 @@ class FieldReader {
   std::string variant_;                  ///< e.g. `relief feature type "ramp"`, "" if untagged
 };
 
+/// Writes the JSON Schema of a message's fields (json_schema.h). Run once per variant of a tagged
+/// message: the tag call sets the tag to the variant's value, so the fields that follow are those
+/// of that variant.
+class SchemaWriter {
+ public:
+  SchemaWriter(JsonSchemaBuilder& builder, size_t variant)
+      : builder_(builder), variant_(variant), partial_(builder.partial()) {}
+
+  template <class T, class... Rule>
+  void Required(std::string_view key, T& value, const Rule&... rule) {
+    Json schema = ValueSchema(value, rule...);
+    if (partial_) schema["default"] = WriteValue(value, rule...);
+    Add(key, std::move(schema), /*required=*/!partial_);
+  }
+  template <class T, class... Rule>
+  void Optional(std::string_view key, T& value, const Rule&... rule) {
+    Json schema = ValueSchema(value, rule...);
+    schema["default"] = WriteValue(value, rule...);
+    Add(key, std::move(schema), /*required=*/false);
+  }
+  template <class E>
+  void RequiredTag(std::string_view key, E& out, const Names<E>& names) {
+    Tag(key, out, names, /*required=*/true);
+  }
+  template <class E>
+  void OptionalTag(std::string_view key, E& out, const Names<E>& names) {
+    Tag(key, out, names, /*required=*/false);
+  }
+
+  /// Whether the fields are written as a partial override (JsonSchemaBuilder::Mode::kPartial).
+  bool partial() const { return partial_; }
+  bool tagged() const { return !tag_key_.empty(); }
+  const std::string& tag_key() const { return tag_key_; }
+  bool tag_required() const { return tag_required_; }
+  const std::vector<std::string>& tag_names() const { return tag_names_; }
+  /// The tag value a missing tag means ("" when the tag is required).
+  const std::string& tag_default() const { return tag_default_; }
+  const Json& properties() const { return properties_; }
+  const std::vector<std::string>& required() const { return required_; }
+
+ private:
+  void Add(std::string_view key, Json schema, bool required);
+
+  template <class E>
+  void Tag(std::string_view key, E& out, const Names<E>& names, bool required) {
+    tag_key_ = std::string(key);
+    tag_required_ = required;
+    Json schema = {{"type", "string"}, {"enum", Json::array()}};
+    for (const auto& entry : names.table) {
+      tag_names_.emplace_back(entry.name);
+      schema["enum"].push_back(entry.name);
+      if (!required && entry.value == out) tag_default_ = std::string(entry.name);
+    }
+    if (!required) schema["default"] = tag_default_;
+    out = names.table[variant_].value;
+    Add(key, std::move(schema), required);
+  }
+
+  Json ValueSchema(const bool&) { return {{"type", "boolean"}}; }
+  Json ValueSchema(const double&) { return {{"type", "number"}}; }
+  Json ValueSchema(const std::string&) { return {{"type", "string"}}; }
+  Json ValueSchema(const Json&) { return Json::object(); }  // any JSON value
+  template <class T>
+  requires(std::integral<T> && !std::same_as<T, bool>) Json ValueSchema(const T&) {
+    return {{"type", "integer"},
+            {"minimum", std::numeric_limits<T>::min()},
+            {"maximum", std::numeric_limits<T>::max()}};
+  }
+  template <class T>
+  requires std::is_class_v<T> Json ValueSchema(const T&) {
+    return DescribeJson(static_cast<const T*>(nullptr), builder_);
+  }
+  template <class T>
+  Json ValueSchema(const std::vector<T>&) {
+    const auto mode = builder_.SetMode(JsonSchemaBuilder::Mode::kStrict);  // elements are whole
+    Json items = ValueSchema(T{});
+    builder_.SetMode(mode);
+    return {{"type", "array"}, {"items", std::move(items)}};
+  }
+  template <class T>
+  Json ValueSchema(const T& value, const Limit& limit) {
+    Json schema = ValueSchema(value);
+    ApplyLimit(schema.contains("items") ? schema["items"] : schema, limit);
+    return schema;
+  }
+  Json ValueSchema(const uint8_t&, const Codes& codes);
+  template <class E>
+  Json ValueSchema(const E&, const Names<E>& names) {
+    Json schema = {{"type", "string"}, {"enum", Json::array()}};
+    for (const auto& entry : names.table) schema["enum"].push_back(entry.name);
+    return schema;
+  }
+
+  static void ApplyLimit(Json& schema, const Limit& limit);
+
+  JsonSchemaBuilder& builder_;
+  size_t variant_;
+  bool partial_;
+  Json properties_ = Json::object();
+  std::vector<std::string> required_;
+  std::string tag_key_;
+  bool tag_required_ = false;
+  std::vector<std::string> tag_names_;
+  std::string tag_default_;
+};
+
+/// The definition of a tagged message from one writer per variant (json_schema.cpp).
+Json TaggedSchema(const std::vector<SchemaWriter>& variants);
+/// The definition of a message without a tag.
+Json ObjectSchema(const SchemaWriter& writer);
+
 // ---------------------------------------------------------------- schemas
 
 /// Schema<T>::Fields(v, m) lists T's fields on visitor v; Schema<T>::Check(m, reader), where
@@ -310,13 +424,38 @@ void DecodeFields(const Json& j, const std::string& path, T* value) {
   *value = std::move(result);
 }
 
+/// T's definition in `builder` (once per type) and {"$ref": "#/$defs/<name>"}.
+template <class T>
+Json DescribeFields(const char* name, JsonSchemaBuilder& builder) {
+  Json ref = {{"$ref", std::string("#/$defs/") + name}};
+  if (!builder.Begin(name)) return ref;
+  std::vector<SchemaWriter> variants;
+  variants.emplace_back(builder, 0);
+  T first{};
+  Schema<T>::Fields(variants.front(), first);
+  if (!variants.front().tagged()) {
+    builder.Define(name, ObjectSchema(variants.front()));
+    return ref;
+  }
+  for (size_t k = 1; k < variants.front().tag_names().size(); ++k) {
+    variants.emplace_back(builder, k);
+    T value{};
+    Schema<T>::Fields(variants.back(), value);
+  }
+  builder.Define(name, TaggedSchema(variants));
+  return ref;
+}
+
 }  // namespace asg::protocol::json_detail
 
-/// Defines the three functions messages_json.h declares for T from Schema<T>; used inside
+/// Defines the four functions messages_json.h declares for T from Schema<T>; used inside
 /// namespace asg::protocol once per message.
 #define ASG_DEFINE_JSON(T)                                                              \
   void to_json(Json& j, const T& value) { json_detail::EncodeFields(j, value); }        \
   void from_json(const Json& j, T& value) { json_detail::DecodeFields(j, "", &value); } \
   void Decode(const Json& j, const std::string& path, T* value) {                       \
     json_detail::DecodeFields(j, path, value);                                          \
+  }                                                                                     \
+  Json DescribeJson(const T*, JsonSchemaBuilder& builder) {                             \
+    return json_detail::DescribeFields<T>(#T, builder);                                 \
   }

@@ -81,7 +81,7 @@ template <>
 struct Schema<PhysXControl> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Required("header", m.header);
+    v.Optional("header", m.header);  // a node may leave it out: the worker applies it at its tick
     v.Required("longitudinal_velocity", m.longitudinal_velocity);
     v.Required("steering_angle", m.steering_angle);
     v.Required("handbrake", m.handbrake);
@@ -263,7 +263,7 @@ struct Schema<RunScenarioRequest> {
     v.Required("vehicle_start_location", m.vehicle_start_location);
     v.Required("vehicle_start_yaw", m.vehicle_start_yaw);
     v.Required("vehicle_goal_location", m.vehicle_goal_location);
-    v.Required("goal_radius", m.goal_radius);
+    v.Required("goal_radius", m.goal_radius, kNonNegative);
     v.Required("scene_description", m.scene_description);
     v.Required("take_scene_capture", m.take_scene_capture);
     v.Required("scene_capture_only", m.scene_capture_only);

@@ -57,8 +57,8 @@ struct NodeOperatingInfo {
 struct SaveNodeFileRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "SaveNodeFile";
-  uint8_t worker_id = 0;
-  std::string node_name;
+  uint8_t worker_id = 0;  ///< optional: 0 (absent) means the node registered on this connection
+  std::string node_name;  ///< optional: "" (absent) means the node registered on this connection
   uint32_t scenario_number = 0;
   std::string relative_path;  ///< "/"-separated, no "..", not absolute
   bool operator==(const SaveNodeFileRequest&) const = default;

@@ -84,8 +84,9 @@ template <>
 struct Schema<SaveNodeFileRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Required("worker_id", m.worker_id);
-    v.Required("node_name", m.node_name);
+    // Optional: the client knows both from the registration on the connection.
+    v.Optional("worker_id", m.worker_id);
+    v.Optional("node_name", m.node_name);
     v.Required("scenario_number", m.scenario_number);
     v.Required("relative_path", m.relative_path);
   }

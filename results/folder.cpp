@@ -32,20 +32,24 @@ void CheckCaptureName(const std::string& name, uint32_t scenario_number) {
 
 }  // namespace
 
-std::string ScenarioFolderName(uint32_t scenario_number) {
+std::string ScenarioFolderName(uint32_t scenario_number, std::string_view variant) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "scenario_%04u", scenario_number);
-  return buffer;
+  std::string name = buffer;
+  if (!variant.empty()) name.append(1, '_').append(variant);
+  return name;
 }
 
-fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number) {
-  return batch_dir / ScenarioFolderName(scenario_number);
+fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number,
+                        std::string_view variant) {
+  return batch_dir / ScenarioFolderName(scenario_number, variant);
 }
 
 void WriteScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
   const fs::path staged = StageScenarioFolder(batch_dir, record);
   SyncFileSystem(staged);
-  PublishScenarioFolder(batch_dir, staged, record.result.scenario_number, /*sync_parent=*/true);
+  PublishScenarioFolder(batch_dir, staged, record.result.scenario_number, /*sync_parent=*/true,
+                        record.result.variant);
 }
 
 fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& record) {
@@ -57,7 +61,7 @@ fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& re
   fs::create_directories(batch_dir, error);
   if (error) throw ResultError(batch_dir.string() + ": cannot create: " + error.message());
   std::string staged_name = ".";  // built by appending: GCC 12 misreports "." + string&&
-  staged_name += ScenarioFolderName(number);
+  staged_name += ScenarioFolderName(number, record.result.variant);
   staged_name += ".tmp-" + std::to_string(::getpid());
   const fs::path staged = batch_dir / staged_name;
   fs::remove_all(staged, error);
@@ -89,12 +93,13 @@ fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& re
 }
 
 void PublishScenarioFolder(const fs::path& batch_dir, const fs::path& staged,
-                           uint32_t scenario_number, bool sync_parent) {
-  PublishDirectory(staged, ScenarioFolder(batch_dir, scenario_number), sync_parent);
+                           uint32_t scenario_number, bool sync_parent, std::string_view variant) {
+  PublishDirectory(staged, ScenarioFolder(batch_dir, scenario_number, variant), sync_parent);
 }
 
-bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number) {
-  const fs::path folder = ScenarioFolder(batch_dir, scenario_number);
+bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number,
+                            std::string_view variant) {
+  const fs::path folder = ScenarioFolder(batch_dir, scenario_number, variant);
   std::error_code error;
   for (const char* file : kFolderFiles) {
     if (!fs::is_regular_file(folder / file, error)) return false;
@@ -109,8 +114,9 @@ bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number)
 }
 
 std::optional<ScenarioOutcome> LoadScenarioOutcome(const fs::path& batch_dir,
-                                                   uint32_t scenario_number) {
-  const fs::path folder = ScenarioFolder(batch_dir, scenario_number);
+                                                   uint32_t scenario_number,
+                                                   std::string_view variant) {
+  const fs::path folder = ScenarioFolder(batch_dir, scenario_number, variant);
   std::error_code error;
   if (!fs::is_directory(folder, error)) return std::nullopt;
   const fs::path result_file = folder / "result.json";

@@ -1,6 +1,7 @@
 // Result folders: one folder per scenario under a batch's output directory.
 //
-//   DIR/scenario_0001/request.json    the request as run (pretty JSON, sorted keys)
+//   DIR/scenario_0001/request.json    the request as run (pretty JSON, keys in declaration order)
+//                                     (DIR/scenario_0001_<variant>/ in a batch with variants)
 //                     result.json     ScenarioResult, deterministic (see results_json.h)
 //                     timing.json     ScenarioTiming: worker id, wall time, attempt history
 //                     trajectory.csv  the vehicle trajectory (see results_trajectory.h)
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -40,16 +42,17 @@ struct ScenarioOutcome {
   ScenarioTiming timing;
 };
 
-/// "scenario_0001" (four digits at least, more for numbers past 9999).
-std::string ScenarioFolderName(uint32_t scenario_number);
+/// "scenario_0001" (four digits at least, more for numbers past 9999); a scenario of a batch
+/// with variants has its variant's name after the number: "scenario_0001_planner".
+std::string ScenarioFolderName(uint32_t scenario_number, std::string_view variant = {});
 
-/// `batch_dir` / ScenarioFolderName(scenario_number).
+/// `batch_dir` / ScenarioFolderName(scenario_number, variant).
 std::filesystem::path ScenarioFolder(const std::filesystem::path& batch_dir,
-                                     uint32_t scenario_number);
+                                     uint32_t scenario_number, std::string_view variant = {});
 
-/// Writes the folder of record.result.scenario_number atomically (see above), creating
-/// `batch_dir` when needed. result.json's "captures" lists the capture file names in the order
-/// given. Throws ResultError on an I/O error or a bad capture name.
+/// Writes the folder of record.result.scenario_number (and .variant) atomically (see above),
+/// creating `batch_dir` when needed. result.json's "captures" lists the capture file names in the
+/// order given. Throws ResultError on an I/O error or a bad capture name.
 void WriteScenarioFolder(const std::filesystem::path& batch_dir, const ScenarioRecord& record);
 
 /// The first half of WriteScenarioFolder, for writing many folders with one sync: writes the
@@ -62,15 +65,17 @@ std::filesystem::path StageScenarioFolder(const std::filesystem::path& batch_dir
 /// The batch folder itself is fsynced only when `sync_parent` is true.
 void PublishScenarioFolder(const std::filesystem::path& batch_dir,
                            const std::filesystem::path& staged, uint32_t scenario_number,
-                           bool sync_parent);
+                           bool sync_parent, std::string_view variant = {});
 
 /// Whether the scenario's folder exists and holds every file with a result.json for that number.
-bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t scenario_number);
+bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t scenario_number,
+                            std::string_view variant = {});
 
 /// The stored result and timing of a scenario, or nullopt when its folder does not exist.
 /// Throws ResultError when the folder exists but its files cannot be read or parsed.
 std::optional<ScenarioOutcome> LoadScenarioOutcome(const std::filesystem::path& batch_dir,
-                                                   uint32_t scenario_number);
+                                                   uint32_t scenario_number,
+                                                   std::string_view variant = {});
 
 /// Removes leftover staging folders (".scenario_*.tmp-*" and ".scenario_*.old.tmp-*") of an
 /// interrupted run from `batch_dir`; returns how many were removed.

@@ -23,9 +23,15 @@ std::string SettingsReader::Prefix(const std::string& key,
   return strategy_ + " setting \"" + key + "\" is " + value.dump() + ": ";
 }
 
-const nlohmann::ordered_json* SettingsReader::Find(const std::string& key) {
+nlohmann::ordered_json SettingsReader::Schema() const {
+  return {{"type", "object"}, {"properties", properties_}, {"additionalProperties", false}};
+}
+
+const nlohmann::ordered_json* SettingsReader::Find(const std::string& key,
+                                                   nlohmann::ordered_json schema) {
   if (known_.insert(key).second) {
     known_in_order_ += (known_in_order_.empty() ? "" : ", ") + key;
+    properties_[key] = std::move(schema);
   }
   if (!settings_.is_object()) return nullptr;
   const auto it = settings_.find(key);
@@ -33,14 +39,17 @@ const nlohmann::ordered_json* SettingsReader::Find(const std::string& key) {
 }
 
 void SettingsReader::Read(const std::string& key, double* value) {
-  const nlohmann::ordered_json* json = Find(key);
+  const nlohmann::ordered_json* json = Find(key, {{"type", "number"}, {"default", *value}});
   if (!json) return;
   if (!json->is_number()) throw std::invalid_argument(Prefix(key, *json) + "needs a number");
   *value = json->get<double>();
 }
 
 void SettingsReader::Read(const std::string& key, uint32_t* value) {
-  const nlohmann::ordered_json* json = Find(key);
+  const nlohmann::ordered_json* json = Find(key, {{"type", "integer"},
+                                                  {"minimum", 0},
+                                                  {"maximum", std::numeric_limits<uint32_t>::max()},
+                                                  {"default", *value}});
   if (!json) return;
   const bool integer =
       json->is_number_unsigned() || (json->is_number_integer() && json->get<int64_t>() >= 0);
@@ -51,21 +60,22 @@ void SettingsReader::Read(const std::string& key, uint32_t* value) {
 }
 
 void SettingsReader::Read(const std::string& key, bool* value) {
-  const nlohmann::ordered_json* json = Find(key);
+  const nlohmann::ordered_json* json = Find(key, {{"type", "boolean"}, {"default", *value}});
   if (!json) return;
   if (!json->is_boolean()) throw std::invalid_argument(Prefix(key, *json) + "needs true or false");
   *value = json->get<bool>();
 }
 
 void SettingsReader::Read(const std::string& key, std::string* value) {
-  const nlohmann::ordered_json* json = Find(key);
+  const nlohmann::ordered_json* json = Find(key, {{"type", "string"}, {"default", *value}});
   if (!json) return;
   if (!json->is_string()) throw std::invalid_argument(Prefix(key, *json) + "needs a string");
   *value = json->get<std::string>();
 }
 
-const nlohmann::ordered_json& SettingsReader::Raw(const std::string& key) {
-  const nlohmann::ordered_json* json = Find(key);
+const nlohmann::ordered_json& SettingsReader::Raw(const std::string& key,
+                                                  nlohmann::ordered_json schema) {
+  const nlohmann::ordered_json* json = Find(key, std::move(schema));
   return json ? *json : kNull;
 }
 

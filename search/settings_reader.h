@@ -24,21 +24,28 @@ class SettingsReader {
   void Read(const std::string& key, bool* value);
   /// Reads a string.
   void Read(const std::string& key, std::string* value);
-  /// The JSON of `key` (null when absent), marking the key as known; for structured settings.
-  const nlohmann::ordered_json& Raw(const std::string& key);
+  /// The JSON of `key` (null when absent), marking the key as known; for structured settings,
+  /// whose JSON Schema `schema` (any value by default) Schema() lists.
+  const nlohmann::ordered_json& Raw(
+      const std::string& key, nlohmann::ordered_json schema = nlohmann::ordered_json::object());
   /// Throws std::invalid_argument naming the first key that no Read() or Raw() asked for, and
   /// listing the known ones.
   void Finish() const;
   /// "<strategy> setting \"key\" is <value>: " for messages of structured settings.
   std::string Prefix(const std::string& key, const nlohmann::ordered_json& value) const;
+  /// A JSON Schema (draft 2020-12) of the settings asked for so far: each key with its type and
+  /// the value it had before reading (its default when the settings leave it out).
+  nlohmann::ordered_json Schema() const;
 
  private:
-  const nlohmann::ordered_json* Find(const std::string& key);
+  /// The setting `key`, or null when absent; records `schema` as the key's schema.
+  const nlohmann::ordered_json* Find(const std::string& key, nlohmann::ordered_json schema);
 
   std::string strategy_;
   const nlohmann::ordered_json& settings_;
   std::set<std::string> known_;
   std::string known_in_order_;
+  nlohmann::ordered_json properties_ = nlohmann::ordered_json::object();
 };
 
 }  // namespace asg::search

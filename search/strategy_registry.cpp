@@ -13,19 +13,29 @@
 namespace asg::search {
 namespace {
 
-std::unique_ptr<Strategy> MakeRandom(SettingsReader& reader, const SearchSpace& space,
-                                     uint64_t seed) {
+RandomSettings ReadRandom(SettingsReader& reader) {
   RandomSettings s;
   reader.Read("min_obstacles", &s.min_obstacles);
   reader.Read("max_obstacles", &s.max_obstacles);
   reader.Read("max_tries", &s.max_tries);
-  reader.Finish();
-  return std::make_unique<RandomStrategy>(space, s, seed);
+  return s;
 }
 
 // "fixed": [{"class": "tree", "x": 30, "y": 30}, ...]; yaw and scale optional.
+const nlohmann::ordered_json kFixedSchema = {{"type", "array"},
+                                             {"items",
+                                              {{"type", "object"},
+                                               {"properties",
+                                                {{"class", {{"type", "string"}}},
+                                                 {"x", {{"type", "number"}}},
+                                                 {"y", {{"type", "number"}}},
+                                                 {"yaw", {{"type", "number"}, {"default", 0}}},
+                                                 {"scale", {{"type", "number"}, {"default", 1}}}}},
+                                               {"required", {"class", "x", "y"}},
+                                               {"additionalProperties", false}}}};
+
 std::vector<Obstacle> ReadFixed(SettingsReader& reader, const SearchSpace& space) {
-  const nlohmann::ordered_json& fixed = reader.Raw("fixed");
+  const nlohmann::ordered_json& fixed = reader.Raw("fixed", kFixedSchema);
   std::vector<Obstacle> out;
   if (fixed.is_null()) return out;
   if (!fixed.is_array())
@@ -58,17 +68,16 @@ std::vector<Obstacle> ReadFixed(SettingsReader& reader, const SearchSpace& space
   return out;
 }
 
-std::unique_ptr<Strategy> MakeGrid(SettingsReader& reader, const SearchSpace& space) {
+GridSettings ReadGrid(SettingsReader& reader, const SearchSpace& space) {
   GridSettings s;
   reader.Read("actor_class", &s.actor_class);
   reader.Read("x_count", &s.x_count);
   reader.Read("y_count", &s.y_count);
   s.fixed = ReadFixed(reader, space);
-  reader.Finish();
-  return std::make_unique<GridStrategy>(space, s);
+  return s;
 }
 
-std::unique_ptr<Strategy> MakeGa(SettingsReader& reader, const SearchSpace& space, uint64_t seed) {
+GaSettings ReadGa(SettingsReader& reader) {
   GaSettings s;
   reader.Read("population", &s.population);
   reader.Read("parents", &s.parents);
@@ -76,12 +85,10 @@ std::unique_ptr<Strategy> MakeGa(SettingsReader& reader, const SearchSpace& spac
   reader.Read("obstacle_count", &s.obstacle_count);
   reader.Read("mutation_probability", &s.mutation_probability);
   reader.Read("max_tries", &s.max_tries);
-  reader.Finish();
-  return std::make_unique<GaStrategy>(space, s, seed);
+  return s;
 }
 
-std::unique_ptr<Strategy> MakeBacre(SettingsReader& reader, const SearchSpace& space,
-                                    uint64_t seed) {
+BacreSettings ReadBacre(SettingsReader& reader) {
   BacreSettings s;
   reader.Read("seed_count", &s.seed_count);
   reader.Read("seed_obstacles", &s.seed_obstacles);
@@ -96,12 +103,10 @@ std::unique_ptr<Strategy> MakeBacre(SettingsReader& reader, const SearchSpace& s
   reader.Read("remove_probability", &s.remove_probability);
   reader.Read("move_probability", &s.move_probability);
   reader.Read("max_tries", &s.max_tries);
-  reader.Finish();
-  return std::make_unique<BacreStrategy>(space, s, seed);
+  return s;
 }
 
-std::unique_ptr<Strategy> MakeNovelty(SettingsReader& reader, const SearchSpace& space,
-                                      uint64_t seed) {
+NoveltySettings ReadNovelty(SettingsReader& reader) {
   NoveltySettings s;
   reader.Read("seed_count", &s.seed_count);
   reader.Read("seed_obstacles", &s.seed_obstacles);
@@ -117,8 +122,41 @@ std::unique_ptr<Strategy> MakeNovelty(SettingsReader& reader, const SearchSpace&
   reader.Read("operator_floor", &s.operator_floor);
   reader.Read("credit_rate", &s.credit_rate);
   reader.Read("max_tries", &s.max_tries);
-  reader.Finish();
-  return std::make_unique<NoveltyStrategy>(space, s, seed);
+  return s;
+}
+
+// Reads `name`'s settings and makes the strategy, or with space null only reads them.
+std::unique_ptr<Strategy> ReadAndMake(const std::string& name, SettingsReader& reader,
+                                      const SearchSpace* space, uint64_t seed) {
+  const SearchSpace no_space;
+  const SearchSpace& s = space ? *space : no_space;
+  std::unique_ptr<Strategy> strategy;
+  if (name == "random") {
+    const RandomSettings settings = ReadRandom(reader);
+    reader.Finish();
+    if (space) strategy = std::make_unique<RandomStrategy>(s, settings, seed);
+  } else if (name == "grid") {
+    const GridSettings settings = ReadGrid(reader, s);
+    reader.Finish();
+    if (space) strategy = std::make_unique<GridStrategy>(s, settings);
+  } else if (name == "ga") {
+    const GaSettings settings = ReadGa(reader);
+    reader.Finish();
+    if (space) strategy = std::make_unique<GaStrategy>(s, settings, seed);
+  } else if (name == "bacre") {
+    const BacreSettings settings = ReadBacre(reader);
+    reader.Finish();
+    if (space) strategy = std::make_unique<BacreStrategy>(s, settings, seed);
+  } else if (name == "bacre-novelty") {
+    const NoveltySettings settings = ReadNovelty(reader);
+    reader.Finish();
+    if (space) strategy = std::make_unique<NoveltyStrategy>(s, settings, seed);
+  } else {
+    std::string known;
+    for (const std::string& n : StrategyNames()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown search strategy \"" + name + "\"; known: " + known);
+  }
+  return strategy;
 }
 
 }  // namespace
@@ -131,14 +169,13 @@ std::unique_ptr<Strategy> MakeStrategy(const std::string& name,
                                        const nlohmann::ordered_json& settings,
                                        const SearchSpace& space, uint64_t seed) {
   SettingsReader reader(name, settings);
-  if (name == "random") return MakeRandom(reader, space, seed);
-  if (name == "grid") return MakeGrid(reader, space);
-  if (name == "ga") return MakeGa(reader, space, seed);
-  if (name == "bacre") return MakeBacre(reader, space, seed);
-  if (name == "bacre-novelty") return MakeNovelty(reader, space, seed);
-  std::string known;
-  for (const std::string& n : StrategyNames()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown search strategy \"" + name + "\"; known: " + known);
+  return ReadAndMake(name, reader, &space, seed);
+}
+
+nlohmann::ordered_json StrategySettingsSchema(const std::string& name) {
+  SettingsReader reader(name, nullptr);
+  ReadAndMake(name, reader, nullptr, 0);
+  return reader.Schema();
 }
 
 }  // namespace asg::search

@@ -26,4 +26,8 @@ std::unique_ptr<Strategy> MakeStrategy(const std::string& name,
                                        const nlohmann::ordered_json& settings,
                                        const SearchSpace& space, uint64_t seed);
 
+/// The JSON Schema (draft 2020-12) of strategy `name`'s settings object: every key MakeStrategy
+/// reads, with its type and default. Throws std::invalid_argument for an unknown name.
+nlohmann::ordered_json StrategySettingsSchema(const std::string& name);
+
 }  // namespace asg::search

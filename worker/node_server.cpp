@@ -75,6 +75,8 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
         }
         *attached = std::make_shared<NodeLink>(request.node_name, self);
         self->MarkRegistered();  // lifts the registration deadline
+        // A node need not send heartbeats: its connection closing and step_deadline govern.
+        self->SetPeerTimeout(std::chrono::milliseconds(0));
         state->nodes[request.node_name] = *attached;
         state->changed.notify_all();
         return protocol::Json(protocol::AttachNodeResponse{true});

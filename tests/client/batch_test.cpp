@@ -200,6 +200,30 @@ TEST(BatchSceneChecks, GenerateRangesAndClassesAreBatchErrors) {
   EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "tree", "count": 1,
                 "x": [0, 60], "y": [0, 60]}]}})"),
             "");
+  // A searched class is checked as well.
+  EXPECT_EQ(error(R"({"search": {"strategy": "random", "budget": {"scenarios": 4},
+                "space": {"classes": [{"path_name": "tree"}, {"path_name": "cactus"}]}}})"),
+            "b.json: search.space.classes[1].path_name: \"cactus\" is not an actor class of "
+            "actors.json (1 names, e.g. \"tree\")");
+}
+
+TEST(BatchSettingsTest, AScenariosSeedMustBeANonNegativeInteger) {
+  const auto error = [](const std::string& text) {
+    try {
+      ParseBatchText(text, "b.json", "b");
+    } catch (const BatchError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(R"({"scenarios": [{}, {"seed": "x"}]})"),
+            "b.json: scenarios[1].seed: expected a non-negative integer, got \"x\"");
+  EXPECT_EQ(error(R"({"scenarios": [{"seed": -1}]})"),
+            "b.json: scenarios[0].seed: expected a non-negative integer, got -1");
+  EXPECT_EQ(error(R"({"$schema": 3, "scenarios": [{}]})"),
+            "b.json: $schema: expected a string (where an editor finds the schema), got 3");
+  EXPECT_EQ(error(R"({"$schema": "./batch.schema.json", "scenarios": [{"seed": 9}]})"), "");
+  EXPECT_EQ(ParseBatchText(R"({"scenarios": [{"seed": 9}]})", "b.json", "b").scenarios[0].seed, 9u);
 }
 
 TEST(BatchVariants, EveryLayoutRunsOncePerVariantOnTheSameScene) {

@@ -79,6 +79,28 @@ TEST(ClientChecks, AnInvalidScenarioStopsTheRunBeforeAnythingRunsUnlessAllowed) 
   EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "invalid");
 }
 
+TEST(ClientChecks, AScenarioAWorkerFindsInvalidFailsTheRunUnlessAllowed) {
+  // A planner grid of 0.01 m cells over 40 m passes the decoders; only the worker's planner,
+  // which caps its grid at 1024 cells a side, finds it invalid.
+  TempDir dir;
+  Json scenarios = testing::PlainScenarios(2);
+  scenarios[1]["driver"] = {{"type", "planner"}, {"grid_resolution", 0.01}};
+  WriteJson(dir.path() / "b.json", SmallBatch("b", scenarios));
+  const std::string file = (dir.path() / "b.json").string();
+  EXPECT_EQ(Client(dir, {"run", file, "--out", (dir.path() / "out").string(), "--workers", "1"}),
+            1);
+  EXPECT_EQ(Result(dir.path() / "out", 1)["status"], "done");
+  EXPECT_EQ(Result(dir.path() / "out", 2)["status"], "invalid");
+  EXPECT_NE(
+      ReadText(dir.path() / "client.txt").find("1 scenarios were found invalid by the workers"),
+      std::string::npos);
+  EXPECT_EQ(Client(dir,
+                   {"run", file, "--out", (dir.path() / "allowed").string(), "--workers", "1",
+                    "--allow-invalid"},
+                   "allowed.txt"),
+            0);
+}
+
 TEST(ClientChecks, OutputFoldersAreNotMixedAndResumeRefusesAnotherBatch) {
   TempDir dir;
   WriteJson(dir.path() / "a.json", SmallBatch("a", testing::PlainScenarios(2)));

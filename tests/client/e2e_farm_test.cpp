@@ -143,19 +143,28 @@ TEST(FarmEndToEnd, TwoVariantsOfTwentyGeneratedLayoutsRunOnIdenticalScenesAndAre
       << ReadText(dir.path() / "client.txt");
   for (int layout = 1; layout <= 20; ++layout) {
     const int straight = 2 * layout - 1, planner = 2 * layout;
-    char a[32], b[32];
-    std::snprintf(a, sizeof a, "scenario_%04d/request.json", straight);
-    std::snprintf(b, sizeof b, "scenario_%04d/request.json", planner);
+    char a[64], b[64];
+    std::snprintf(a, sizeof a, "scenario_%04d_straight/request.json", straight);
+    std::snprintf(b, sizeof b, "scenario_%04d_planner/request.json", planner);
     const Json request_a = Json::parse(ReadText(out / a));
     const Json request_b = Json::parse(ReadText(out / b));
     EXPECT_EQ(request_a["scene_description"], request_b["scene_description"]) << layout;
     EXPECT_EQ(request_a["seed"], request_b["seed"]) << layout;
     EXPECT_EQ(request_a["driver"]["type"], "straight");
     EXPECT_EQ(request_b["driver"]["type"], "planner");
-    EXPECT_EQ(Result(out, straight)["variant"], "straight");
-    EXPECT_EQ(Result(out, planner)["variant"], "planner");
-    EXPECT_EQ(Result(out, planner)["layout"], layout);
+    EXPECT_EQ(Result(out, straight, "straight")["variant"], "straight");
+    EXPECT_EQ(Result(out, planner, "planner")["variant"], "planner");
+    EXPECT_EQ(Result(out, planner, "planner")["layout"], layout);
   }
+  // Every folder is named after its variant; none without.
+  size_t folders = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("scenario_")) continue;
+    ++folders;
+    EXPECT_TRUE(name.ends_with("_straight") || name.ends_with("_planner")) << name;
+  }
+  EXPECT_EQ(folders, 40u);
   // The summary compares the variants side by side, in summary.json and on the terminal.
   const Json summary = Json::parse(ReadText(out / "summary.json"));
   ASSERT_EQ(summary["variants"].size(), 2u);
@@ -171,6 +180,27 @@ TEST(FarmEndToEnd, TwoVariantsOfTwentyGeneratedLayoutsRunOnIdenticalScenesAndAre
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("variants, side by side over 20 layouts"),
             std::string::npos);
   EXPECT_NE(ReadText(out / "summary.csv").find(",straight,1,"), std::string::npos);
+
+  // --resume finds the variant folders complete and runs nothing again; replay finds them too.
+  const std::string summary_before = ReadText(out / "summary.json");
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", (dir.path() / "variants.json").string(), "--out", out.string(),
+                      "--workers", "2", "--resume"},
+                     dir.path() / "resume.txt"),
+            0)
+      << ReadText(dir.path() / "resume.txt");
+  EXPECT_NE(ReadText(out / "asg_log.txt").find("resume: 40 scenarios already complete"),
+            std::string::npos);
+  const auto replay = dir.path() / "replay";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"replay", out.string(), "--out", replay.string(), "--top", "2", "--runs", "1",
+                      "--workers", "1"},
+                     dir.path() / "replay.txt"),
+            0)
+      << ReadText(dir.path() / "replay.txt");
+  const Json record = Json::parse(ReadText(replay / "replay.json"));
+  ASSERT_EQ(record["scenarios"].size(), 2u);
+  EXPECT_TRUE(record["scenarios"][0].contains("source_variant")) << record.dump();
 }
 
 TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {

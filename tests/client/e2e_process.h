@@ -173,11 +173,13 @@ inline nlohmann::json PlainScenarios(int count) {
   return scenarios;
 }
 
-/// Parsed DIR/scenario_NNNN/result.json.
-inline nlohmann::json Result(const std::filesystem::path& out, int scenario_number) {
+/// Parsed DIR/scenario_NNNN/result.json (DIR/scenario_NNNN_<variant>/ with a variant).
+inline nlohmann::json Result(const std::filesystem::path& out, int scenario_number,
+                             const std::string& variant = "") {
   char folder[32];
   std::snprintf(folder, sizeof folder, "scenario_%04d", scenario_number);
-  return nlohmann::json::parse(ReadText(out / folder / "result.json"));
+  const std::string name = variant.empty() ? std::string(folder) : folder + ("_" + variant);
+  return nlohmann::json::parse(ReadText(out / name / "result.json"));
 }
 
 /// Parsed DIR/scenario_NNNN/timing.json: the worker, wall time and every attempt with its outcome.

@@ -51,7 +51,7 @@ TEST(MosaicTree, LayoutAndImageHaveOneRowPerTopAndTheLongestAncestryAsColumns) {
   fs::create_directories(replay / "scenario_0001" / "captures");
   results::WriteFileSynced(replay / "scenario_0001" / "captures" / ReplayCaptureName(),
                            EncodePng(RgbImage::Filled(64, 64, {255, 0, 0})));
-  const std::vector<ReplayRun> runs = {{1, 9, 0, 0.8}, {2, 9, 1, 0.8}, {3, 4, 0, 0.6}};
+  const std::vector<ReplayRun> runs = {{1, 9, 0, 0.8, ""}, {2, 9, 1, 0.8, ""}, {3, 4, 0, 0.6, ""}};
 
   const MosaicLayout layout = LayOutFamilyTrees(source, replay, runs);
   ASSERT_EQ(layout.rows.size(), 2u);

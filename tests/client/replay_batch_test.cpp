@@ -34,21 +34,22 @@ void WriteScenario(const fs::path& dir, uint32_t number, double goal_radius) {
 }
 
 TEST(ReplayBatch, RunsAreNumberedConsecutivelyPerSourceScenario) {
-  const std::vector<ReplayRun> expected = {{1, 7, 0, 0.9}, {2, 7, 1, 0.9}, {3, 7, 2, 0.9},
-                                           {4, 3, 0, 0.4}, {5, 3, 1, 0.4}, {6, 3, 2, 0.4}};
-  EXPECT_EQ(PlanReplayRuns({{7, 0.9}, {3, 0.4}}, 3), expected);
+  const std::vector<ReplayRun> expected = {{1, 7, 0, 0.9, ""}, {2, 7, 1, 0.9, ""},
+                                           {3, 7, 2, 0.9, ""}, {4, 3, 0, 0.4, ""},
+                                           {5, 3, 1, 0.4, ""}, {6, 3, 2, 0.4, ""}};
+  EXPECT_EQ(PlanReplayRuns({{7, 0.9, ""}, {3, 0.4, ""}}, 3), expected);
 }
 
 TEST(ReplayBatch, RequestKeepsTheSceneAndSetsNumberRunAndCaptures) {
   const Json source = SourceRequest(7, 3.5);
-  const Json plain = ReplayRequest(source, {2, 7, 1, 0.9}, false);
+  const Json plain = ReplayRequest(source, {2, 7, 1, 0.9, ""}, false);
   EXPECT_EQ(plain["scenario_number"], 2);
   EXPECT_EQ(plain["variation"]["run"], 1);
   EXPECT_EQ(plain["seed"], source["seed"]);
   EXPECT_EQ(plain["scene_description"], source["scene_description"]);
   EXPECT_EQ(plain["take_scene_capture"], false);
 
-  const Json captured = ReplayRequest(source, {2, 7, 1, 0.9}, true);
+  const Json captured = ReplayRequest(source, {2, 7, 1, 0.9, ""}, true);
   EXPECT_EQ(captured["take_scene_capture"], true);
   const Json& capture = captured["scene_capture_settings"];
   EXPECT_EQ(capture["ortho_aerial"], true);
@@ -67,7 +68,7 @@ TEST(ReplayBatch, TheBatchPlansIntoTheSourceRequestsWithNewNumbers) {
   settings.top = 2;
   settings.runs = 2;
   settings.captures = true;
-  const std::vector<ReplayRun> runs = PlanReplayRuns({{7, 0.9}, {3, 0.4}}, 2);
+  const std::vector<ReplayRun> runs = PlanReplayRuns({{7, 0.9, ""}, {3, 0.4, ""}}, 2);
   const Json batch_json = ReplayBatchJson(settings, runs);
   EXPECT_EQ(batch_json["scenarios"].size(), 4u);
 
@@ -97,7 +98,7 @@ TEST(ReplayBatch, AMissingSourceRequestIsAnError) {
   TempDir dir;
   ReplaySettings settings;
   settings.source_dir = dir.path();
-  EXPECT_THROW(ReplayBatchJson(settings, PlanReplayRuns({{4, 0.5}}, 1)), ReplayError);
+  EXPECT_THROW(ReplayBatchJson(settings, PlanReplayRuns({{4, 0.5, ""}}, 1)), ReplayError);
 }
 
 }  // namespace
