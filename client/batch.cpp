@@ -48,6 +48,14 @@ BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origi
     settings.save_minimal = found->get<bool>();
     spec.erase("save_minimal");
   }
+  if (const auto found = object.find("ready_timeout"); found != object.end()) {
+    if (!found->is_number() || !std::isfinite(found->get<double>()) || found->get<double>() <= 0) {
+      FailAt(origin, "vehicle_nodes.ready_timeout",
+             "expected a number of seconds > 0, got " + DescribeValue(*found));
+    }
+    settings.ready_timeout = found->get<double>();
+    spec.erase("ready_timeout");
+  }
   try {
     protocol::Decode(spec, "vehicle_nodes", &settings.spec);
   } catch (const protocol::DecodeError& error) {

@@ -75,6 +75,10 @@ struct BatchNodeSettings {
   protocol::VehicleNodesSpec spec;
   uint32_t max_reruns = 3;    ///< "max_reruns": accepted reruns per scenario at most, 0..255
   bool save_minimal = false;  ///< "save_minimal": told to the nodes in the operating info
+  /// "ready_timeout": [s] how long scenarios may wait, none running, while workers wait for
+  /// their nodes to register and be ready; past it the waiting scenarios are recorded failed
+  /// and the batch ends. > 0.
+  double ready_timeout = 60.0;
   bool operator==(const BatchNodeSettings&) const = default;
 };
 

@@ -15,7 +15,7 @@ inline const KeySet kBatch = {
     "$schema", "name",     "seed",          "defaults",     "scenarios",         "generate",
     "search",  "variants", "vehicle_nodes", "max_attempts", "scenario_timeout_s"};
 /// "vehicle_nodes" keys the client reads; the rest are a VehicleNodesSpec.
-inline const KeySet kNodeSettings = {"max_reruns", "save_minimal"};
+inline const KeySet kNodeSettings = {"max_reruns", "save_minimal", "ready_timeout"};
 
 inline const KeySet kGenerate = {"count",
                                  "start_number",

@@ -217,6 +217,8 @@ Json BatchSchema() {
       WithDefault(Integer(0, 255), settings.vehicle_nodes.max_reruns);
   nodes["properties"]["save_minimal"] =
       WithDefault({{"type", "boolean"}}, settings.vehicle_nodes.save_minimal);
+  nodes["properties"]["ready_timeout"] =
+      WithDefault(Positive(), settings.vehicle_nodes.ready_timeout);
   nodes["properties"]["count"]["maximum"] = 255;
   for (const std::string& key : batch_keys::kNodeSettings) {
     if (!nodes["properties"].contains(key)) {

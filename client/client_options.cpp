@@ -21,7 +21,7 @@ constexpr const char* kUsage = R"(Usage:
                  [--listen HOST:PORT]
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
-  asg-client schema
+  asg-client schema [batch | nodes]
   asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
   asg-client --version | --help
 
@@ -48,7 +48,8 @@ e.g. defaults.goal_radius), run prints the first errors and exits 2 without runn
 unless --allow-invalid (the invalid ones are recorded as such, the rest run). check does only
 that: it prints the errors and the number of valid and invalid scenarios, and exits 0 when all
 are valid, else 2. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
-complete and check them with; docs/batch-reference.md describes every key.
+complete and check them with (docs/batch-reference.md describes every key); schema nodes prints
+that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md).
 
 replay re-runs the --top N highest-regret scenarios of the finished batch folder DIR (ranked by
 result.json regret, ties by scenario number), each --runs K times (variation.run 0..K-1), as a
@@ -168,8 +169,11 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     throw UsageError("expected the command \"run\", \"check\", \"schema\" or \"replay\"");
   }
   if (name == "schema") {
-    if (values.count("batch")) throw UsageError("schema takes no batch file");
     command.mode = ClientCommand::Mode::kSchema;
+    command.schema = values.count("batch") ? values["batch"].as<std::string>() : "batch";
+    if (command.schema != "batch" && command.schema != "nodes") {
+      throw UsageError("schema \"" + command.schema + "\": expected batch (the default) or nodes");
+    }
     return command;
   }
   if (!values.count("batch")) {

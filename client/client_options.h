@@ -30,6 +30,7 @@ struct ClientCommand {
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
   std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
+  std::string schema;                ///< kSchema: "batch" or "nodes"
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
   /// The actor catalog scenes are checked against: --catalog, else the one next to the local
   /// workers' executable (run with workers) or next to asg-client (check); empty: no check.

@@ -80,6 +80,7 @@ void FarmLoop::Run() {
     KillSilentProcesses(now);
     for (const SchedulerAction& action : book_.scheduler().Poll(now)) Apply(action, now);
     AssignIdleWorkers(now);
+    CheckNodeWait(now);
     if (context_.nodes != nullptr) context_.nodes->PublishIfChanged();
     context_.progress->Update(now);
   }
@@ -306,6 +307,52 @@ void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
     context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
     Send(key, *number);
   }
+}
+
+void FarmLoop::CheckNodeWait(SteadyClock::time_point now) {
+  if (context_.nodes == nullptr) return;
+  const Scheduler& scheduler = book_.scheduler();
+  std::string waiting;  // "worker 1 (0 of 1 registered), worker 2 (...)"
+  if (scheduler.queued() > 0 && scheduler.in_flight() == 0) {
+    const NodeRegistry& registry = context_.nodes->registry();
+    const uint32_t count = context_.batch->settings.vehicle_nodes.spec.count;
+    for (const auto& [key, link] : links_) {
+      if (link.dropped || link.closed_at || !link.connection->IsOpen() ||
+          link.status != protocol::StatusCode::ONLINE_AND_READY ||
+          registry.GateOpen(link.worker_id)) {
+        continue;
+      }
+      const size_t registered = registry.NodeCount(link.worker_id);
+      waiting += (waiting.empty() ? "" : ", ") + std::string("worker ") +
+                 std::to_string(link.worker_id) + " (" + std::to_string(registered) + " of " +
+                 std::to_string(count) + " registered" +
+                 (registered == count ? ", not all ready" : "") + ")";
+    }
+  }
+  if (waiting.empty()) {
+    if (node_wait_since_) context_.progress->SetStatus("");
+    node_wait_since_.reset();
+    return;
+  }
+  if (!node_wait_since_) node_wait_since_ = now;
+  const double limit = context_.batch->settings.vehicle_nodes.ready_timeout;
+  const double waited = std::chrono::duration<double>(now - *node_wait_since_).count();
+  context_.progress->SetStatus("waiting for vehicle nodes: " + waiting + " " +
+                               std::to_string(static_cast<int>(waited)) + "/" + NumberText(limit) +
+                               " s");
+  if (waited < limit) return;
+  const std::string reason = "no vehicle nodes ready within vehicle_nodes.ready_timeout " +
+                             NumberText(limit) + " s: " + waiting;
+  const std::vector<uint32_t> abandoned = book_.scheduler().TakeQueued();
+  context_.logger->Error(reason + "; " + std::to_string(abandoned.size()) +
+                         " waiting scenarios recorded as failed");
+  context_.progress->SetStatus("");
+  context_.progress->Note("error: " + reason + "; " + std::to_string(abandoned.size()) +
+                          " waiting scenarios recorded as failed");
+  for (const uint32_t number : abandoned) {
+    RecordUnrunnable(number, results::ScenarioStatus::kFailed, reason);
+  }
+  node_wait_since_.reset();
 }
 
 void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {

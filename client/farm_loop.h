@@ -117,6 +117,10 @@ class FarmLoop {
   std::optional<AttemptEnd> EndAttempt(WorkerKey key, AttemptOutcome outcome, std::string detail,
                                        SteadyClock::time_point now);
   std::string WorkerName(WorkerKey key) const;
+  /// The wait for vehicle nodes (vehicle_nodes.ready_timeout): while scenarios are queued, none
+  /// runs and every registered idle worker waits for its nodes, the progress line says which;
+  /// past the timeout the queued scenarios are recorded failed, which ends the batch.
+  void CheckNodeWait(SteadyClock::time_point now);
 
   // Recording (farm_records.cpp).
   void RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
@@ -130,6 +134,7 @@ class FarmLoop {
   std::map<WorkerKey, Link> links_;
   std::map<int64_t, LocalProcess> processes_;
   uint32_t early_exits_ = 0;  // consecutive local workers that ended before registering
+  std::optional<SteadyClock::time_point> node_wait_since_;  // see CheckNodeWait
   bool interrupted_ = false;
   std::string breakdown_;
 };

@@ -13,6 +13,7 @@
 #include "client/output_folder.h"
 #include "client/replay_run.h"
 #include "client/scene_checks.h"
+#include "protocol/node_messages.h"
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -30,7 +31,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kSchema) {
-    std::cout << asg::client::BatchSchema().dump(2) << "\n";
+    std::cout << (command.schema == "nodes" ? asg::protocol::NodeProtocolSchema()
+                                            : asg::client::BatchSchema())
+                     .dump(2)
+              << "\n";
     return 0;
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;

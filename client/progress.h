@@ -51,6 +51,10 @@ class Progress {
   /// next Update), even when quiet: things a person must see, such as a worker that died.
   void Note(const std::string& message);
 
+  /// A state the line ends with until cleared with "", e.g. "waiting for vehicle nodes of
+  /// worker 1 (0 of 1 registered) 12/60 s".
+  void SetStatus(std::string status) { status_ = std::move(status); }
+
   /// Scenarios counted so far.
   size_t finished() const { return finished_; }
   /// The progress text without line control, for tests and logs.
@@ -67,6 +71,7 @@ class Progress {
   size_t finished_ = 0;
   size_t finished_this_run_ = 0;
   size_t last_width_ = 0;  // length of the live line last drawn
+  std::string status_;     // see SetStatus
   std::map<std::string, size_t> status_counts_;
   std::map<std::string, size_t> reason_counts_;
   size_t with_regret_ = 0;  // results of done scenarios whose regret was computed

@@ -124,6 +124,12 @@ std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
   return actions;
 }
 
+std::vector<uint32_t> Scheduler::TakeQueued() {
+  std::vector<uint32_t> taken(queue_.begin(), queue_.end());
+  queue_.clear();
+  return taken;
+}
+
 std::optional<uint32_t> Scheduler::AssignedTo(WorkerKey worker) const {
   const auto it = assignments_.find(worker);
   if (it == assignments_.end()) return std::nullopt;

@@ -109,6 +109,9 @@ class Scheduler {
   size_t in_flight() const { return assignments_.size(); }
   /// Nothing queued and nothing in flight.
   bool Drained() const { return queue_.empty() && assignments_.empty(); }
+  /// Removes every queued scenario from the queue and returns them, ascending (a batch that can
+  /// no longer run them records them as failed).
+  std::vector<uint32_t> TakeQueued();
 
  private:
   struct Assignment {

@@ -89,6 +89,15 @@ void VehicleNode::Push(Event event) {
 }
 
 std::optional<VehicleNode::Event> VehicleNode::WaitEvent(milliseconds timeout, bool wake_on_stop) {
+  if (taken_) {
+    // This thread runs the io context: the event is pushed by a handler it runs itself.
+    taken_->RunUntil(
+        [&] {
+          std::lock_guard lock(mutex_);
+          return !events_.empty() || (wake_on_stop && stop_requested_);
+        },
+        Clock::now() + timeout);
+  }
   std::unique_lock lock(mutex_);
   event_ready_.wait_for(lock, timeout,
                         [&] { return !events_.empty() || (wake_on_stop && stop_requested_); });
@@ -130,7 +139,7 @@ std::shared_ptr<protocol::Connection> VehicleNode::DataConnection() const {
 
 void VehicleNode::Run() {
   SignalScope signals(settings_.handle_signals);
-  io_ = std::make_unique<protocol::IoThreads>(1);
+  io_ = std::make_unique<protocol::HandOverIo>();
   try {
     ConnectClient();
     if (!StopRequested()) NotifyReady(0, {});
@@ -293,6 +302,7 @@ std::string VehicleNode::SaveFile(const std::string& relative_path, std::string 
 
 void VehicleNode::Shutdown() {
   if (!io_) return;
+  taken_.reset();
   if (!attached_endpoint_.empty() || DataConnection()) DetachData("node shutting down", true);
   const std::shared_ptr<protocol::Connection> client = ClientConnection();
   if (client && client->IsOpen()) {

@@ -12,9 +12,11 @@
 //   Stop / SIGINT / SIGTERM  UnregisterVehicleNode, close both connections, Run returns
 //
 // Threading: Run() blocks its caller and calls every On* method on that thread, one at a time,
-// so a node needs no locks for its own state. Heartbeats and the sockets run on a private io
-// thread, so a slow callback never makes the node look dead (the step deadline still applies).
-// Stop(), SendControl() and SaveFile() are thread-safe; SaveFile blocks until the client answers.
+// so a node needs no locks for its own state. The sockets run on a private io thread; during a
+// lock-step run (from RunStart to the run's end) the Run thread reads them itself instead
+// (NodeSettings::read_steps_on_run_thread, protocol/hand_over_io.h), so a Step reaches OnStep
+// without a thread hand-off. Stop(), SendControl() and SaveFile() are thread-safe; SaveFile
+// blocks until the client answers (call it from OnRunEnd or another thread, not from OnStep).
 #pragma once
 
 #include <chrono>
@@ -29,7 +31,7 @@
 
 #include "nodes/step.h"
 #include "protocol/connection.h"
-#include "protocol/io_threads.h"
+#include "protocol/hand_over_io.h"
 #include "protocol/node_messages.h"
 
 namespace asg::nodes {
@@ -51,7 +53,11 @@ struct NodeSettings {
   std::chrono::milliseconds retry_period{500};       ///< [ms] between connection attempts
   std::chrono::milliseconds request_timeout{10000};  ///< [ms] to wait for any reply
   bool handle_signals = true;  ///< Run turns SIGINT / SIGTERM into Stop() while it runs
-  bool log = true;             ///< write one line per life event to stderr
+  /// Lock-step runs: the Run thread reads the data connection itself while the run lasts,
+  /// which saves a thread wake-up per Step. False: the io thread reads it and hands each Step
+  /// over.
+  bool read_steps_on_run_thread = true;
+  bool log = true;                          ///< write one line per life event to stderr
   protocol::ConnectionSettings connection;  ///< heartbeat and frame settings of both channels
 };
 
@@ -161,7 +167,8 @@ class VehicleNode {
   void EndRun(protocol::RunEndMessage message, bool preempted, bool notify);
 
   NodeSettings settings_;
-  std::unique_ptr<protocol::IoThreads> io_;
+  std::unique_ptr<protocol::HandOverIo> io_;
+  std::unique_ptr<protocol::HandOverIo::TakeOver> taken_;  // Run thread: during a lock-step run
 
   mutable std::mutex mutex_;  // guards the members down to stop_reason_
   std::condition_variable event_ready_;

@@ -153,6 +153,8 @@ void VehicleNode::HandleRunStart(const protocol::Message& message) {
     return;
   }
   data->Reply(message, protocol::RunStartResponse{true});
+  // Lock-step: until the run ends this thread reads the data connection itself.
+  if (run_.start.sync && settings_.read_steps_on_run_thread && !taken_) taken_ = io_->Take();
 }
 
 void VehicleNode::HandleStep(protocol::Message& message) {
@@ -216,6 +218,7 @@ void VehicleNode::HandleRunEnd(const protocol::Message& message) {
 
 void VehicleNode::EndRun(protocol::RunEndMessage message, bool preempted, bool notify) {
   run_.active = false;
+  taken_.reset();  // the io thread reads again: OnRunEnd may upload files and wait for replies
   {
     std::lock_guard lock(mutex_);
     run_preempted_ = preempted;

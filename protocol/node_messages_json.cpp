@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "protocol/frame.h"
 #include "protocol/json_fields.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
@@ -230,5 +231,83 @@ void Decode(const Json& j, const std::string& path, StepResponse* value) {
 }
 
 void from_json(const Json& j, StepResponse& value) { Decode(j, "", &value); }
+
+Json DescribeJson(const StepResponse*, JsonSchemaBuilder& builder) {
+  const std::string name = "StepResponse";
+  const Json ref = {{"$ref", "#/$defs/" + name}};
+  if (!builder.Begin(name)) return ref;
+  Json properties = {{"control", SchemaRef<PhysXControl>(builder)},
+                     {"ego_control", SchemaRef<EgoControl>(builder)}};
+  builder.Define(name, {{"type", "object"},
+                        {"properties", std::move(properties)},
+                        {"additionalProperties", false},
+                        {"maxProperties", 1}});
+  return ref;
+}
+
+namespace {
+
+/// A frame of `type` whose message is `message` (a schema), as one branch of the envelope.
+Json Envelope(std::string_view type, Json message, const std::string& direction) {
+  return {{"description", direction},
+          {"type", "object"},
+          {"properties",
+           {{"type", {{"const", type}}},
+            {"reference", {{"type", "integer"}, {"minimum", 0}}},
+            {"message", std::move(message)}}},
+          {"required", {"type", "reference", "message"}},
+          {"additionalProperties", false}};
+}
+
+template <class T>
+Json EnvelopeOf(JsonSchemaBuilder& builder, const std::string& direction,
+                std::string_view type = T::kType) {
+  return Envelope(type, SchemaRef<T>(builder), direction);
+}
+
+}  // namespace
+
+Json NodeProtocolSchema() {
+  JsonSchemaBuilder builder(JsonSchemaBuilder::Mode::kStrict);
+  const std::string to_client = "control plane, node to client";
+  const std::string to_node = "control plane, client to node";
+  const std::string to_worker = "data plane, node to worker";
+  const std::string from_worker = "data plane, worker to node";
+  Json frames = Json::array({
+      EnvelopeOf<NodeRegistration>(builder, to_client),
+      EnvelopeOf<RegisterVehicleNodeResponse>(builder, to_node),
+      EnvelopeOf<NodeOperatingInfo>(builder, to_node),
+      EnvelopeOf<NotifyReadyRequest>(builder, to_client),
+      EnvelopeOf<NotifyReadyResponse>(builder, to_node),
+      EnvelopeOf<SaveNodeFileRequest>(builder, to_client),
+      EnvelopeOf<SaveNodeFileResponse>(builder, to_node),
+      EnvelopeOf<UnregisterVehicleNodeRequest>(builder, to_client),
+      EnvelopeOf<UnregisterVehicleNodeResponse>(builder, to_node),
+      EnvelopeOf<AttachNodeRequest>(builder, to_worker),
+      EnvelopeOf<AttachNodeResponse>(builder, from_worker),
+      EnvelopeOf<RunStartRequest>(builder, from_worker),
+      EnvelopeOf<RunStartResponse>(builder, to_worker),
+      EnvelopeOf<VehicleStatus>(builder, from_worker),
+      EnvelopeOf<StepRequest>(builder, from_worker),
+      EnvelopeOf<StepResponse>(builder, to_worker),
+      EnvelopeOf<StepResponse>(builder, to_worker + " (asynchronous mode)",
+                               StepResponse::kAsyncType),
+      EnvelopeOf<RunEndMessage>(builder, from_worker),
+  });
+  frames.push_back(Envelope(kHeartbeatType, {{"type", "object"}, {"maxProperties", 0}},
+                            "both planes, either side"));
+  frames.push_back(Envelope(
+      kErrorType,
+      {{"type", "object"},
+       {"properties", {{"success", {{"const", false}}}, {"description", {{"type", "string"}}}}},
+       {"required", {"success", "description"}},
+       {"additionalProperties", false}},
+      "both planes, the reply to a request that failed"));
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"title", "ASG Farm vehicle-node protocol: the JSON of one frame"},
+          {"description", "docs/vehicle-nodes.md describes every message and field."},
+          {"oneOf", std::move(frames)},
+          {"$defs", builder.defs()}};
+}
 
 }  // namespace asg::protocol

@@ -84,12 +84,21 @@ std::optional<std::string> ExternalNodeDriver::TickSync(const protocol::StepRequ
         });
   }
   std::vector<std::optional<protocol::StepResponse>> responses(nodes_.size());
+  // Each request's own timer completes it by the deadline; the margin covers a stalled strand.
+  const auto deadline = std::chrono::steady_clock::now() + timeout + std::chrono::seconds(1);
+  const auto answered = [&state] { return state->remaining == 0 || !state->failure.empty(); };
+  if (settings_.io != nullptr) {
+    // This thread runs the nodes' io context: the replies are read and handled right here.
+    settings_.io->RunUntil(
+        [&] {
+          std::lock_guard lock(state->mutex);
+          return answered();
+        },
+        deadline);
+  }
   {
     std::unique_lock lock(state->mutex);
-    // Each request's own timer completes it by the deadline; the margin covers a stalled strand.
-    const bool finished = state->done.wait_for(lock, timeout + std::chrono::seconds(1), [&] {
-      return state->remaining == 0 || !state->failure.empty();
-    });
+    const bool finished = state->done.wait_until(lock, deadline, answered);
     if (!state->failure.empty()) return state->failure;
     if (!finished) return "no Step reply within the step deadline";
     for (size_t i = 0; i < nodes_.size(); ++i) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/hand_over_io.h"
 #include "protocol/messages.h"
 #include "protocol/node_messages.h"
 #include "scene/driver.h"
@@ -33,6 +34,9 @@ struct NodeDriverSettings {
   uint32_t scenario_number = 0;
   protocol::VehicleNodesSpec spec;  ///< sync, realtime_factor, step_deadline
   protocol::VehicleParams vehicle;  ///< for EgoControl
+  /// Sync only: the nodes' io context, taken over by the run's thread, which then runs it while
+  /// it waits for Step replies instead of being woken by the io thread. Null: wait to be woken.
+  protocol::HandOverIo::TakeOver* io = nullptr;
 };
 
 /// Drives the vehicle with the controls of `nodes`. Owned by one run; Tick runs on the run's
@@ -50,6 +54,8 @@ class ExternalNodeDriver : public scene::Driver {
 
   /// Ticks completed so far (a tick that ends in DriverAbort is not counted).
   uint32_t ticks() const { return tick_; }
+  /// Sets NodeDriverSettings::io for the ticks that follow (null: wait to be woken).
+  void SetIo(protocol::HandOverIo::TakeOver* io) { settings_.io = io; }
 
  private:
   protocol::StepRequest MakeStep(const scene::DriverInput& input, std::string* attachment);

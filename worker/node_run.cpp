@@ -125,7 +125,7 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
                             " vehicle nodes attached within the step deadline"};
   }
   NodeSensors sensors(spec.sensors, runner.world(), scene::RunSeed(request), cameras);
-  NodeDriverSettings settings{number, spec, request.vehicle};
+  NodeDriverSettings settings{number, spec, request.vehicle, nullptr};
   ExternalNodeDriver driver(nodes, settings, &sensors);
   // A node failure ends the run here, at the data plane's boundary, as a preemption.
   const auto preempt = [&](std::string reason) {
@@ -141,7 +141,15 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
   const protocol::Json enabled(protocol::VehicleStatus{true, false});
   for (const auto& node : nodes)
     node->connection().Send(protocol::TypeOf<protocol::VehicleStatus>(), enabled);
-  scene::RunOutcome run = runner.Run(driver);
+  scene::RunOutcome run = [&] {
+    // Lock-step: this thread reads the nodes' replies itself (protocol/hand_over_io.h).
+    if (!spec.sync || server.hand_over() == nullptr) return runner.Run(driver);
+    const auto io = server.hand_over()->Take();
+    driver.SetIo(io.get());
+    scene::RunOutcome outcome = runner.Run(driver);
+    driver.SetIo(nullptr);
+    return outcome;
+  }();
   if (auto* aborted = std::get_if<scene::RunAborted>(&run)) {
     return preempt(std::move(aborted->reason));
   }

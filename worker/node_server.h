@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "protocol/connection.h"
+#include "protocol/hand_over_io.h"
 #include "protocol/node_messages.h"
 #include "protocol/server.h"
 
@@ -82,6 +83,12 @@ class NodeServer {
   /// The names of the attached nodes, sorted.
   std::vector<std::string> AttachedNames() const;
 
+  /// The HandOverIo whose context runs this server's connections (the executor given to the
+  /// constructor), when there is one: a lock-step run takes it over to read the nodes' replies
+  /// on its own thread. Null by default.
+  void SetHandOver(protocol::HandOverIo* io) { hand_over_ = io; }
+  protocol::HandOverIo* hand_over() const { return hand_over_; }
+
  private:
   struct State;
   /// Registers the handlers of one accepted connection and starts it.
@@ -91,6 +98,7 @@ class NodeServer {
   std::shared_ptr<State> state_;  // shared with the connection handlers
   std::unique_ptr<protocol::Server> server_;
   std::string host_;
+  protocol::HandOverIo* hand_over_ = nullptr;
 };
 
 }  // namespace asg::worker

@@ -231,7 +231,7 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
   protocol::IoThreads io(1);
   // The data port of vehicle nodes, on its own io thread so that lock-step replies never wait
   // behind the client's traffic; bound before the first connection.
-  protocol::IoThreads node_io(1);
+  protocol::HandOverIo node_io;
   std::unique_ptr<NodeServer> node_server;
   try {
     NodeServerSettings node_settings;
@@ -239,6 +239,7 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
     node_settings.token = settings.token;
     node_settings.connection = settings.connection;
     node_server = std::make_unique<NodeServer>(node_io.context().get_executor(), node_settings);
+    node_server->SetHandOver(&node_io);
   } catch (const std::exception& error) {
     Log(protocol::LogLevel::kError,
         std::string("cannot listen for vehicle nodes: ") + error.what());

@@ -13,6 +13,7 @@
 
 #include "experiments/scene/reference_workload.h"
 #include "protocol/endpoint.h"
+#include "protocol/hand_over_io.h"
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
 #include "scene/actor_catalog.h"
@@ -100,8 +101,11 @@ class BenchNode {
   std::shared_ptr<protocol::Connection> connection_;
 };
 
+// state.range(0): 1 = the ticking thread takes the nodes' io context over and reads the replies
+// itself (as a worker's lock-step run does), 0 = it waits to be woken by the io thread.
 void BM_LockStepRoundTrip(benchmark::State& state) {
-  protocol::IoThreads io(1);
+  protocol::HandOverIo io;
+  io.SetSpin(std::chrono::microseconds(state.range(1)));
   NodeServer server(io.context().get_executor(), NodeServerSettings{});
   BenchNode node(server.endpoint(), {50.0, 50.0, 0.0}, 30.0);
   auto nodes = server.WaitForNodes(1, std::chrono::steady_clock::now() + std::chrono::seconds(5));
@@ -109,6 +113,11 @@ void BM_LockStepRoundTrip(benchmark::State& state) {
   settings.scenario_number = 1;
   settings.spec.count = 1;
   ExternalNodeDriver driver(nodes, settings, nullptr);
+  std::unique_ptr<protocol::HandOverIo::TakeOver> taken;
+  if (state.range(0) == 1) {
+    taken = io.Take();
+    driver.SetIo(taken.get());
+  }
   protocol::OdometryWithoutCovariance odometry;
   odometry.header.frame_id = "world";
   odometry.child_frame_id = "vehicle";
@@ -122,8 +131,15 @@ void BM_LockStepRoundTrip(benchmark::State& state) {
   }
   usage.Report(state, static_cast<double>(state.iterations()));
   state.SetItemsProcessed(state.iterations());
+  driver.SetIo(nullptr);
 }
-BENCHMARK(BM_LockStepRoundTrip)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_LockStepRoundTrip)
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({1, 20})
+    ->Args({1, 50})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 const scene::ActorCatalog& Catalog() {
   static const scene::ActorCatalog catalog =
@@ -152,8 +168,10 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
   scene::ScenarioRunner runner(Catalog());
   runner.Build(request);
   const scene::RunResult reference = runner.Run();
-  protocol::IoThreads io(1);
+  protocol::HandOverIo io;
+  io.SetSpin(std::chrono::microseconds(state.range(1)));
   NodeServer server(io.context().get_executor(), NodeServerSettings{});
+  if (state.range(0) == 1) server.SetHandOver(&io);  // as asg-worker does
   BenchNode node(server.endpoint(), request.vehicle_goal_location,
                  request.vehicle.max_steering_angle);
   std::unique_ptr<capture::CameraSensorRenderer> cameras;
@@ -173,7 +191,14 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
   usage.Report(state, static_cast<double>(state.iterations() * ticks));
   state.counters["ticks"] = static_cast<double>(ticks);
 }
-BENCHMARK(BM_ReferenceWorkloadNodeSync)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Arg 1: the run's thread reads the node's replies itself (asg-worker); 0: it is woken for them.
+BENCHMARK(BM_ReferenceWorkloadNodeSync)
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({1, 20})
+    ->Args({1, 50})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace asg::worker

@@ -32,6 +32,25 @@ int RunClient(const std::filesystem::path& folder, const Json& batch,
   return RunToEnd(Executable("asg-client"), command, folder / "client.txt");
 }
 
+TEST(FarmFaults, VehicleNodesThatNeverComeEndTheBatchAfterTheReadyTimeout) {
+  TempDir dir;
+  Json batch = SmallBatch("nodes", testing::PlainScenarios(3));
+  batch["vehicle_nodes"] = {{"count", 1}, {"ready_timeout", 1.5}};
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(RunClient(dir.path(), batch, {"--workers", "1"}), 1);
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(waited, 1.5);
+  EXPECT_LT(waited, 15.0) << "the client kept waiting for vehicle nodes";
+  for (int number = 1; number <= 3; ++number) {
+    const Json result = Result(dir.path() / "out", number);
+    EXPECT_EQ(result["status"], "failed");
+    EXPECT_EQ(result["error"],
+              "no vehicle nodes ready within vehicle_nodes.ready_timeout 1.5 s: worker 1 (0 of 1 "
+              "registered)");
+  }
+}
+
 TEST(FarmFaults, WorkerKilledMidRunIsReplacedAndEveryScenarioCompletes) {
   TempDir dir;
   ASSERT_EQ(RunClient(dir.path(), SmallBatch("crash", testing::PlainScenarios(6)),

@@ -189,6 +189,22 @@ TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
   std::stringstream content;
   content << file.rdbuf();
   EXPECT_EQ(content.str(), "1,2");
+
+  // worker_id and node_name may be left out (they are the connection's node's), but not be
+  // another node's.
+  const protocol::Message short_form = node.connection().Request(
+      "SaveNodeFile", Json{{"scenario_number", 1}, {"relative_path", "log.txt"}}, "log");
+  EXPECT_EQ(short_form.message.at("path"), "scenario_0001/nodes/stack/log.txt");
+  try {
+    node.connection().Request(
+        "SaveNodeFile",
+        Json{{"node_name", "other"}, {"scenario_number", 1}, {"relative_path", "x.txt"}}, "x");
+    ADD_FAILURE() << "another node's name was accepted";
+  } catch (const protocol::RequestError& error) {
+    EXPECT_NE(std::string(error.what()).find("is not the node registered on this connection"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(NodeControlTest, AClosedNodeConnectionUnregistersTheNode) {

@@ -149,6 +149,24 @@ TEST(ConnectionTest, HeartbeatDetectsASilentPeer) {
   EXPECT_EQ(result.frames.front().type, kHeartbeatType);
 }
 
+TEST(ConnectionTest, APeerTimeoutOfZeroKeepsASilentPeer) {
+  ConnectionSettings settings;
+  settings.heartbeat_interval = 50ms;
+  settings.peer_timeout = 300ms;
+  TestServer server(settings);
+  RawClient raw(server.port());  // connects and never sends a byte
+  const auto deadline = std::chrono::steady_clock::now() + 2s;
+  while (server.Accepted(0) == nullptr && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(1ms);
+  }
+  const std::shared_ptr<Connection> accepted = server.Accepted(0);
+  ASSERT_NE(accepted, nullptr);
+  accepted->SetPeerTimeout(0ms);        // as for a vehicle node once it has registered
+  std::this_thread::sleep_for(1000ms);  // over three peer timeouts of silence
+  EXPECT_TRUE(accepted->IsOpen());
+  accepted->Close("test done");
+}
+
 TEST(ConnectionTest, HeartbeatsKeepAnIdleConnectionAlive) {
   ConnectionSettings settings;
   settings.heartbeat_interval = 50ms;

@@ -71,6 +71,12 @@ class TestServer {
     return accepted_;
   }
 
+  /// The server side of the index-th accepted connection still held, or null.
+  std::shared_ptr<Connection> Accepted(size_t index) {
+    std::lock_guard lock(mutex_);
+    return index < connections_.size() ? connections_[index] : nullptr;
+  }
+
   /// A started client connection to this server.
   std::shared_ptr<Connection> ConnectClient(const ConnectionSettings& settings = {}) {
     auto connection = Connect(io_.context().get_executor(), address(), kWait, settings);

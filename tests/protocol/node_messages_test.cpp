@@ -104,6 +104,22 @@ TEST(NodeMessagesTest, BadValuesNameTheirPath) {
             std::string::npos);
 }
 
+TEST(NodeMessagesTest, AControlMayLeaveOutItsHeader) {
+  const StepResponse response = DecodeMessage<StepResponse>(
+      Json{{"control",
+            {{"longitudinal_velocity", 3.5}, {"steering_angle", -10}, {"handbrake", false}}}});
+  ASSERT_TRUE(response.has_control);
+  EXPECT_EQ(response.control.longitudinal_velocity, 3.5);
+  EXPECT_EQ(response.control.steering_angle, -10.0);
+  EXPECT_EQ(response.control.header, Header{});
+  // The other fields stay required.
+  StepResponse decoded;
+  EXPECT_NE(DecodeErrorText(
+                Json{{"control", {{"longitudinal_velocity", 3.5}, {"handbrake", false}}}}, &decoded)
+                .find("control.steering_angle: missing required field"),
+            std::string::npos);
+}
+
 TEST(NodeMessagesTest, EgoControlMapsOntoPhysXControl) {
   VehicleParams vehicle;  // 30 deg max steering, 15 m/s max speed
   PhysXControl forward = ToPhysXControl(EgoControl{0.5, 0.5, 0.0, 1}, vehicle);
