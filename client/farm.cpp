@@ -110,6 +110,11 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
   }
 
+  // The io thread outlives every object holding a connection (the node control, the links):
+  // a connection must be destroyed while its io_context exists.
+  EventQueue events;
+  protocol::IoThreads io(1);
+
   // Vehicle nodes' files: staged ones of complete scenarios moved in, the rest dropped (their
   // scenarios run again and the nodes upload anew), see node_files.h.
   NodeFileStore node_files(settings.out_dir, batch.variants);
@@ -149,8 +154,6 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     }
   }
   // Listening starts before the search: an external search's generator registers first.
-  EventQueue events;
-  protocol::IoThreads io(1);
   std::optional<GeneratorLink> generator;
   if (batch.search && batch.search->strategy == kExternalStrategy) {
     generator.emplace(GeneratorSearchInfo(*batch.search), settings.token);

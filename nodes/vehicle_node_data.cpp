@@ -211,7 +211,22 @@ void VehicleNode::HandleRunEnd(const protocol::Message& message) {
     Log(std::string("ignoring a malformed RunEnd: ") + error.what());
     return;
   }
-  if (!run_.active) return;  // a late RunEnd of a run that already ended
+  if (!run_.active) {
+    // A run preempted before it started (another node did not attach in time): no RunStart
+    // came, but the node must still be ready for the scenario again. Otherwise a late RunEnd
+    // of a run that already ended.
+    if (end.preempted && end.scenario_number != 0) {
+      Log("scenario " + std::to_string(end.scenario_number) +
+          " preempted before its run started: " + end.reason);
+      {
+        std::lock_guard lock(mutex_);
+        scenario_number_ = end.scenario_number;
+        run_preempted_ = true;
+      }
+      NotifyReady(end.scenario_number, {});
+    }
+    return;
+  }
   const bool preempted = end.preempted || run_.preempted;
   EndRun(std::move(end), preempted, true);
 }

@@ -121,8 +121,12 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
 
   const auto nodes = server.WaitForNodes(spec.count, Clock::now() + Seconds(spec.step_deadline));
   if (nodes.size() < spec.count) {
-    return NodeRunPreempted{std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
-                            " vehicle nodes attached within the step deadline"};
+    // The nodes that did attach are told, so that they get ready for the scenario again.
+    end.preempted = true;
+    end.reason = std::to_string(nodes.size()) + " of " + std::to_string(spec.count) +
+                 " vehicle nodes attached within the step deadline";
+    EndNodes(nodes, end);
+    return NodeRunPreempted{end.reason};
   }
   NodeSensors sensors(spec.sensors, runner.world(), scene::RunSeed(request), cameras);
   NodeDriverSettings settings{number, spec, request.vehicle, nullptr};

@@ -20,6 +20,10 @@ void PrintUsage(const ExampleUsage& usage, std::ostream& out) {
   for (const NumberOption& option : usage.numbers) {
     out << "  --" << option.name << " X  " << option.help << " (default " << *option.value << ")\n";
   }
+  for (const TextOption& option : usage.texts) {
+    out << "  --" << option.name << " TEXT  " << option.help
+        << (option.value->empty() ? std::string() : " (default " + *option.value + ")") << "\n";
+  }
   out << "  --help               this text\n";
 }
 
@@ -75,6 +79,12 @@ int ParseExampleCommandLine(int argc, const char* const* argv, const ExampleUsag
         for (const NumberOption& option : usage.numbers) {
           if (option.name == name) {
             *option.value = ParseNumber(name, value);
+            known = true;
+          }
+        }
+        for (const TextOption& option : usage.texts) {
+          if (option.name == name) {
+            *option.value = value;
             known = true;
           }
         }

@@ -17,11 +17,19 @@ struct NumberOption {
   double* value;     ///< receives the parsed value; holds the default before parsing
 };
 
+/// A text option of one example, e.g. --role mapper.
+struct TextOption {
+  std::string name;    ///< without the leading dashes
+  std::string help;    ///< one line
+  std::string* value;  ///< receives the value; holds the default before parsing
+};
+
 /// What an example says about itself in --help.
 struct ExampleUsage {
   std::string program;                ///< executable name
   std::string description;            ///< one paragraph
   std::vector<NumberOption> numbers;  ///< options beyond the common ones
+  std::vector<TextOption> texts;      ///< text options beyond the common ones
 };
 
 /// Parses argv into settings (token: --token, else ASG_TOKEN). Returns -1 when the node should

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 namespace asg::nodes::examples {
 
@@ -33,6 +34,15 @@ Eigen::Isometry3d PoseToIsometry(const protocol::Pose& pose) {
 VoteMap::VoteMap(double min, double max)
     : min_(min), size_(std::max(1, static_cast<int>(std::ceil((max - min) / kCell)))) {
   votes_.assign(static_cast<size_t>(size_) * size_, 0);
+  seen_.assign(votes_.size(), 0);
+}
+
+VoteMap::VoteMap(double min, int size, std::vector<uint8_t> votes)
+    : min_(min), size_(size), votes_(std::move(votes)) {
+  if (size_ < 1 || votes_.size() != static_cast<size_t>(size_) * size_) {
+    throw std::invalid_argument("VoteMap: " + std::to_string(votes_.size()) + " votes for " +
+                                std::to_string(size_) + " x " + std::to_string(size_) + " cells");
+  }
   seen_.assign(votes_.size(), 0);
 }
 

@@ -20,6 +20,9 @@ class VoteMap {
 
   /// Covers [min, max] [m] in x and y.
   VoteMap(double min, double max);
+  /// The map of `size` x `size` cells from `min` [m] with these votes (a copy sent elsewhere);
+  /// throws std::invalid_argument when votes does not hold size * size cells.
+  VoteMap(double min, int size, std::vector<uint8_t> votes);
 
   /// Adds the votes of one camera frame. depth: 32FC1 z-depths [m]; labels: mono8 segmentation of
   /// the same size; camera: the spec (fov, mount); vehicle: body -> world [m]. Pixels beyond

@@ -14,24 +14,54 @@ constexpr double kMapMargin = 10.0;
 StackNode::StackNode(NodeSettings settings, StackSettings stack)
     : VehicleNode(std::move(settings)), stack_(std::move(stack)), follower_(stack_.follower) {}
 
-void StackNode::OnRunStart(const RunStart& run) {
+std::unique_ptr<VoteMap> MakeVoteMap(const RunStart& run) {
   const protocol::LandscapeDescription& landscape = run.scene_description.landscape;
-  map_ = std::make_unique<VoteMap>(-landscape.border - kMapMargin,
+  return std::make_unique<VoteMap>(-landscape.border - kMapMargin,
                                    landscape.nominal_size + landscape.border + kMapMargin);
-  camera_.reset();
+}
+
+std::optional<protocol::CameraSpec> ChooseCamera(const RunStart& run, const std::string& wanted) {
   for (const protocol::SensorSpec& sensor : run.sensors) {
     if (sensor.type != protocol::SensorSpec::Type::kCamera) continue;
     const protocol::CameraSpec& camera = sensor.camera;
-    const bool named =
-        stack_.camera.empty() ? camera.depth && camera.segmentation : camera.name == stack_.camera;
-    if (named && !camera_) camera_ = camera;
+    if (wanted.empty() ? camera.depth && camera.segmentation : camera.name == wanted) {
+      return camera;
+    }
   }
-  if (!camera_) {
-    std::cerr << "asg-node-stack: no camera with depth and segmentation; planning blind\n";
+  std::cerr << "asg-node-stack: no camera with depth and segmentation; planning blind\n";
+  return std::nullopt;
+}
+
+void IntegrateCamera(const std::optional<protocol::CameraSpec>& camera, const Step& step,
+                     VoteMap* map) {
+  if (camera && map != nullptr && step.Find(camera->name, "32FC1") &&
+      step.Find(camera->name, "mono8")) {
+    map->Integrate(step.Depth(camera->name), step.Segmentation(camera->name), *camera,
+                   PoseToIsometry(step.odometry().pose));
   }
-  FollowerGains gains = stack_.follower;
+}
+
+FollowerGains GainsFor(const StackSettings& stack, const RunStart& run) {
+  FollowerGains gains = stack.follower;
   gains.max_steering_angle = run.vehicle.max_steering_angle;
-  follower_ = LookaheadFollower(gains);
+  return gains;
+}
+
+Eigen::Vector2d PlanStart(const LookaheadFollower& follower, const Eigen::Vector2d& position) {
+  return follower.path().empty() ? position : follower.lookahead_point();
+}
+
+bool TakePath(StackPath path, const Eigen::Vector2d& position, LookaheadFollower* follower) {
+  if (!path.found) return false;
+  path.points.insert(path.points.begin(), position);
+  follower->SetPath(std::move(path.points));
+  return true;
+}
+
+void StackNode::OnRunStart(const RunStart& run) {
+  map_ = MakeVoteMap(run);
+  camera_ = ChooseCamera(run, stack_.camera);
+  follower_ = LookaheadFollower(GainsFor(stack_, run));
   goal_ = {run.vehicle_goal_location.x, run.vehicle_goal_location.y};
   next_plan_ = 0.0;
   plans_ = 0;
@@ -40,16 +70,10 @@ void StackNode::OnRunStart(const RunStart& run) {
 std::optional<Control> StackNode::OnStep(const Step& step) {
   const protocol::Point& p = step.odometry().pose.position;
   const Eigen::Vector2d position(p.x, p.y);
-  if (camera_ && map_ && step.Find(camera_->name, "32FC1") && step.Find(camera_->name, "mono8")) {
-    map_->Integrate(step.Depth(camera_->name), step.Segmentation(camera_->name), *camera_,
-                    PoseToIsometry(step.odometry().pose));
-  }
+  IntegrateCamera(camera_, step, map_.get());
   if (map_ && step.time() + 1e-9 >= next_plan_) {
-    const Eigen::Vector2d from = follower_.path().empty() ? position : follower_.lookahead_point();
-    StackPath path = planner_.Plan(*map_, from, goal_);
-    if (path.found) {
-      path.points.insert(path.points.begin(), position);
-      follower_.SetPath(std::move(path.points));
+    if (TakePath(planner_.Plan(*map_, PlanStart(follower_, position), goal_), position,
+                 &follower_)) {
       ++plans_;
     }
     next_plan_ = step.time() + stack_.replan_period;
@@ -59,11 +83,7 @@ std::optional<Control> StackNode::OnStep(const Step& step) {
 
 RerunDecision StackNode::OnRunEnd(const RunEnd& end, bool preempted) {
   if (preempted) return {};
-  std::ostringstream csv;
-  csv << "x,y\n";
-  for (const Eigen::Vector2d& point : follower_.path())
-    csv << point.x() << "," << point.y() << "\n";
-  SaveFile("last_path.csv", csv.str());
+  SaveFile("last_path.csv", PathCsv(follower_));
   if (!end.save_minimal && map_) SaveFile("votes.pgm", VoteMapPgm(*map_));
   return {};
 }
@@ -71,6 +91,13 @@ RerunDecision StackNode::OnRunEnd(const RunEnd& end, bool preempted) {
 void StackNode::OnReset() {
   map_.reset();
   follower_.Reset();
+}
+
+std::string PathCsv(const LookaheadFollower& follower) {
+  std::ostringstream csv;
+  csv << "x,y\n";
+  for (const Eigen::Vector2d& point : follower.path()) csv << point.x() << "," << point.y() << "\n";
+  return csv.str();
 }
 
 std::string VoteMapPgm(const VoteMap& map) {

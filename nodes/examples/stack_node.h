@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "nodes/examples/stack_follower.h"
@@ -55,5 +56,24 @@ class StackNode : public VehicleNode {
 
 /// The vote map as a binary PGM image (votes * 5, row 0 = highest y).
 std::string VoteMapPgm(const VoteMap& map);
+/// The follower's path as CSV ("x,y" then one point per line).
+std::string PathCsv(const LookaheadFollower& follower);
+
+// The steps of the stack, shared by StackNode and the three-process roles (stack_roles.h).
+
+/// An empty vote map over the run's landscape and a margin around it.
+std::unique_ptr<VoteMap> MakeVoteMap(const RunStart& run);
+/// The camera to map from: `wanted` by name, else the first with depth and segmentation; warns
+/// on stderr when there is none.
+std::optional<protocol::CameraSpec> ChooseCamera(const RunStart& run, const std::string& wanted);
+/// Integrates the step's depth and segmentation images of `camera`, when the step has them.
+void IntegrateCamera(const std::optional<protocol::CameraSpec>& camera, const Step& step,
+                     VoteMap* map);
+/// The follower's gains for a run: the stack's, with the vehicle's max steering angle.
+FollowerGains GainsFor(const StackSettings& stack, const RunStart& run);
+/// Where a plan starts: the follower's look-ahead point, or `position` before the first path.
+Eigen::Vector2d PlanStart(const LookaheadFollower& follower, const Eigen::Vector2d& position);
+/// Hands a found path to the follower, from the vehicle's position; returns whether it was found.
+bool TakePath(StackPath path, const Eigen::Vector2d& position, LookaheadFollower* follower);
 
 }  // namespace asg::nodes::examples

@@ -3,6 +3,9 @@
 // node tests/nodes/e2e_test_node.py) over loopback, with real files.
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <fstream>
 #include <optional>
 
 #include "e2e_process.h"
@@ -144,6 +147,67 @@ TEST(NodesEndToEnd, ExternalStraightNodeMatchesTheBuiltInDriverByteForByte) {
     }
   }
   node.Wait(seconds(10));
+}
+
+/// A loopback port that was free a moment ago.
+std::string FreeLoopbackEndpoint() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(
+      io, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  return "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port());
+}
+
+/// The stack demo batch (camera-driven asg-node-stack) with 3 layouts and `count` nodes.
+Json StackBatch(int count) {
+  std::ifstream file(kSource / "configs" / "batches" / "stack_demo.json");
+  Json batch = Json::parse(file);
+  batch["generate"]["count"] = 3;
+  batch["vehicle_nodes"]["count"] = count;
+  return batch;
+}
+
+TEST(NodesEndToEnd, TheStackAsThreeNodeProcessesDrivesExactlyAsTheOneProcessStack) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "one");
+  std::filesystem::create_directories(dir.path() / "three");
+  Farm one(dir.path() / "one", StackBatch(1));
+  ASSERT_FALSE(one.endpoint().empty());
+  Child stack(Executable("asg-node-stack"),
+              {"--connect", one.endpoint(), "--worker-id", "1", "--name", "stack"},
+              dir.path() / "stack.txt");
+  ASSERT_EQ(one.Wait(seconds(90)), 0) << ReadText(one.farm_log()) << stack.Output();
+
+  Farm three(dir.path() / "three", StackBatch(3));
+  ASSERT_FALSE(three.endpoint().empty());
+  const std::string mapper_port = FreeLoopbackEndpoint(), planner_port = FreeLoopbackEndpoint();
+  const auto role = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {
+        "--connect", three.endpoint(), "--worker-id", "1", "--name", name, "--role", name};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return Child(Executable("asg-node-stack"), arguments, dir.path() / (name + ".txt"));
+  };
+  Child mapper = role("mapper", {"--listen", mapper_port});
+  Child planner = role("planner", {"--listen", planner_port, "--mapper", mapper_port});
+  Child follower = role("follower", {"--planner", planner_port});
+  ASSERT_EQ(three.Wait(seconds(90)), 0)
+      << ReadText(three.farm_log()) << mapper.Output() << planner.Output() << follower.Output();
+
+  ExpectAllSucceeded(three.out(), 3);
+  for (const char* folder : {"scenario_0001", "scenario_0002", "scenario_0003"}) {
+    for (const char* file : {"result.json", "trajectory.csv"}) {
+      const std::string expected = ReadText(one.out() / folder / file);
+      EXPECT_FALSE(expected.empty()) << folder << "/" << file;
+      EXPECT_EQ(ReadText(three.out() / folder / file), expected) << folder << "/" << file;
+    }
+    // The follower's path and the mapper's votes are the one-process stack's.
+    EXPECT_EQ(ReadText(three.out() / folder / "nodes" / "follower" / "last_path.csv"),
+              ReadText(one.out() / folder / "nodes" / "stack" / "last_path.csv"));
+    EXPECT_EQ(ReadText(three.out() / folder / "nodes" / "mapper" / "votes.pgm"),
+              ReadText(one.out() / folder / "nodes" / "stack" / "votes.pgm"));
+  }
+  EXPECT_EQ(Json::parse(
+                ReadText(three.out() / "scenario_0001" / "request.json"))["vehicle_nodes"]["count"],
+            3);
 }
 
 TEST(NodesEndToEnd, KilledNodePreemptsAndTheScenarioCompletesWithTheNextNode) {

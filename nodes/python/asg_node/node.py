@@ -227,6 +227,13 @@ class VehicleNode:
         elif frame.type == types.RUN_END and self._run is not None:
             self._end_run(frame.message,
                           frame.message.get("preempted", False) or self._preempted)
+        elif (frame.type == types.RUN_END and frame.message.get("preempted", False)
+              and frame.message.get("scenario_number", 0)):
+            # Preempted before it started (another node did not attach in time): no RunStart
+            # came, but this node must be ready for the scenario again.
+            scenario = frame.message["scenario_number"]
+            self._scenario, self._scenario_preempted = scenario, True
+            self._notify_ready(scenario, False, "")
 
     def _end_run(self, end: dict, preempted: bool, notify: bool = True) -> None:
         scenario = self._run["scenario_number"]
