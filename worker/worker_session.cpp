@@ -240,6 +240,7 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
     node_settings.connection = settings.connection;
     node_server = std::make_unique<NodeServer>(node_io.context().get_executor(), node_settings);
     node_server->SetHandOver(&node_io);
+    node_io.SetSpin(settings.node_spin);
   } catch (const std::exception& error) {
     Log(protocol::LogLevel::kError,
         std::string("cannot listen for vehicle nodes: ") + error.what());

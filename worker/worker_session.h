@@ -36,6 +36,8 @@ struct WorkerSettings {
   uint8_t worker_id = 0;  ///< --id, echoed in every AnalyzeScenario
   std::string token;      ///< presented at registration; also required of vehicle nodes
   std::string data_listen = "127.0.0.1:0";  ///< HOST:PORT of the data port for vehicle nodes
+  /// --node-spin-us: how long a lock-step run polls for Step replies before it sleeps.
+  std::chrono::microseconds node_spin{0};
   bool reconnect = false;  ///< after the client goes away, connect again instead of exiting
   FaultInjection faults;   ///< deliberate faults, for tests only
   std::chrono::milliseconds connect_window{10'000};  ///< [ms] keep trying the first connect
