@@ -18,7 +18,8 @@ NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& set
 
 void FarmLoop::On(WorkerKey, farm_event::Node& event, SteadyClock::time_point) {
   if (context_.nodes == nullptr) return;
-  const std::optional<AcceptedRerun> rerun = context_.nodes->Handle(event.node);
+  const std::optional<AcceptedRerun> rerun = context_.nodes->Handle(
+      event.node, [this](uint32_t number) { return book_.RerunPossible(number); });
   if (!rerun) return;
   const uint32_t number = rerun->scenario_number;
   // A rerun asked for before the worker's result arrived waits for that result.

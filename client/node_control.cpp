@@ -20,7 +20,8 @@ void NodeControl::Log(protocol::LogLevel level, const std::string& message) cons
   if (logger_ != nullptr) logger_->Log(level, message);
 }
 
-std::optional<AcceptedRerun> NodeControl::Handle(const NodeEvent& event) {
+std::optional<AcceptedRerun> NodeControl::Handle(const NodeEvent& event,
+                                                 const RerunPossible& rerun_possible) {
   return std::visit(
       [&](const auto& payload) -> std::optional<AcceptedRerun> {
         using T = std::decay_t<decltype(payload)>;
@@ -29,7 +30,7 @@ std::optional<AcceptedRerun> NodeControl::Handle(const NodeEvent& event) {
         } else if constexpr (std::is_same_v<T, node_event::Unregister>) {
           OnUnregister(event, payload);
         } else if constexpr (std::is_same_v<T, node_event::Ready>) {
-          return OnReady(event, payload);
+          return OnReady(event, payload, rerun_possible);
         } else if constexpr (std::is_same_v<T, node_event::SaveFile>) {
           OnSaveFile(event, payload);
         } else {
@@ -94,8 +95,16 @@ void NodeControl::OnRegister(const NodeEvent& event, const node_event::Register&
 }
 
 std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
-                                                  const node_event::Ready& request) {
-  const protocol::NotifyReadyRequest& ready = request.ready;
+                                                  const node_event::Ready& request,
+                                                  const RerunPossible& rerun_possible) {
+  protocol::NotifyReadyRequest ready = request.ready;
+  // A rerun the farm could not honour is refused here rather than accepted and then ignored.
+  if (ready.request_rerun && rerun_possible && !rerun_possible(ready.last_scenario_number)) {
+    Log(protocol::LogLevel::kInfo, "node '" + ready.node_name + "' asked to rerun scenario " +
+                                       std::to_string(ready.last_scenario_number) +
+                                       ": refused, its last attempt did not end done");
+    ready.request_rerun = false;
+  }
   auto it = links_.find(event.link);
   if (it == links_.end() || it->second.worker_id != ready.worker_id ||
       it->second.node_name != ready.node_name) {

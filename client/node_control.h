@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,8 +29,13 @@ class NodeControl {
   /// `files` and `logger` (which may be null) must outlive this object.
   NodeControl(NodeRegistrySettings settings, NodeFileStore* files, protocol::Logger* logger);
 
+  /// Whether a rerun of a scenario can be honoured now (its last attempt ended done, or is
+  /// still running); a rerun request for one that cannot is answered accepted: false.
+  using RerunPossible = std::function<bool(uint32_t scenario_number)>;
+
   /// Answers one event; returns the rerun it accepted, if any. Call PublishIfChanged after.
-  std::optional<AcceptedRerun> Handle(const NodeEvent& event);
+  std::optional<AcceptedRerun> Handle(const NodeEvent& event,
+                                      const RerunPossible& rerun_possible = {});
 
   /// Sends the operating info to every registered node when it differs from what was sent
   /// last; returns whether it was sent.
@@ -53,7 +59,8 @@ class NodeControl {
   void Log(protocol::LogLevel level, const std::string& message) const;
   void OnRegister(const NodeEvent& event, const node_event::Register& request);
   void OnUnregister(const NodeEvent& event, const node_event::Unregister& request);
-  std::optional<AcceptedRerun> OnReady(const NodeEvent& event, const node_event::Ready& request);
+  std::optional<AcceptedRerun> OnReady(const NodeEvent& event, const node_event::Ready& request,
+                                       const RerunPossible& rerun_possible);
   void OnSaveFile(const NodeEvent& event, const node_event::SaveFile& request);
   void OnClosed(const NodeEvent& event, const node_event::Closed& closed);
   void SendInfo(protocol::Connection& connection);

@@ -77,6 +77,14 @@ RerunEffect ScenarioBook::AcceptRerun(uint32_t scenario_number, const std::strin
   return RerunEffect::kQueued;
 }
 
+bool ScenarioBook::RerunPossible(uint32_t scenario_number) const {
+  const auto it = states_.find(scenario_number);
+  if (it == states_.end()) return false;
+  const ScenarioState& state = it->second;
+  if (state.current) return !state.rerun_pending;
+  return !state.attempts.empty() && state.attempts.back().outcome == AttemptOutcome::kDone;
+}
+
 const ScenarioState& ScenarioBook::state(uint32_t scenario_number) const {
   const auto it = states_.find(scenario_number);
   ASG_CHECK(it != states_.end());

@@ -72,6 +72,8 @@ class ScenarioBook {
   /// records it (RerunRecord with that attempt's number) unless it is ignored; see RerunEffect.
   RerunEffect AcceptRerun(uint32_t scenario_number, const std::string& node_name,
                           const std::string& reason);
+  /// Whether AcceptRerun would honour a rerun of the scenario now (not kIgnored).
+  bool RerunPossible(uint32_t scenario_number) const;
 
   /// A scenario's state. Requires a scenario of this book.
   const ScenarioState& state(uint32_t scenario_number) const;

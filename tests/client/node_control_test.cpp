@@ -27,7 +27,9 @@ using protocol::Json;
 /// also plays the farm's part of the gate: it hands worker 1 scenario 1 once the gate opens.
 class ControlPlane {
  public:
-  explicit ControlPlane(const std::filesystem::path& dir) : files_(dir) {
+  /// `reruns_possible`: what the farm says of every rerun request (NodeControl::RerunPossible).
+  explicit ControlPlane(const std::filesystem::path& dir, bool reruns_possible = true)
+      : files_(dir), reruns_possible_(reruns_possible) {
     NodeRegistrySettings settings;
     settings.nodes_per_worker = 1;
     settings.token = "s3cret";
@@ -76,7 +78,7 @@ class ControlPlane {
         NodeEvent event = std::move(events_.front());
         events_.pop_front();
         lock.unlock();
-        control_->Handle(event);
+        control_->Handle(event, [this](uint32_t) { return reruns_possible_; });
         NodeRegistry& registry = control_->registry();
         if (!started_ && registry.GateOpen(1)) {
           registry.StartScenario(1, 1);
@@ -91,6 +93,7 @@ class ControlPlane {
 
   protocol::IoThreads io_{1};
   NodeFileStore files_;
+  bool reruns_possible_;
   std::unique_ptr<NodeControl> control_;
   std::unique_ptr<protocol::Server> server_;
   std::atomic<uint64_t> links_{0};
@@ -204,6 +207,22 @@ TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
     EXPECT_NE(std::string(error.what()).find("is not the node registered on this connection"),
               std::string::npos)
         << error.what();
+  }
+}
+
+TEST(NodeControlTest, ARerunTheFarmCannotHonourIsAnsweredNotAccepted) {
+  for (const bool possible : {true, false}) {
+    testutil::TempDir temp;
+    ControlPlane plane(temp.path(), possible);
+    RawNode node(plane);
+    node.connection().Request("RegisterVehicleNode",
+                              Json(protocol::NodeRegistration{1, "stack", "s3cret"}));
+    node.connection().Request("NotifyReady",
+                              Json(protocol::NotifyReadyRequest{1, "stack", 0, false, ""}));
+    ASSERT_TRUE(node.WaitInfo(RunsScenario1, 2s));
+    const protocol::Message answer = node.connection().Request(
+        "NotifyReady", Json(protocol::NotifyReadyRequest{1, "stack", 1, true, "bad data"}));
+    EXPECT_EQ(answer.message.at("accepted"), possible);
   }
 }
 

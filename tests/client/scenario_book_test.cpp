@@ -62,7 +62,9 @@ TEST(ScenarioBook, PreemptionWorkerDeathAndRerunAreEachOneAttemptCountedOnce) {
 TEST(ScenarioBook, RerunAcceptedWhileRunningQueuesTheScenarioWhenItsResultArrives) {
   ScenarioBook book(Settings(3), {5});
   ASSERT_EQ(book.Assign(1, 1, kT0), 5u);
+  EXPECT_TRUE(book.RerunPossible(5));
   EXPECT_EQ(book.AcceptRerun(5, "cam", "early"), RerunEffect::kAfterCurrent);
+  EXPECT_FALSE(book.RerunPossible(5));
   EXPECT_EQ(book.AcceptRerun(5, "cam", "twice"), RerunEffect::kIgnored);  // one per attempt
   EXPECT_EQ(book.scheduler().queued(), 0u);                               // still held
   const auto end = book.EndAttempt(1, AttemptOutcome::kDone, "", kT0 + seconds(1));
@@ -91,9 +93,11 @@ TEST(ScenarioBook, InvalidSceneFinishesAndIgnoresLaterReruns) {
   const auto end = book.EndAttempt(1, AttemptOutcome::kInvalidScene, "no terrain", kT0);
   EXPECT_EQ(end->next, AfterAttempt::kFinished);
   EXPECT_EQ(book.state(1).FailedAttempts(), 0u);
+  EXPECT_FALSE(book.RerunPossible(1));  // so a node asking is answered accepted: false
   EXPECT_EQ(book.AcceptRerun(1, "n", "why"), RerunEffect::kIgnored);
   EXPECT_TRUE(book.state(1).reruns.empty());
   EXPECT_TRUE(book.scheduler().Drained());
+  EXPECT_FALSE(book.RerunPossible(99));
   EXPECT_EQ(book.AcceptRerun(99, "n", "unknown scenario"), RerunEffect::kIgnored);
 }
 
