@@ -15,6 +15,7 @@
 #include "client/external_strategy.h"
 #include "client/farm_links.h"
 #include "client/farm_loop.h"
+#include "client/junit_report.h"
 #include "client/output_folder.h"
 #include "client/results_summary.h"
 #include "client/search_run.h"
@@ -253,6 +254,7 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
             : protocol::Json(planned.request.driver)["type"].get<std::string>();
   }
   WriteSummary(settings.out_dir, summary, outcomes, drivers);
+  WriteJunitReport(settings.out_dir, summary, outcomes);
   logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
               std::to_string(total) + " scenarios recorded");
   char usage[160];
@@ -273,7 +275,8 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     }
     out << " (search.csv, search.json)\n";
   }
-  out << "results: " << settings.out_dir.string() << " (summary.json, summary.csv, asg_log.txt)\n";
+  out << "results: " << settings.out_dir.string()
+      << " (summary.json, summary.csv, results.junit.xml, asg_log.txt)\n";
   if (!writer.error().empty()) {
     logger.Error("writing results failed: " + writer.error());
     out << "error: writing results failed: " << writer.error() << "\n";

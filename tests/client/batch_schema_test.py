@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import xml.etree.ElementTree as ElementTree
 
 import jsonschema
 
@@ -300,6 +301,9 @@ class ReferenceTest(unittest.TestCase):
             for name in ("summary.json", "batch_identity.json"):
                 check(name, list(json.loads((out / name).read_text())))
             check("search.json", list(json.loads((search / "search.json").read_text())))
+            tags = {element.tag for element in
+                    ElementTree.parse(out / "results.junit.xml").getroot().iter()}
+            check("results.junit.xml", sorted(tags))
 
 
 if __name__ == "__main__":
