@@ -22,6 +22,7 @@ constexpr const char* kUsage = R"(Usage:
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
   asg-client schema [batch | nodes]
+  asg-client report DIR
   asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
   asg-client --version | --help
 
@@ -56,6 +57,12 @@ result.json regret, ties by scenario number), each --runs K times (variation.run
 new batch NEW_DIR/replay_batch.json run like `run`; NEW_DIR/replay.json maps each new scenario to
 the one it replays. --captures adds an annotated ortho aerial to every run and draws
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
+
+report rebuilds the batch's HTML report from the folders of DIR alone (run writes it at the end
+of every batch): DIR/index.html with the outcome counts, histograms of sim time and regret, the
+end points on the landscape and a sortable, filterable table; DIR/scenario_NNNN/index.html with
+the captures, the trajectory and its speed, roll, pitch and yaw; page code in DIR/report/. It
+opens as a file in a browser, without network or server; the same folders give the same bytes.
 
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
 scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2
@@ -132,8 +139,9 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
      "replacements); see asg-worker --help");
   po::options_description positional_options;
   positional_options.add_options()
-    ("command", po::value<std::string>(), "the command: run, check, schema or replay")
-    ("batch", po::value<std::string>(), "the batch file (run) or the finished folder (replay)");
+    ("command", po::value<std::string>(), "the command: run, check, schema, report or replay")
+    ("batch", po::value<std::string>(),
+     "the batch file (run, check) or the batch folder (report, replay)");
   // clang-format on
   po::options_description all_options;
   all_options.add(options).add(positional_options);
@@ -165,8 +173,10 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     return command;
   }
   const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
-  if (name != "run" && name != "check" && name != "schema" && name != "replay") {
-    throw UsageError("expected the command \"run\", \"check\", \"schema\" or \"replay\"");
+  if (name != "run" && name != "check" && name != "schema" && name != "report" &&
+      name != "replay") {
+    throw UsageError(
+        "expected the command \"run\", \"check\", \"schema\", \"report\" or \"replay\"");
   }
   if (name == "schema") {
     command.mode = ClientCommand::Mode::kSchema;
@@ -177,8 +187,13 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     return command;
   }
   if (!values.count("batch")) {
-    throw UsageError(name == "replay" ? "replay needs a batch folder DIR"
-                                      : name + " needs a batch file");
+    throw UsageError(name == "replay" || name == "report" ? name + " needs a batch folder DIR"
+                                                          : name + " needs a batch file");
+  }
+  if (name == "report") {
+    command.mode = ClientCommand::Mode::kReport;
+    command.report_dir = values["batch"].as<std::string>();
+    return command;
   }
   if (name == "check") {
     command.mode = ClientCommand::Mode::kCheck;

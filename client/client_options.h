@@ -26,11 +26,13 @@ struct ClientCommand {
     kReplay,   ///< replay the top scenarios of replay.source_dir with settings
     kCheck,    ///< validate batch_file without running it
     kSchema,   ///< print the batch file's JSON Schema
+    kReport,   ///< rebuild the HTML report of the batch folder report_dir
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
   std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
   std::string schema;                ///< kSchema: "batch" or "nodes"
+  std::filesystem::path report_dir;  ///< kReport: the batch folder
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
   /// The actor catalog scenes are checked against: --catalog, else the one next to the local
   /// workers' executable (run with workers) or next to asg-client (check); empty: no check.
@@ -39,7 +41,8 @@ struct ClientCommand {
   FarmSettings settings;
 };
 
-/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema` or `replay DIR --out NEW_DIR
+/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema`, `report DIR` or `replay DIR
+/// --out NEW_DIR
 /// [--top N]
 /// [--runs K] [--captures] ...` (the farm options are the same for run and replay). No
 /// arguments at all is a UsageError whose message holds the usage lines. `self_path` is this

@@ -17,6 +17,7 @@
 #include "client/farm_loop.h"
 #include "client/junit_report.h"
 #include "client/output_folder.h"
+#include "client/report.h"
 #include "client/results_summary.h"
 #include "client/search_run.h"
 #include "protocol/io_threads.h"
@@ -24,6 +25,9 @@
 namespace asg::client {
 
 namespace {
+
+/// How often a running batch's HTML report is refreshed at most (report.h).
+constexpr std::chrono::milliseconds kReportPeriod{5000};
 
 /// Re-arms itself so that a second signal is also seen (and ignored) while shutting down. A
 /// search waiting for its scenario generator stops waiting.
@@ -215,6 +219,10 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
       out << "waiting for workers on " << settings.listen_host << ":" << links.port() << "\n"
           << std::flush;
     }
+    // DIR/index.html follows the run (report.h); the final one is written below.
+    const ReportRefresher refresher(
+        settings.out_dir, kReportPeriod,
+        [&logger](const std::string& e) { logger.Warning("report: " + e); });
     loop.Run();
   }
 
@@ -255,6 +263,13 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   }
   WriteSummary(settings.out_dir, summary, outcomes, drivers);
   WriteJunitReport(settings.out_dir, summary, outcomes);
+  // The results stand whatever becomes of the report: a failure to write it is only reported.
+  try {
+    WriteBatchReport(settings.out_dir);
+  } catch (const std::exception& error) {
+    logger.Error(std::string("the HTML report could not be written: ") + error.what());
+    out << "warning: the HTML report could not be written: " << error.what() << "\n";
+  }
   logger.Info("summary written: " + std::to_string(outcomes.size()) + " of " +
               std::to_string(total) + " scenarios recorded");
   char usage[160];
@@ -276,7 +291,7 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
     out << " (search.csv, search.json)\n";
   }
   out << "results: " << settings.out_dir.string()
-      << " (summary.json, summary.csv, results.junit.xml, asg_log.txt)\n";
+      << " (index.html, summary.json, summary.csv, results.junit.xml, asg_log.txt)\n";
   if (!writer.error().empty()) {
     logger.Error("writing results failed: " + writer.error());
     out << "error: writing results failed: " << writer.error() << "\n";

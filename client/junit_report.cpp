@@ -4,45 +4,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "client/report_pages.h"
 #include "protocol/messages.h"
 #include "results/files.h"
 
 namespace asg::client {
 
 namespace {
-
-/// `text` with the five XML special characters escaped, and control characters other than tab,
-/// line feed and carriage return (which XML 1.0 cannot hold) replaced by '?'.
-std::string Escaped(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::string Seconds(double value) {
   char text[32];
@@ -52,7 +20,7 @@ std::string Seconds(double value) {
 
 std::string Attribute(std::string_view name, std::string_view value) {
   std::string text = " ";
-  text.append(name).append("=\"").append(Escaped(value)).append("\"");
+  text.append(name).append("=\"").append(HtmlEscaped(value)).append("\"");
   return text;
 }
 

@@ -12,6 +12,7 @@
 #include "client/farm.h"
 #include "client/output_folder.h"
 #include "client/replay_run.h"
+#include "client/report.h"
 #include "client/scene_checks.h"
 #include "protocol/node_messages.h"
 
@@ -35,6 +36,21 @@ int main(int argc, char** argv) {
                                             : asg::client::BatchSchema())
                      .dump(2)
               << "\n";
+    return 0;
+  }
+  if (command.mode == ClientCommand::Mode::kReport) {
+    if (!asg::client::IsBatchFolder(command.report_dir)) {
+      std::cerr << "asg-client: " << command.report_dir.string()
+                << ": not a batch folder (no batch_identity.json)\n";
+      return asg::client::kExitUsage;
+    }
+    try {
+      asg::client::WriteBatchReport(command.report_dir);
+    } catch (const std::exception& error) {
+      std::cerr << "asg-client: " << error.what() << "\n";
+      return asg::client::kExitSomeFailed;
+    }
+    std::cout << "report: " << (command.report_dir / "index.html").string() << "\n";
     return 0;
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;

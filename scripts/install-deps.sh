@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libembree-dev libbullet-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
-  python3 python3-jsonschema clang-format
+  python3 python3-jsonschema clang-format chromium
 )
 
 missing=()

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Tests for client/report.h: the batch HTML report of real batches, checked in headless Chromium.
+
+Usage: report_test.py BIN_DIR REPO_ROOT
+
+Chromium runs each page (--dump-dom, with a virtual time budget so that images load); the pages
+record script and resource errors in the root element's data-errors attribute, mark loaded images
+with data-natural-width and set data-ready when drawn, so the dumped DOM shows all of it.
+"""
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+BIN_DIR = REPO = None
+
+
+def find_chromium():
+    """Chromium's executable, installing Debian's package when missing and possible; None if not."""
+    for name in ("chromium", "chromium-browser"):
+        if shutil.which(name):
+            return shutil.which(name)
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"],
+                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return shutil.which("chromium")
+    return None
+
+
+CHROMIUM = find_chromium()
+
+
+def dump_dom(url):
+    """The DOM of `url` after its scripts ran, as Chromium serializes it."""
+    result = subprocess.run(
+        [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+         "--dump-dom", url], capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"chromium failed on {url}: {result.stderr[-2000:]}")
+    return result.stdout
+
+
+class Dom(html.parser.HTMLParser):
+    """Every start tag of a page as (tag, attributes)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def all(self, tag, **wanted):
+        return [a for t, a in self.tags if t == tag and all(a.get(k) == v for k, v in wanted.items())]
+
+    def root(self):
+        return self.all("html")[0]
+
+
+def load(url):
+    return Dom(dump_dom(url))
+
+
+def read(path, mode="r"):
+    with open(path, mode) as file:
+        return file.read()
+
+
+def run_batch(batch, out, *extra):
+    subprocess.run([os.path.join(BIN_DIR, "asg-client"), "run", os.path.join(REPO, batch),
+                    "--out", out, "--quiet", *extra], check=False, capture_output=True, timeout=120)
+    if not os.path.isfile(os.path.join(out, "summary.json")):
+        raise AssertionError(f"{batch} wrote no summary.json into {out}")
+
+
+def report_files(out):
+    """Every file the report writes under `out`, relative path -> bytes."""
+    files = {}
+    for path in ["index.html"] + [os.path.join("report", f) for f in os.listdir(os.path.join(out, "report"))]:
+        files[path] = read(os.path.join(out, path), "rb")
+    for name in os.listdir(out):
+        if name.startswith("scenario_"):
+            path = os.path.join(name, "index.html")
+            files[path] = read(os.path.join(out, path), "rb")
+    return files
+
+
+def report_rows(out):
+    """The rows of out/report/data.js (window.ASG_REPORT = {...};)."""
+    text = read(os.path.join(out, "report", "data.js"))
+    return json.loads(text[text.index("{"):text.rindex("}") + 1])["rows"]
+
+
+class RefreshTest(unittest.TestCase):
+    def test_a_running_batch_refreshes_its_report(self):
+        """index.html appears while the batch runs, with the scenarios done so far, and holds
+        every scenario at the end."""
+        with tempfile.TemporaryDirectory() as folder:
+            out = os.path.join(folder, "out")
+            batch = os.path.join(REPO, "configs", "batches", "throughput_1000.json")
+            client = subprocess.Popen(
+                [os.path.join(BIN_DIR, "asg-client"), "run", batch, "--out", out, "--workers", "1",
+                 "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            seen_while_running = None
+            while client.poll() is None:
+                if os.path.isfile(os.path.join(out, "index.html")):
+                    seen_while_running = len(report_rows(out))
+                    break
+                time.sleep(0.1)
+            self.assertEqual(client.wait(timeout=120), 0)
+            self.assertIsNotNone(seen_while_running, "no report appeared while the batch ran")
+            self.assertGreater(seen_while_running, 0)
+            self.assertLess(seen_while_running, 1000)
+            self.assertEqual(len(report_rows(out)), 1000)
+
+
+@unittest.skipIf(CHROMIUM is None, "chromium is not installed and cannot be installed here "
+                 "(needs root and apt-get): the report is not checked in a browser")
+class ReportTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="asg_report_test_")
+        cls.demo = os.path.join(cls.tmp, "demo")
+        cls.mixed = os.path.join(cls.tmp, "mixed")
+        run_batch("configs/demo.json", cls.demo)
+        run_batch("configs/batches/mixed.json", cls.mixed, "--allow-invalid")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def url(self, out, page="index.html", fragment=""):
+        return "file://" + os.path.join(out, page) + fragment
+
+    def check_page(self, dom, what):
+        root = dom.root()
+        self.assertEqual(root.get("data-errors"), None, f"{what}: errors {root.get('data-errors')}")
+        self.assertEqual(root.get("data-ready"), "1", f"{what}: the script did not finish")
+
+    def test_index_counts_equal_the_summary(self):
+        for out in (self.demo, self.mixed):
+            summary = json.loads(read(os.path.join(out, "summary.json")))
+            dom = load(self.url(out))
+            self.check_page(dom, out)
+            shown = {(a["data-kind"], a["data-key"]): int(a["data-count"])
+                     for a in dom.all("g") if "data-kind" in a}
+            expected = {("status", k): v for k, v in summary["status_counts"].items()}
+            expected.update({("reason", k): v for k, v in summary["reason_counts"].items()})
+            self.assertEqual(shown, expected, out)
+            self.assertEqual(len([a for a in dom.all("tr") if "data-folder" in a]), summary["total"])
+            facts = {a.get("data-fact") for a in dom.all("dd")}
+            self.assertTrue({"seed", "wall time", "throughput"} <= facts, facts)
+
+    def test_sort_by_sim_time_from_the_fragment(self):
+        for out in (self.demo, self.mixed):
+            dom = load(self.url(out, fragment="#sort=sim_time&dir=asc"))
+            self.check_page(dom, out)
+            times = [a["data-sim-time"] for a in dom.all("tr") if "data-folder" in a]
+            numbers = [float(t) for t in times if t]
+            self.assertGreater(len(numbers), 1)
+            self.assertEqual(numbers, sorted(numbers), out)
+            self.assertEqual(times[:len(numbers)], [t for t in times if t], "empty ones last")
+            descending = load(self.url(out, fragment="#sort=sim_time&dir=desc"))
+            numbers = [float(a["data-sim-time"]) for a in descending.all("tr")
+                       if a.get("data-sim-time")]
+            self.assertEqual(numbers, sorted(numbers, reverse=True), out)
+
+    def test_filter_by_reason(self):
+        summary = json.loads(read(os.path.join(self.mixed, "summary.json")))
+        for reason, count in summary["reason_counts"].items():
+            dom = load(self.url(self.mixed, fragment=f"#sort=number&dir=asc&reason={reason}"))
+            self.check_page(dom, reason)
+            rows = [a for a in dom.all("tr") if "data-folder" in a]
+            self.assertEqual(len(rows), count, reason)
+            self.assertTrue(all(a["data-reason"] == reason for a in rows), reason)
+        dom = load(self.url(self.mixed, fragment="#status=invalid"))
+        rows = [a for a in dom.all("tr") if "data-folder" in a]
+        self.assertEqual(len(rows), summary["status_counts"]["invalid"])
+
+    def test_thumbnails_load(self):
+        dom = load(self.url(self.demo))
+        thumbs = dom.all("img", **{"class": "thumb"})
+        self.assertEqual(len(thumbs), 50)
+        for img in thumbs:
+            self.assertTrue(img["src"].endswith("_annotated.png"), img["src"])
+            self.assertGreater(int(img.get("data-natural-width", "0")), 0, img["src"])
+
+    def test_scenario_pages(self):
+        for out, folder in ((self.demo, "scenario_0001"), (self.mixed, "scenario_0002")):
+            dom = load(self.url(out, folder + "/index.html"))
+            self.check_page(dom, folder)
+            captures = sorted(os.listdir(os.path.join(out, folder, "captures"))) \
+                if os.path.isdir(os.path.join(out, folder, "captures")) else []
+            images = [a for a in dom.all("img") if a.get("src", "").startswith("captures/")]
+            self.assertEqual(sorted(a["src"] for a in images), ["captures/" + c for c in captures])
+            for img in images:
+                self.assertGreater(int(img.get("data-natural-width", "0")), 0, img["src"])
+            rows = read(os.path.join(out, folder, "trajectory.csv")).splitlines()[1:]
+            polyline = dom.all("polyline", id="trajectory")
+            self.assertEqual(len(polyline), 1)
+            self.assertEqual(len(polyline[0]["points"].split()), len(rows), folder)
+            self.assertGreater(len(rows), 10)
+            self.assertEqual(len(dom.all("image")), 1 if captures else 0, "ortho aerial underlay")
+        self.assertEqual(len(captures), 0)  # mixed: drawn over the obstacles instead
+        self.assertGreater(len(dom.all("circle", **{"class": "obstacle"})), 0)
+
+    def test_report_twice_gives_the_same_bytes(self):
+        client = os.path.join(BIN_DIR, "asg-client")
+        written_by_run = report_files(self.mixed)
+        subprocess.run([client, "report", self.mixed], check=True, capture_output=True)
+        first = report_files(self.mixed)
+        subprocess.run([client, "report", self.mixed], check=True, capture_output=True)
+        self.assertEqual(first, report_files(self.mixed))
+        self.assertEqual(written_by_run, first)
+        self.assertEqual(len(first), 5 + 1 + 5)  # index, 5 assets, 5 scenario pages
+
+    def test_report_of_a_folder_that_is_not_a_batch(self):
+        result = subprocess.run([os.path.join(BIN_DIR, "asg-client"), "report", self.tmp],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn(self.tmp, result.stderr)
+        self.assertIn("not a batch folder", result.stderr)
+
+
+if __name__ == "__main__":
+    BIN_DIR, REPO = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    unittest.main(argv=sys.argv[:1], verbosity=2)
