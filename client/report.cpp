@@ -11,7 +11,9 @@
 
 #include "client/report_assets.h"
 #include "client/report_pages.h"
+#include "protocol/messages_json.h"
 #include "results/files.h"
+#include "terrain/landscape.h"
 
 namespace asg::client {
 
@@ -157,6 +159,30 @@ std::string OrthoBackground(const std::vector<std::string>& captures) {
   return "";
 }
 
+/// Cells per side of the relief height grid a scenario page draws contours of.
+constexpr int kReliefGrid = 48;
+
+/// The relief's heights on a kReliefGrid + 1 square grid over [0, size] [m] (x-major, rounded to
+/// the centimetre), or null when the request has no relief features (a flat landscape) or its
+/// landscape does not decode.
+Json ReliefHeights(const Json& landscape, double size) {
+  protocol::LandscapeDescription description;
+  try {
+    protocol::Decode(landscape, "", &description);
+  } catch (const protocol::DecodeError&) {
+    return Json();
+  }
+  if (description.relief.empty() || !(size > 0.0)) return Json();
+  Json heights = Json::array();
+  for (int i = 0; i <= kReliefGrid; ++i) {
+    for (int j = 0; j <= kReliefGrid; ++j) {
+      const double x = size * i / kReliefGrid, y = size * j / kReliefGrid;
+      heights.push_back(std::round(terrain::EvaluateRelief(description.relief, x, y) * 100) / 100);
+    }
+  }
+  return {{"n", kReliefGrid + 1}, {"size", size}, {"z", std::move(heights)}};
+}
+
 Json ArrayOf(const std::vector<double>& values) {
   Json array = Json::array();
   for (const double value : values) array.push_back(value);
@@ -242,6 +268,8 @@ Json ReadScenario(const fs::path& folder, ReportScenario* scenario) {
     }
   }
   page["obstacles"] = obstacles;
+  page["relief"] =
+      ReliefHeights(Get(scene, "landscape"), size.is_number() ? size.get<double>() : 0.0);
   page["t"] = ArrayOf(trajectory.t);
   page["x"] = ArrayOf(trajectory.x);
   page["y"] = ArrayOf(trajectory.y);

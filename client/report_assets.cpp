@@ -501,6 +501,38 @@ constexpr std::string_view kScenarioJs =
   byId("outcome").textContent = s.status + (s.reason ? ", " + s.reason : "") +
       (s.t.length ? ", " + s.t[s.t.length - 1].toFixed(2) + " s of sim time" : "");
 
+  // Contour lines of the relief heights (a square grid over [0, size], x-major) at 8 levels
+  // between the lowest and the highest, by marching squares: one segment per crossed cell.
+  function drawContours(map, relief) {
+    var n = relief.n, z = relief.z, step = relief.size / (n - 1);
+    var lo = Math.min.apply(null, z), hi = Math.max.apply(null, z);
+    if (!(hi > lo)) return;
+    var d = "";
+    function at(i, j) { return z[i * n + j]; }
+    for (var level = 1; level <= 8; ++level) {
+      var h = lo + (hi - lo) * level / 9;
+      for (var i = 0; i + 1 < n; ++i) {
+        for (var j = 0; j + 1 < n; ++j) {
+          // The corners in order around the cell, and where the level crosses each edge.
+          var c = [[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], cross = [];
+          for (var e = 0; e < 4; ++e) {
+            var a = c[e], b = c[(e + 1) % 4], za = at(a[0], a[1]), zb = at(b[0], b[1]);
+            if ((za < h) !== (zb < h)) {
+              var f = (h - za) / (zb - za);
+              var x = (a[0] + f * (b[0] - a[0])) * step, y = (a[1] + f * (b[1] - a[1])) * step;
+              cross.push(map.u(x, y).toFixed(1) + "," + map.v(x, y).toFixed(1));
+            }
+          }
+          for (var k = 0; k + 1 < cross.length; k += 2) d += "M" + cross[k] + "L" + cross[k + 1];
+        }
+      }
+    }
+    if (d) {
+      ASG.el("path", { d: d, fill: "none", stroke: "#8B6F47", "stroke-width": 0.8,
+                       "class": "contours" }, map.g);
+    }
+  }
+
   // The map: the ortho aerial covers [-padding, size + padding] in x and y.
   var size = s.size || 0;
   if (size > 0) {
@@ -512,6 +544,7 @@ constexpr std::string_view kScenarioJs =
     } else {
       ASG.el("rect", { x: map.ox, y: map.oy, width: map.size, height: map.size,
                        fill: "#f4f1e8" }, map.g);
+      if (s.relief) drawContours(map, s.relief);
       s.obstacles.forEach(function (o) {
         var name = String(o[0]).toLowerCase(), scaleFactor = o[3] || 1;
         var radius = (name.indexOf("tree") >= 0 || name.indexOf("juniper") >= 0 ? 1.5

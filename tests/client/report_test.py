@@ -212,6 +212,29 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(len(captures), 0)  # mixed: drawn over the obstacles instead
         self.assertGreater(len(dom.all("circle", **{"class": "obstacle"})), 0)
 
+    def test_relief_contours_without_captures(self):
+        """Without an ortho aerial, the relief is drawn as contour lines under the trajectory."""
+        batch = {"name": "relief", "defaults": {
+            "sim_timeout_period": 12, "driver": {"type": "straight"},
+            "vehicle_start_location": {"x": 8, "y": 8, "z": 0},
+            "vehicle_goal_location": {"x": 32, "y": 32, "z": 0},
+            "scene_description": {"landscape": {
+                "nominal_size": 40, "subdivisions": 5,
+                "relief": [{"type": "hill", "x": 20, "y": 12, "radius": 8, "height": 2}]}}},
+            "scenarios": [{}, {"scene_description": {"landscape": {"relief": []}}}]}
+        path = os.path.join(self.tmp, "relief.json")
+        with open(path, "w") as file:
+            json.dump(batch, file)
+        out = os.path.join(self.tmp, "relief")
+        run_batch(path, out)
+        hilly = load(self.url(out, "scenario_0001/index.html"))
+        self.check_page(hilly, "relief")
+        contours = hilly.all("path", **{"class": "contours"})
+        self.assertEqual(len(contours), 1)
+        self.assertGreater(contours[0]["d"].count("M"), 20)
+        flat = load(self.url(out, "scenario_0002/index.html"))
+        self.assertEqual(flat.all("path", **{"class": "contours"}), [])
+
     def test_report_twice_gives_the_same_bytes(self):
         client = os.path.join(BIN_DIR, "asg-client")
         written_by_run = report_files(self.mixed)
