@@ -174,9 +174,11 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
               (settings.token.empty() ? "" : ", token required"));
   if (const uint32_t count = batch.settings.vehicle_nodes.spec.count; count > 0) {
-    out << "vehicle nodes: " << count << " per worker, registering on " << settings.listen_host
-        << ":" << links.port() << " (docs/vehicle-nodes.md)\n"
-        << std::flush;
+    const std::string where = "vehicle nodes: " + std::to_string(count) +
+                              " per worker, registering on " + settings.listen_host + ":" +
+                              std::to_string(links.port());
+    logger.Info(where);
+    out << where << " (docs/vehicle-nodes.md)\n" << std::flush;
   }
 
   // The search's first generations (kept folders and invalid candidates recorded at once).

@@ -302,8 +302,11 @@ void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
     }
     const auto number = book_.Assign(key, link.worker_id, now);
     if (!number) continue;
-    if (context_.nodes != nullptr)
+    if (context_.nodes != nullptr) {
       context_.nodes->registry().StartScenario(link.worker_id, *number);
+      // The nodes learn of the scenario (ok_to_run) before its RunStart can reach them.
+      context_.nodes->PublishIfChanged();
+    }
     context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
     Send(key, *number);
   }

@@ -95,8 +95,12 @@ class Link:
             pass
 
 
+STARTED = time.monotonic()
+
+
 def log(*words):
-    print("conformance_node:", *words, file=sys.stderr, flush=True)
+    print(f"conformance_node {time.monotonic() - STARTED:7.3f}:", *words, file=sys.stderr,
+          flush=True)
 
 
 def wrap_degrees(angle):
@@ -128,13 +132,13 @@ class Node:
         self.data = None
         self.attached_endpoint = None  # the endpoint of the current (or last) data connection
         self.prev_ok = False
+        self.early_run_start = None  # n when RunStart for n came before the info handing n out
         self.handing = None  # the scenario handed out last: {n, run_start, run_end, ready_sent}
         self.pending = {}  # (plane, reference) -> what the request was
         self.continuations = []  # [set of (plane, reference), callback]
         self.run = None  # the current run: RunStart's message and the Step checks
         self.rerun_asked = False
         self.runs_done = 0
-        self.unregister_reference = None
         self.report = {
             "name": options.name,
             "worker_id": options.worker_id,
@@ -154,6 +158,7 @@ class Node:
             "reading_keys": {},
             "detection_object_keys": [],
             "readings_per_sensor": {},
+            "reading_orders": [],
             "sensors": [],
             "uploads": [],
             "reruns": [],
@@ -298,10 +303,14 @@ class Node:
         if endpoint and endpoint != self.attached_endpoint and not self.options.no_attach:
             self.attach(endpoint)
         if ok and (not self.prev_ok or self.handing is None or self.handing["n"] != n):
-            # The gate opened: the worker was handed scenario n (again, for a rerun).
-            self.handing = {"n": n, "run_start": False, "run_end": False, "ready_sent": False,
-                            "released": False, "data_lost": False}
-        if not ok and self.prev_ok and self.handing is not None:
+            # The gate opened: the worker was handed scenario n (again, for a rerun), unless
+            # this is the info of a handing whose RunStart came first.
+            if self.early_run_start == n:
+                self.early_run_start = None
+            else:
+                self.handing = {"n": n, "run_start": False, "run_end": False,
+                                "ready_sent": False, "released": False, "data_lost": False}
+        if not ok and self.prev_ok and self.handing is not None and self.handing["n"] == n:
             self.handing["released"] = True
             # A RunEnd sent before the release may still be unread on the data plane.
             self.drain(self.data)
@@ -369,14 +378,20 @@ class Node:
 
     def on_RunStart(self, link, reference, message, attachment):
         n = message["scenario_number"]
-        if self.handing is None or self.handing["n"] != n:
-            self.report["errors"].append(f"RunStart for {n} without the operating info first")
+        # The doc's order (Ready gate; One run, steps 7 and 8): the operating info that hands n
+        # out (ok_to_run true) comes before RunStart. Recorded; the node copes either way.
+        info_first = (self.handing is not None and self.handing["n"] == n and self.prev_ok
+                      and not self.handing["run_start"])
+        if not info_first:
+            log(f"RunStart for scenario {n} before the operating info that hands it out")
+            self.early_run_start = n
             self.handing = {"n": n, "run_start": False, "run_end": False, "ready_sent": False,
                             "released": False, "data_lost": False}
         self.handing["run_start"] = True
         self.run = {"n": n, "start": message, "next_tick": 0}
         self.report["run_starts"].append(
-            {"scenario": n, "sync": message["sync"], "control_period": message["control_period"],
+            {"scenario": n, "info_first": info_first, "sync": message["sync"],
+             "control_period": message["control_period"],
              "run": message.get("run", 0), "run_seed": message.get("run_seed", 0)})
         self.report["sensors"] = message.get("sensors", [])
         self.send(link, "RunStartResponse", {"ready": True}, reference)
@@ -390,6 +405,7 @@ class Node:
         """The Step's readings against the doc's Sensor readings rules."""
         problems = self.report["step_problems"]
         offset = 0
+        labels = []
         for header in message.get("readings", []):
             kind = header.get("type")
             keys = self.report["reading_keys"].setdefault(kind, [])
@@ -403,12 +419,16 @@ class Node:
             label = header.get("name", "?")
             if kind == "camera":
                 label += "/" + str(header.get("encoding"))
+            labels.append(label)
             counts = self.report["readings_per_sensor"]
             counts[label] = counts.get(label, 0) + 1
             if header.get("offset") != offset and len(problems) < 20:
                 problems.append(f"tick {message['tick']}: {label} offset {header.get('offset')}"
                                 f" instead of {offset}")
             offset += header.get("size", 0)
+        orders = self.report["reading_orders"]
+        if labels not in orders:
+            orders.append(labels)
         if offset != len(attachment) and len(problems) < 20:
             problems.append(f"tick {message['tick']}: readings cover {offset} bytes, the"
                             f" attachment has {len(attachment)}")
@@ -489,8 +509,8 @@ class Node:
     # The end.
 
     def unregister(self):
-        """UnregisterVehicleNode before leaving, if the connection still takes it (the client
-        closes it at the end of the batch, so this is usually refused by the socket)."""
+        """UnregisterVehicleNode before leaving, if the socket still takes it: at the end of the
+        batch the client has closed its end already, so nothing answers it."""
         try:
             self.send(self.control, "UnregisterVehicleNode",
                       {"worker_id": self.options.worker_id, "node_name": self.options.name})
