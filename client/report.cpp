@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -159,6 +161,16 @@ std::string OrthoBackground(const std::vector<std::string>& captures) {
   return "";
 }
 
+/// The timestamp of the first line of the batch's log ("2026-11-25 02:19:39"), when the batch
+/// started; null without a log.
+Json LogStart(const fs::path& log) {
+  std::ifstream file(log);
+  std::string line;
+  // "[YYYY-MM-DD hh:mm:ss.ffffff] [LEVEL] ..."
+  if (!std::getline(file, line) || line.size() < 20 || line[0] != '[') return Json();
+  return line.substr(1, 19);
+}
+
 /// Cells per side of the relief height grid a scenario page draws contours of.
 constexpr int kReliefGrid = 48;
 
@@ -232,6 +244,7 @@ Json ReadScenario(const fs::path& folder, ReportScenario* scenario) {
   row["attempts"] = attempts.is_array() ? Json(attempts.size()) : Json();
   row["reruns"] = reruns.is_array() ? Json(reruns.size()) : Json();
   row["wall_time"] = Get(timing, "wall_time_s");
+  row["worker"] = Get(timing, "worker_id");
   row["regret"] = Get(regret, "computed") == Json(true) ? Get(regret, "regret") : Json();
   row["thumb"] = thumbnail.empty() ? Json() : Json(name + "/captures/" + thumbnail);
   row["end"] =
@@ -358,8 +371,14 @@ void WriteBatchReport(const fs::path& batch_dir) {
   }
   results::SyncFileSystem(batch_dir);
 
+  std::set<int64_t> workers;  // the workers that ran a scenario
+  for (const Json& row : rows) {
+    if (row["worker"].is_number_integer()) workers.insert(row["worker"].get<int64_t>());
+  }
   Json batch = Json::object();
   batch["name"] = summary.is_object() ? Get(summary, "batch") : Get(identity, "batch");
+  batch["started"] = LogStart(batch_dir / "asg_log.txt");
+  batch["workers"] = workers.size();
   batch["seed"] = Get(summary, "seed");
   batch["wall_time_s"] = Get(summary, "wall_time_s");
   batch["scenarios_per_s"] = Get(summary, "scenarios_per_s");

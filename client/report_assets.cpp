@@ -266,6 +266,8 @@ constexpr std::string_view kIndexJs =
   }
   addFact("scenarios", String(rows.length));
   if (batch.seed !== null) addFact("seed", String(batch.seed));
+  if (batch.started !== null) addFact("started", batch.started);
+  addFact("workers", String(batch.workers));
   if (batch.wall_time_s !== null) addFact("wall time", batch.wall_time_s.toFixed(3) + " s");
   if (batch.scenarios_per_s !== null) {
     addFact("throughput", batch.scenarios_per_s.toFixed(2) + " scenarios/s");
