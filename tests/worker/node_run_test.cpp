@@ -232,7 +232,7 @@ TEST_F(NodeRunTest, ADisconnectingNodePreemptsTheRun) {
   EXPECT_EQ(Completed(again)->result.analysis, BuiltIn(request).analysis);
 }
 
-TEST_F(NodeRunTest, TooFewNodesPreemptWithoutStartingAny) {
+TEST_F(NodeRunTest, TooFewNodesPreemptWithoutStartingAnyAndTellTheAttachedOnes) {
   protocol::RunScenarioRequest request = SmallRequest(2);
   request.vehicle_nodes.step_deadline = 0.2;
   FakeNode lonely(server_.endpoint(), "lonely", Straight(request));
@@ -241,7 +241,13 @@ TEST_F(NodeRunTest, TooFewNodesPreemptWithoutStartingAny) {
   ASSERT_NE(outcome, nullptr);
   EXPECT_EQ(outcome->reason, "1 of 2 vehicle nodes attached within the step deadline");
   EXPECT_EQ(outcome->ticks, 0u);
-  EXPECT_TRUE(lonely.events().empty());
+  // The attached node gets the preemption without a RunStart, so it can get ready again.
+  ASSERT_TRUE(lonely.WaitForRunEnd());
+  EXPECT_EQ(lonely.events(), (std::vector<std::string>{"VehicleStatus disabled", "RunEnd"}));
+  EXPECT_TRUE(lonely.run_end()->preempted);
+  EXPECT_EQ(lonely.run_end()->reason, outcome->reason);
+  ASSERT_EQ(lonely.statuses().size(), 1u);
+  EXPECT_TRUE(lonely.statuses()[0].preempted);
 }
 
 TEST_F(NodeRunTest, AsyncModeSendsEveryTickAndAppliesControlMessages) {
