@@ -269,6 +269,42 @@ class PythonNodeTest(unittest.TestCase):
         client.close()
         worker.close()
 
+    def test_a_run_preempted_before_it_started_still_gets_the_node_ready(self) -> None:
+        """docs/vehicle-nodes.md, A preemption: fewer nodes attached than the batch needs, so
+        no RunStart; the attached node gets VehicleStatus and RunEnd {preempted} and answers
+        NotifyReady with that scenario (else the ready gate would stay closed)."""
+        client, worker = Peer(client_handlers({})), Peer(worker_handlers())
+        node = RecordingNode(client_endpoint=client.address, worker_id=3, node_name="py",
+                             token=TOKEN, handle_signals=False)
+        thread = threading.Thread(target=node.run)
+        thread.start()
+        try:
+            control = client.latest()
+            control.wait("NotifyReady")
+            control.send("VehicleNodeOperatingInfo", {
+                "worker_ids": [3], "scenario_numbers": [9], "ok_to_run": [True],
+                "save_dirs": ["/out"], "save_minimal": [False],
+                "data_endpoints": [worker.address]})
+            data = worker.latest()
+            data.wait("AttachNode")
+            data.send("VehicleStatus", {"enabled": False, "preempted": True})
+            data.send("RunEnd", {"scenario_number": 9, "termination_reason": 0,
+                                 "termination_reason_name": "", "vehicle_sim_time": 0.0,
+                                 "preempted": True,
+                                 "reason": "1 of 2 vehicle nodes attached within the step "
+                                           "deadline"})
+            readies = control.wait("NotifyReady", 2)
+            self.assertEqual(readies[1][0], {"worker_id": 3, "node_name": "py",
+                                             "last_scenario_number": 9, "request_rerun": False,
+                                             "reason_for_rerun": ""})
+        finally:
+            node.stop()
+            thread.join(WAIT)
+        self.assertEqual(node.ends, [])  # no run, so no on_run_end and no upload
+        self.assertEqual(control.of("SaveNodeFile"), [])
+        client.close()
+        worker.close()
+
     def test_sigterm_unregisters_and_returns(self) -> None:
         client = Peer(client_handlers({}))
         node = RecordingNode(client_endpoint=client.address, worker_id=1, node_name="py",

@@ -254,6 +254,29 @@ TEST(VehicleNodeTest, PreemptedRunSavesNothingAndAsksNoRerun) {
   EXPECT_EQ(node.resets, 1);
 }
 
+TEST(VehicleNodeTest, ARunPreemptedBeforeItStartedStillGetsTheNodeReady) {
+  // Fewer nodes attached than the batch needs: no RunStart, only the preemption.
+  FakeClient client(kToken);
+  FakeWorker worker(kToken);
+  RecordingNode node(Settings(client.address()));
+  NodeRun run(node, client);
+  ASSERT_TRUE(run.ready());
+  Attach(client, worker, 6);
+  const auto data = worker.node();
+  data->Send("VehicleStatus", protocol::VehicleStatus{false, true});
+  data->Send("RunEnd", protocol::RunEndMessage{6, 0, "", 0.0, true,
+                                               "1 of 2 vehicle nodes attached within the step "
+                                               "deadline"});
+  const auto readies = client.inbox().Wait("NotifyReady", 2);
+  ASSERT_EQ(readies.size(), 2u);
+  EXPECT_EQ(readies[1].message,
+            protocol::Json(protocol::NotifyReadyRequest{3, "planner", 6, false, ""}));
+  node.Stop();
+  EXPECT_EQ(run.Join(), "");
+  std::lock_guard lock(node.mutex);
+  EXPECT_TRUE(node.run_ends.empty());  // no run: OnRunEnd is not called
+}
+
 TEST(VehicleNodeTest, AsynchronousRunSendsControlMessages) {
   FakeClient client(kToken);
   FakeWorker worker(kToken);
