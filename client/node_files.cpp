@@ -173,19 +173,12 @@ size_t NodeFileStore::Recover() {
   for (const auto& entry : fs::directory_iterator(root)) staged.push_back(entry.path());
   size_t moved = 0;
   for (const fs::path& folder : staged) {
-    const std::string name = folder.filename().string();
-    constexpr std::string_view kPrefix = "scenario_";
-    uint32_t number = 0;
-    bool parsed = name.starts_with(kPrefix) && name.size() > kPrefix.size();
-    for (size_t i = kPrefix.size(); parsed && i < name.size() && name[i] != '_'; ++i) {
-      parsed = name[i] >= '0' && name[i] <= '9' && number < 100'000'000;
-      number = number * 10 + static_cast<uint32_t>(name[i] - '0');
-    }
-    // The folder name must be the scenario's own, variant included.
-    const std::string_view variant = VariantOf(number);
-    parsed = parsed && name == results::ScenarioFolderName(number, variant);
-    if (parsed && results::ScenarioFolderComplete(batch_dir_, number, variant)) {
-      MergeInto(folder, results::ScenarioFolder(batch_dir_, number, variant) / "nodes",
+    // The folder name must be a scenario's own, variant included.
+    const auto parsed = results::ParseScenarioFolderName(folder.filename().string());
+    if (parsed && parsed->second == VariantOf(parsed->first) &&
+        results::ScenarioFolderComplete(batch_dir_, parsed->first, parsed->second)) {
+      MergeInto(folder,
+                results::ScenarioFolder(batch_dir_, parsed->first, parsed->second) / "nodes",
                 /*overwrite=*/true);
       ++moved;
     } else {

@@ -2,7 +2,6 @@
 #include "client/replay_rank.h"
 
 #include <algorithm>
-#include <charconv>
 #include <string>
 #include <system_error>
 
@@ -21,7 +20,6 @@ void SortByRegret(std::vector<RankedScenario>* scenarios) {
 }
 
 std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path& batch_dir) {
-  constexpr std::string_view kPrefix = "scenario_";
   std::error_code error;
   fs::directory_iterator entries(batch_dir, error);
   if (error) {
@@ -29,21 +27,9 @@ std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path
   }
   std::vector<std::pair<uint32_t, std::string>> folders;
   for (const fs::directory_entry& entry : entries) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(kPrefix, 0) != 0 || !entry.is_directory()) continue;
-    // The digits after the prefix as a number 1..65535, then nothing or "_<variant>".
-    const char* first = name.data() + kPrefix.size();
-    const char* last = name.data() + name.size();
-    uint32_t number = 0;
-    const auto [end, parse_error] = std::from_chars(first, last, number);
-    if (parse_error != std::errc() || end == first || number == 0 || number > 65535) continue;
-    std::string variant;
-    if (end != last) {
-      if (*end != '_' || end + 1 == last) continue;
-      variant.assign(end + 1, last);
-    }
-    if (name != results::ScenarioFolderName(number, variant)) continue;  // e.g. "scenario_01"
-    folders.emplace_back(number, std::move(variant));
+    if (!entry.is_directory()) continue;
+    auto parsed = results::ParseScenarioFolderName(entry.path().filename().string());
+    if (parsed && parsed->first <= 65535) folders.push_back(std::move(*parsed));
   }
   std::sort(folders.begin(), folders.end());
   return folders;

@@ -15,6 +15,7 @@
 #include "client/report_pages.h"
 #include "protocol/messages_json.h"
 #include "results/files.h"
+#include "results/folder.h"
 #include "terrain/landscape.h"
 
 namespace asg::client {
@@ -340,17 +341,17 @@ void WriteBatchReport(const fs::path& batch_dir) {
 
   // Scenario folders by number (scenario_10000 after scenario_9999), then by name (a layout's
   // variants).
-  std::vector<std::pair<uint64_t, std::string>> numbered;
+  std::vector<std::pair<uint32_t, std::string>> numbered;  // (number, variant)
   for (const auto& entry : fs::directory_iterator(batch_dir)) {
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_directory() || !name.starts_with("scenario_")) continue;
-    uint64_t number = 0;
-    std::from_chars(name.data() + 9, name.data() + name.size(), number);
-    numbered.emplace_back(number, name);
+    if (!entry.is_directory()) continue;
+    auto parsed = results::ParseScenarioFolderName(entry.path().filename().string());
+    if (parsed) numbered.push_back(std::move(*parsed));
   }
   std::sort(numbered.begin(), numbered.end());
   std::vector<std::string> folders;
-  for (auto& [number, name] : numbered) folders.push_back(std::move(name));
+  for (const auto& [number, variant] : numbered) {
+    folders.push_back(results::ScenarioFolderName(number, variant));
+  }
 
   const fs::path assets = batch_dir / "report";
   std::error_code error;

@@ -19,4 +19,9 @@ struct ReportAsset {
 /// Every asset: report.css, plots.js (SVG charts shared by the pages), index.js, scenario.js.
 std::span<const ReportAsset> ReportAssets();
 
+/// index.js, the batch page's script (report_assets_pages.cpp).
+std::string_view IndexScript();
+/// scenario.js, a scenario page's script (report_assets_pages.cpp).
+std::string_view ScenarioScript();
+
 }  // namespace asg::client

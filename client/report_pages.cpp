@@ -88,7 +88,7 @@ std::string IndexPage(std::string_view batch_name) {
   <form id="filters" onsubmit="return false">
     <label>status <select id="filter-status"><option value="">all</option></select></label>
     <label>reason <select id="filter-reason"><option value="">all</option></select></label>
-    <label>number <input id="filter-number" type="search" placeholder="e.g. 17"></label>
+    <label>number <input id="filter-number" type="search" title="a scenario number, e.g. 17"></label>
     <span id="shown"></span>
     <span id="pager"></span>
   </form>

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 
 #include "results/files.h"
@@ -38,6 +39,24 @@ std::string ScenarioFolderName(uint32_t scenario_number, std::string_view varian
   std::string name = buffer;
   if (!variant.empty()) name.append(1, '_').append(variant);
   return name;
+}
+
+std::optional<std::pair<uint32_t, std::string>> ParseScenarioFolderName(std::string_view name) {
+  constexpr std::string_view kPrefix = "scenario_";
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  const char* first = name.data() + kPrefix.size();
+  const char* last = name.data() + name.size();
+  uint32_t number = 0;
+  const auto [end, error] = std::from_chars(first, last, number);
+  if (error != std::errc() || end == first || number == 0) return std::nullopt;
+  std::string variant;
+  if (end != last) {
+    if (*end != '_' || end + 1 == last) return std::nullopt;
+    variant.assign(end + 1, last);
+  }
+  // The name must be the one ScenarioFolderName writes: four digits at least, no extra zeros.
+  if (name != ScenarioFolderName(number, variant)) return std::nullopt;
+  return std::pair{number, std::move(variant)};
 }
 
 fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number,

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -45,6 +46,11 @@ struct ScenarioOutcome {
 /// "scenario_0001" (four digits at least, more for numbers past 9999); a scenario of a batch
 /// with variants has its variant's name after the number: "scenario_0001_planner".
 std::string ScenarioFolderName(uint32_t scenario_number, std::string_view variant = {});
+
+/// The scenario number and variant ("" when none) a folder name stands for, the inverse of
+/// ScenarioFolderName: "scenario_0007" -> {7, ""}, "scenario_0007_planner" -> {7, "planner"};
+/// nullopt for any other name ("scenario_07", "scenario_0007_", "logs", number 0).
+std::optional<std::pair<uint32_t, std::string>> ParseScenarioFolderName(std::string_view name);
 
 /// `batch_dir` / ScenarioFolderName(scenario_number, variant).
 std::filesystem::path ScenarioFolder(const std::filesystem::path& batch_dir,

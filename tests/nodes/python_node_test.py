@@ -208,13 +208,19 @@ def step_message(tick: int, readings: Optional[list] = None) -> dict:
             "readings": readings or []}
 
 
+def start_recording_node(client: Peer) -> tuple:
+    """A RecordingNode of worker 3 named "py" for `client`, running on a thread of its own."""
+    node = RecordingNode(client_endpoint=client.address, worker_id=3, node_name="py",
+                         token=TOKEN, handle_signals=False)
+    thread = threading.Thread(target=node.run)
+    thread.start()
+    return node, thread
+
+
 class PythonNodeTest(unittest.TestCase):
     def test_whole_life(self) -> None:
         client, worker = Peer(client_handlers({})), Peer(worker_handlers())
-        node = RecordingNode(client_endpoint=client.address, worker_id=3, node_name="py",
-                             token=TOKEN, handle_signals=False)
-        thread = threading.Thread(target=node.run)
-        thread.start()
+        node, thread = start_recording_node(client)
         try:
             control = client.latest()
             self.assertEqual(len(control.wait("NotifyReady")), 1)
@@ -274,10 +280,7 @@ class PythonNodeTest(unittest.TestCase):
         no RunStart; the attached node gets VehicleStatus and RunEnd {preempted} and answers
         NotifyReady with that scenario (else the ready gate would stay closed)."""
         client, worker = Peer(client_handlers({})), Peer(worker_handlers())
-        node = RecordingNode(client_endpoint=client.address, worker_id=3, node_name="py",
-                             token=TOKEN, handle_signals=False)
-        thread = threading.Thread(target=node.run)
-        thread.start()
+        node, thread = start_recording_node(client)
         try:
             control = client.latest()
             control.wait("NotifyReady")

@@ -46,6 +46,18 @@ TEST(ScenarioFolderTest, NamesHaveFourDigits) {
   EXPECT_EQ(ScenarioFolderName(1), "scenario_0001");
   EXPECT_EQ(ScenarioFolderName(12345), "scenario_12345");
   EXPECT_EQ(ScenarioFolder("/out", 7), fs::path("/out/scenario_0007"));
+  EXPECT_EQ(ScenarioFolderName(3, "planner"), "scenario_0003_planner");
+}
+
+TEST(ScenarioFolderTest, NamesParseBackToNumberAndVariant) {
+  using Parsed = std::optional<std::pair<uint32_t, std::string>>;
+  EXPECT_EQ(ParseScenarioFolderName("scenario_0007"), (Parsed{{7, ""}}));
+  EXPECT_EQ(ParseScenarioFolderName("scenario_12345"), (Parsed{{12345, ""}}));
+  EXPECT_EQ(ParseScenarioFolderName("scenario_0003_planner"), (Parsed{{3, "planner"}}));
+  for (const char* other : {"scenario_07", "scenario_0007_", "scenario_0000", "scenario_x",
+                            "scenario_0007-x", "logs", "scenario_"}) {
+    EXPECT_EQ(ParseScenarioFolderName(other), std::nullopt) << other;
+  }
 }
 
 TEST(WriteScenarioFolderTest, WritesEveryFileAndNoStagingFolderRemains) {
