@@ -1,42 +1,13 @@
-// The run loop: settle, then per control tick the stages of scene/scenario_stages.h until a
-// termination rule fires or the driver aborts.
+// The run loop: settle, then the physics steps of scene/run_stepper.h until a termination rule
+// fires or the driver aborts.
 #include "scene/scenario_runner.h"
-
-#include <algorithm>
-#include <cmath>
-#include <sstream>
 
 #include "protocol/check.h"
 #include "scene/embree_ray_caster.h"
 #include "scene/physics_world.h"
-#include "scene/scenario_stages.h"
-#include "scene/termination.h"
-#include "scene/vehicle_settle.h"
+#include "scene/run_stepper.h"
 
 namespace asg::scene {
-namespace {
-
-using protocol::TerminationReason;
-
-// Physics steps per control tick; throws SceneError unless the rates are positive and the
-// control rate divides the physics rate.
-int StepsPerTick(const protocol::SimulationSettings& simulation) {
-  const double physics = simulation.physics_rate;
-  const double control = simulation.control_rate;
-  std::ostringstream message;
-  message << "simulation.physics_rate = " << physics << ", simulation.control_rate = " << control;
-  if (!std::isfinite(physics) || !std::isfinite(control) || physics <= 0.0 || control <= 0.0) {
-    throw SceneError(message.str() + ": both must be finite and > 0");
-  }
-  const double ratio = physics / control;
-  const double steps = std::round(ratio);
-  if (steps < 1.0 || std::abs(ratio - steps) > 1e-9 * ratio) {
-    throw SceneError(message.str() + ": the control rate must divide the physics rate");
-  }
-  return static_cast<int>(steps);
-}
-
-}  // namespace
 
 ScenarioRunner::ScenarioRunner(const ActorCatalog& catalog) : catalog_(catalog) {}
 
@@ -45,7 +16,7 @@ ScenarioRunner::~ScenarioRunner() = default;
 const World& ScenarioRunner::Build(const protocol::RunScenarioRequest& request) {
   rays_.reset();
   world_.reset();
-  StepsPerTick(request.simulation);
+  TimingOf(request);
   ValidateVehicleParams(request.vehicle);
   std::shared_ptr<const terrain::Landscape> cached;
   if (terrain_ != nullptr) cached = terrain_->shared_landscape();
@@ -62,6 +33,11 @@ const World& ScenarioRunner::Build(const protocol::RunScenarioRequest& request) 
 const World& ScenarioRunner::world() const {
   ASG_CHECK(world_.has_value());
   return *world_;
+}
+
+const TerrainCollision& ScenarioRunner::terrain() const {
+  ASG_CHECK(terrain_ != nullptr);
+  return *terrain_;
 }
 
 DriverTask ScenarioRunner::Task() const {
@@ -88,48 +64,18 @@ RunResult ScenarioRunner::Run() {
 
 RunOutcome ScenarioRunner::Run(Driver& driver) {
   const World& built = world();
-  RunTiming timing;
-  timing.steps_per_tick = StepsPerTick(request_.simulation);
-  timing.dt = 1.0 / request_.simulation.physics_rate;
-  timing.period = 1.0 / request_.simulation.control_rate;
-  timing.max_ticks = static_cast<long>(std::llround(kMaxRunTime / timing.period));
-
-  RunState state(built, *terrain_, request_.vehicle, TerminationSettingsFor(request_, built),
-                 timing);
-  state.rays = rays_.get();
-  state.analysis.counters.settle_time =
-      SettleVehicle(built, timing.dt, SettleSettings{}, &state.physics, state.vehicle.get());
-  state.analysis.scenario_number = static_cast<uint16_t>(request_.scenario_number);
-  const double expected_time =
-      request_.sim_timeout_period >= 0.0 ? request_.sim_timeout_period : 60.0;
-  state.analysis.vehicle_trajectory.reserve(
-      static_cast<size_t>(std::min(expected_time, kMaxRunTime) / timing.period) + 2);
-  state.previous_xy = state.vehicle->State().position.head<2>();
-
-  // One control tick per pass, stage by stage (scene/scenario_stages.h).
-  for (;; ++state.tick) {
-    RecordOdometry(timing, &state);
-    UpdateCounters(&state);
-    if (const std::optional<TerminationReason> reason = CheckTermination(timing, &state)) {
-      state.analysis.termination_reason = static_cast<uint8_t>(*reason);
-      break;
-    }
-    const DriverVerdict verdict = AskDriver(timing, driver, &state);
-    if (const auto* abort = std::get_if<DriverAbort>(&verdict)) {
-      return RunAborted{abort->reason, TickTime(timing, state)};
-    }
-    StepPhysics(timing, &state);
+  const RunTiming timing = TimingOf(request_);
+  const std::unique_ptr<RunState> state = StartRun(built, *terrain_, request_, timing, rays_.get());
+  RunStepper stepper(timing, state.get());
+  for (;;) {
+    if (std::optional<RunOutcome> outcome = stepper.Step(driver)) return std::move(*outcome);
   }
-  const auto& trajectory = state.analysis.vehicle_trajectory;
-  state.analysis.vehicle_sim_time =
-      trajectory.back().header.stamp.Seconds() - trajectory.front().header.stamp.Seconds();
-  return RunResult{std::move(state.analysis)};
 }
 
 protocol::AnalyzeScenarioRequest CaptureOnlyResult(const protocol::RunScenarioRequest& request) {
   protocol::AnalyzeScenarioRequest analysis;
   analysis.scenario_number = static_cast<uint16_t>(request.scenario_number);
-  analysis.termination_reason = static_cast<uint8_t>(TerminationReason::REASON_SUCCESS);
+  analysis.termination_reason = static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
   analysis.vehicle_sim_time = 0.0;
   return analysis;
 }

@@ -86,6 +86,8 @@ class ScenarioRunner {
   DriverTask Task() const;
   /// The built world. Requires a prior Build.
   const World& world() const;
+  /// The built world's terrain collision. Requires a prior Build.
+  const TerrainCollision& terrain() const;
 
  private:
   const ActorCatalog& catalog_;

@@ -100,23 +100,20 @@ void CountNewContacts(RunState* state) {
   std::swap(state->touching, state->previously_touching);
 }
 
-void StepPhysics(const RunTiming& timing, RunState* state) {
-  state->touched_in_period = false;
-  for (int step = 0; step < timing.steps_per_tick; ++step) {
-    state->vehicle->ApplyControl(timing.dt);
-    state->physics.Step(timing.dt);
-    ++state->analysis.counters.physics_steps;
-    // Contacts: chassis manifolds plus the actors the wheel rays rest on, sorted, no repeats.
-    std::vector<int>& touching = state->touching;
-    state->physics.TouchedActors(state->vehicle->chassis(), &touching);
-    const std::vector<int>& wheel_hits = state->vehicle->wheel_actor_hits();
-    if (!wheel_hits.empty()) {
-      touching.insert(touching.end(), wheel_hits.begin(), wheel_hits.end());
-      std::sort(touching.begin(), touching.end());
-      touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
-    }
-    CountNewContacts(state);
+void StepPhysicsOnce(const RunTiming& timing, RunState* state) {
+  state->vehicle->ApplyControl(timing.dt);
+  state->physics.Step(timing.dt);
+  ++state->analysis.counters.physics_steps;
+  // Contacts: chassis manifolds plus the actors the wheel rays rest on, sorted, no repeats.
+  std::vector<int>& touching = state->touching;
+  state->physics.TouchedActors(state->vehicle->chassis(), &touching);
+  const std::vector<int>& wheel_hits = state->vehicle->wheel_actor_hits();
+  if (!wheel_hits.empty()) {
+    touching.insert(touching.end(), wheel_hits.begin(), wheel_hits.end());
+    std::sort(touching.begin(), touching.end());
+    touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
   }
+  CountNewContacts(state);
 }
 
 }  // namespace asg::scene

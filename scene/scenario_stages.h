@@ -1,6 +1,6 @@
 // The stages of one control tick of a run, in the order ScenarioRunner::Run calls them:
-//   RecordOdometry -> UpdateCounters -> CheckTermination -> AskDriver -> StepPhysics
-// (StepPhysics de-duplicates contacts with CountNewContacts after each physics step). Each stage
+//   RecordOdometry -> UpdateCounters -> CheckTermination -> AskDriver -> StepPhysicsOnce x N
+// (scene/run_stepper.h; each physics step de-duplicates contacts with CountNewContacts). Each stage
 // reads the run's constant RunTiming and changes only the run's one RunState, like MuJoCo's
 // forward pipeline over mjModel / mjData.
 #pragma once
@@ -76,9 +76,10 @@ DriverVerdict AskDriver(const RunTiming& timing, Driver& driver, RunState* state
 /// then makes the current contacts the previous ones.
 void CountNewContacts(RunState* state);
 
-/// Steps the physics through one control period: per step, the vehicle's control, the physics
-/// step, the contacts (chassis manifolds plus actors the wheel rays rest on, without repeats)
-/// and CountNewContacts.
-void StepPhysics(const RunTiming& timing, RunState* state);
+/// One physics step of dt with the vehicle's held control: the vehicle's actuators, the physics
+/// step, the contacts (chassis manifolds plus actors the wheel rays rest on, without repeats) and
+/// CountNewContacts. A control period is steps_per_tick of them, after touched_in_period is
+/// cleared (scene/run_stepper.h).
+void StepPhysicsOnce(const RunTiming& timing, RunState* state);
 
 }  // namespace asg::scene

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scene/run_stepper.h"
 #include "scene/scenario_runner.h"
 #include "scene/simple_drivers.h"
 #include "scene/world.h"
@@ -114,14 +115,39 @@ TEST(ScenarioStagesTest, CountNewContactsCountsEachContactOnceWhileItLasts) {
   EXPECT_EQ(state.previously_touching, std::vector<int>{2});
 }
 
-TEST(ScenarioStagesTest, StepPhysicsTakesOneControlPeriodOfSteps) {
+// Counts the ticks it is asked for and answers a gentle forward control.
+class CountingDriver : public Driver {
+ public:
+  DriverVerdict Tick(const DriverInput& input) override {
+    times.push_back(input.time);
+    protocol::PhysXControl control;
+    control.longitudinal_velocity = 1.0;
+    return control;
+  }
+  std::vector<double> times;
+};
+
+TEST(ScenarioStagesTest, RunStepperAsksTheDriverOncePerTickAndStepsPhysicsBetween) {
   StagesRig rig;
   rig.state.touched_in_period = true;
-  StepPhysics(rig.timing, &rig.state);
+  RunStepper stepper(rig.timing, &rig.state);
+  CountingDriver driver;
+  EXPECT_TRUE(stepper.AtTickBoundary());
+  for (int step = 0; step < rig.timing.steps_per_tick; ++step) {
+    ASSERT_FALSE(stepper.Step(driver).has_value());
+  }
+  EXPECT_TRUE(stepper.AtTickBoundary());
+  EXPECT_EQ(rig.state.tick, 1);
   EXPECT_EQ(rig.state.analysis.counters.physics_steps,
             static_cast<uint32_t>(rig.timing.steps_per_tick));
+  EXPECT_EQ(driver.times, std::vector<double>{0.0});
+  EXPECT_EQ(rig.state.analysis.vehicle_trajectory.size(), 1u);
   EXPECT_FALSE(rig.state.touched_in_period);  // nothing to touch on the bare reference landscape
-  EXPECT_EQ(rig.state.analysis.counters.collisions_touched, 0u);
+  ASSERT_FALSE(stepper.Step(driver).has_value());  // the second tick's first step
+  EXPECT_EQ(stepper.sub_step(), 1);
+  EXPECT_DOUBLE_EQ(stepper.Time(), rig.timing.period + rig.timing.dt);
+  EXPECT_EQ(stepper.StepsDone(), rig.timing.steps_per_tick + 1);
+  EXPECT_EQ(driver.times.size(), 2u);
 }
 
 }  // namespace
