@@ -93,8 +93,12 @@ PhysicsWorld::PhysicsWorld(const World& world, const TerrainCollision& terrain) 
   dynamics_->addRigidBody(terrain_body_.get(), collision_group::kTerrain,
                           collision_group::kVehicle | collision_group::kRay);
 
-  for (size_t i = 0; i < world.actors.size(); ++i) {
-    const ActorInstance& actor = world.actors[i];
+  AddActorBodies();
+}
+
+void PhysicsWorld::AddActorBodies() {
+  for (size_t i = 0; i < world_.actors.size(); ++i) {
+    const ActorInstance& actor = world_.actors[i];
     if (actor.traversable) continue;
     double lift = 0.0;
     std::unique_ptr<btCollisionShape> shape = MakeActorShape(actor, &lift);
@@ -109,6 +113,13 @@ PhysicsWorld::PhysicsWorld(const World& world, const TerrainCollision& terrain) 
     actor_shapes_.push_back(std::move(shape));
     actor_bodies_.push_back(std::move(body));
   }
+}
+
+void PhysicsWorld::RebuildActors() {
+  for (auto& body : actor_bodies_) dynamics_->removeRigidBody(body.get());
+  actor_bodies_.clear();
+  actor_shapes_.clear();
+  AddActorBodies();
 }
 
 PhysicsWorld::~PhysicsWorld() {

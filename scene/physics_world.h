@@ -70,6 +70,10 @@ class PhysicsWorld : public RayCaster {
   /// Number of actors that collide (the non-traversable ones).
   int collision_actor_count() const { return static_cast<int>(actor_bodies_.size()); }
 
+  /// Replaces the actor bodies with those of the world's actors as they are now (after the
+  /// world's owner moved, added or removed actors); contact state with the old bodies is lost.
+  void RebuildActors();
+
   /// Advances the simulation by one fixed step of dt [s].
   void Step(double dt);
 
@@ -84,6 +88,8 @@ class PhysicsWorld : public RayCaster {
               double max_range) const override;
 
  private:
+  void AddActorBodies();
+
   const World& world_;
   std::unique_ptr<btDefaultCollisionConfiguration> configuration_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;

@@ -168,6 +168,28 @@ Vehicle::~Vehicle() {
   world->removeRigidBody(chassis_.get());
 }
 
+void Vehicle::Teleport(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation,
+                       const Eigen::Vector3d& linear_velocity,
+                       const Eigen::Vector3d& angular_velocity) {
+  btDiscreteDynamicsWorld* world = physics_->dynamics();
+  const btTransform pose(ToBullet(orientation.normalized()), ToBullet(position));
+  chassis_->setCenterOfMassTransform(pose);
+  chassis_->setInterpolationWorldTransform(pose);
+  chassis_->setLinearVelocity(ToBullet(linear_velocity));
+  chassis_->setAngularVelocity(ToBullet(angular_velocity));
+  chassis_->setInterpolationLinearVelocity(ToBullet(linear_velocity));
+  chassis_->setInterpolationAngularVelocity(ToBullet(angular_velocity));
+  chassis_->clearForces();
+  chassis_->activate(true);
+  world->updateSingleAabb(chassis_.get());
+  world->getBroadphase()->getOverlappingPairCache()->cleanProxyFromPairs(
+      chassis_->getBroadphaseHandle(), world->getDispatcher());
+  vehicle_->resetSuspension();
+  for (int w = 0; w < kWheels; ++w) vehicle_->updateWheelTransform(w, false);
+  raycaster_->Clear();
+  previous_speed_ = State().forward_speed;
+}
+
 double Vehicle::OriginAboveGround() const {
   return params_.center_of_mass_height + params_.wheel_radius;
 }

@@ -53,6 +53,11 @@ class Vehicle {
   /// Teleports the body frame origin to `position` [m, world], level with heading `yaw` [deg],
   /// at rest, wheels straight, suspension at rest length, command zero (brakes held).
   void Place(const Eigen::Vector3d& position, double yaw);
+  /// Teleports the body frame to `position` [m, world] with `orientation` (body -> world) and the
+  /// world-frame velocities `linear_velocity` [m/s] and `angular_velocity` [rad/s]; the command,
+  /// the steering and the wheels' spin are kept, the suspension is reset.
+  void Teleport(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation,
+                const Eigen::Vector3d& linear_velocity, const Eigen::Vector3d& angular_velocity);
   /// Sets the command held until the next call: target speed clamped to +-max_speed, steering
   /// clamped to +-max_steering_angle (positive = right).
   void SetCommand(const protocol::PhysXControl& command);

@@ -80,25 +80,30 @@ ActorInstance PlaceInstance(const protocol::StructuralSceneActorLayout& layout, 
   placed.kind = &kind;
   placed.ssa_index = ssa_index;
   placed.instance_index = instance;
-  placed.position = Eigen::Vector3d(x, y, landscape.HeightAt(x, y));
-  placed.yaw = yaw;
   placed.scale = scale;
   placed.cast_shadow = layout.cast_shadow[instance];
   placed.traversable = IsTraversable(kind, scale);
-  const Eigen::Quaterniond yaw_rotation(
-      Eigen::AngleAxisd(yaw * std::numbers::pi / 180.0, Eigen::Vector3d::UnitZ()));
-  if (kind.upright) {
-    placed.orientation = yaw_rotation;
-  } else {
-    const Eigen::Vector3d normal = landscape.NormalAt(x, y);
-    placed.orientation =
-        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal) * yaw_rotation;
-  }
-  placed.orientation.normalize();
+  PlaceOnGround(landscape, x, y, yaw, &placed);
   return placed;
 }
 
 }  // namespace
+
+void PlaceOnGround(const terrain::Landscape& landscape, double x, double y, double yaw,
+                   ActorInstance* actor) {
+  actor->position = Eigen::Vector3d(x, y, landscape.HeightAt(x, y));
+  actor->yaw = yaw;
+  const Eigen::Quaterniond yaw_rotation(
+      Eigen::AngleAxisd(yaw * std::numbers::pi / 180.0, Eigen::Vector3d::UnitZ()));
+  if (actor->kind->upright) {
+    actor->orientation = yaw_rotation;
+  } else {
+    const Eigen::Vector3d normal = landscape.NormalAt(x, y);
+    actor->orientation =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal) * yaw_rotation;
+  }
+  actor->orientation.normalize();
+}
 
 World BuildWorld(const protocol::RunScenarioRequest& request, const ActorCatalog& catalog,
                  std::shared_ptr<const terrain::Landscape> cached_landscape) {

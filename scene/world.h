@@ -52,6 +52,12 @@ struct World {
   double sun_yaw = 0.0;                             ///< [deg] direction the light travels
 };
 
+/// Puts `actor` (its kind set) on the ground of `landscape` at (x, y) [m] with heading `yaw`
+/// [deg]: position z = ground height, orientation R_tilt * R_z(yaw) (no tilt for upright kinds).
+/// (x, y) must lie on the landscape grid.
+void PlaceOnGround(const terrain::Landscape& landscape, double x, double y, double yaw,
+                   ActorInstance* actor);
+
 /// Builds the world of `request`. Reuses `cached_landscape` when it is non-null and its
 /// description equals request.scene_description.landscape; otherwise builds a new Landscape.
 /// Throws SceneError naming the ssa index, path_name, instance and value for an unknown
