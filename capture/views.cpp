@@ -22,6 +22,7 @@ struct Planner {
   const terrain::Landscape& landscape;
   SceneExtent extent;
   double nominal_size;
+  double haze_distance;  // [m] of perspective views
 
   // Far plane [m]: the farthest corner of the scene's bounding box, with margin.
   double FarFrom(const Eigen::Vector3d& eye) const {
@@ -49,7 +50,7 @@ struct Planner {
         std::abs(forward.z()) > 0.999 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitZ();
     view.view = LookAt(eye, eye + forward, up_hint);
     view.projection = capture::Perspective(kFieldOfViewDeg, 1.0, near, FarFrom(eye));
-    view.haze_distance = 8.0 * nominal_size;
+    view.haze_distance = haze_distance;
     return view;
   }
 };
@@ -88,7 +89,8 @@ std::vector<CaptureView> PlanViews(const protocol::SceneCaptureSettings& setting
   const terrain::Landscape& landscape = *world.landscape;
   const double n = landscape.description().nominal_size;
   const double tan_half_fov = std::tan(0.5 * kFieldOfViewDeg * kDegToRad);
-  const Planner planner{landscape, extent, n};
+  const Planner planner{landscape, extent, n,
+                        world.haze_distance > 0.0 ? world.haze_distance : 8.0 * n};
   std::vector<CaptureView> views;
 
   if (settings.ortho_aerial) {

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "protocol/endpoint.h"
 #include "protocol/install_layout.h"
 
 namespace asg::client {
@@ -88,10 +89,6 @@ void ParseListen(const std::string& text, FarmSettings* settings) {
   }
   settings->listen_host = host;
   settings->listen_port = static_cast<uint16_t>(number);
-}
-
-bool IsLoopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
 }  // namespace
@@ -254,7 +251,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   } else if (const char* token = std::getenv("ASG_TOKEN")) {
     settings.token = token;
   }
-  if (!IsLoopback(settings.listen_host) && settings.token.empty()) {
+  if (!protocol::IsLoopbackHost(settings.listen_host) && settings.token.empty()) {
     throw UsageError("--listen " + settings.listen_host +
                      " accepts workers from other hosts: give --token (or set ASG_TOKEN)");
   }

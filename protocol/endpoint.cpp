@@ -11,6 +11,10 @@ namespace asg::protocol {
 
 namespace asio = boost::asio;
 
+bool IsLoopbackHost(std::string_view host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
 HostPort ParseHostPort(std::string_view text) {
   const auto fail = [&](const std::string& why) {
     return std::invalid_argument("address \"" + std::string(text) + "\": " + why +

@@ -22,6 +22,9 @@ struct HostPort {
 /// Parses "HOST:PORT" or "[IPV6]:PORT". Throws std::invalid_argument naming the text.
 HostPort ParseHostPort(std::string_view text);
 
+/// True for "localhost", "::1" and 127.x.y.z: an address only this machine can reach.
+bool IsLoopbackHost(std::string_view host);
+
 /// Resolves host_port and connects to the first address that accepts, all within timeout.
 /// Blocking; safe from any thread (it runs its own private io_context). The returned socket
 /// belongs to executor. Throws std::runtime_error naming the address and the cause.

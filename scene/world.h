@@ -50,6 +50,9 @@ struct World {
   double goal_radius = 5.0;                         ///< [m]
   double sun_inclination = 30.0;                    ///< [deg] sun elevation above the horizon
   double sun_yaw = 0.0;                             ///< [deg] direction the light travels
+  /// [m] distance over which the perspective captures' haze reaches 63 %; 0 = 8 x the
+  /// landscape's nominal size (set by the interactive worker's WeatherConfig)
+  double haze_distance = 0.0;
 };
 
 /// Puts `actor` (its kind set) on the ground of `landscape` at (x, y) [m] with heading `yaw`

@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
       return asg::worker::RunScenarioFile(command.request_file, command.out_dir, catalog,
                                           command.settings.worker_id, std::cout);
     }
+    if (command.mode == WorkerCommand::Mode::kInteractive) {
+      return asg::worker::serve::ServeInteractive(command.interactive, catalog);
+    }
     return asg::worker::ServeClients(command.settings, catalog);
   } catch (const std::exception& error) {
     asg::worker::Log(asg::protocol::LogLevel::kError, std::string("fatal: ") + error.what());

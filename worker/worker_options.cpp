@@ -17,12 +17,16 @@ namespace {
 constexpr const char* kUsage = R"(Usage:
   asg-worker --connect HOST:PORT --id N [--token T] [--reconnect] [--catalog FILE]
   asg-worker --run-scenario REQUEST.json --out DIR [--id N] [--catalog FILE]
+  asg-worker --serve HOST:PORT [--token T] [--open DIR/scenario_NNNN] [--catalog FILE]
 
 Runs ASG Farm scenarios. With --connect it registers with an asg-client (which usually starts
 it) and runs the RunScenario requests it is sent, one at a time, until the client goes away.
 With --run-scenario it runs one request in-process and writes the same scenario folder as the
 farm (DIR/scenario_NNNN/ with request.json, result.json, timing.json, trajectory.csv and
-captures/), e.g. to replay a farm scenario from its request.json.
+captures/), e.g. to replay a farm scenario from its request.json. With --serve it holds one
+scenario open for interactive control (pause, step, inspect and move entities, capture) and
+answers the services of docs/interactive.md (asg-ctl calls them); --open loads a scenario folder
+of a result at start, paused at time 0. It prints "serving HOST:PORT" once it listens.
 
 Exit codes: 0 the client finished with the worker (or the scenario ran), 1 runtime failure
 (cannot connect, registration refused, scene not created, results not written), 2 usage error.
@@ -61,6 +65,11 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
                     protocol::kCatalogNextToText),
      "actor catalog (JSON)")
     ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
+    ("serve", po::value<std::string>(),
+     "HOST:PORT to serve interactive clients on (port 0: a free port); any address other than "
+     "loopback requires a token")
+    ("open", po::value<std::string>(),
+     "with --serve: a scenario folder of a result (DIR/scenario_NNNN) to load at start")
     ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")
     ("fault-inject", po::value<std::string>(&fault_spec)->default_value(""),
      "TESTING ONLY, deliberate faults: comma-separated crash-on=N (SIGKILL itself when about "
@@ -86,7 +95,36 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
 
   const bool serve = values.count("connect") > 0;
   const bool run = values.count("run-scenario") > 0;
-  if (serve == run) throw UsageError("give exactly one of --connect and --run-scenario");
+  const bool interactive = values.count("serve") > 0;
+  if (int{serve} + int{run} + int{interactive} != 1) {
+    throw UsageError("give exactly one of --connect, --run-scenario and --serve");
+  }
+  std::string token;
+  if (values.count("token")) {
+    token = values["token"].as<std::string>();
+  } else if (const char* from_environment = std::getenv("ASG_TOKEN")) {
+    token = from_environment;
+  }
+  if (values.count("open") && !interactive) throw UsageError("--open needs --serve");
+  if (interactive) {
+    command.mode = WorkerCommand::Mode::kInteractive;
+    protocol::HostPort address;
+    try {
+      address = protocol::ParseHostPort(values["serve"].as<std::string>());
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
+    if (!protocol::IsLoopbackHost(address.host) && token.empty()) {
+      throw UsageError("--serve " + values["serve"].as<std::string>() +
+                       " is reachable beyond this machine: give --token (or ASG_TOKEN)");
+    }
+    command.interactive.host = address.host;
+    command.interactive.port = address.port;
+    command.interactive.token = token;
+    command.interactive.worker_id = static_cast<uint8_t>(id);
+    if (values.count("open")) command.interactive.open = values["open"].as<std::string>();
+    return command;
+  }
   if (run) {
     if (!values.count("out")) throw UsageError("--run-scenario needs --out DIR");
     command.mode = WorkerCommand::Mode::kRunScenario;
@@ -102,11 +140,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  if (values.count("token")) {
-    command.settings.token = values["token"].as<std::string>();
-  } else if (const char* token = std::getenv("ASG_TOKEN")) {
-    command.settings.token = token;
-  }
+  command.settings.token = token;
   command.settings.reconnect = values.count("reconnect") > 0;
   command.settings.data_listen = values["data-listen"].as<std::string>();
   const int spin = values["node-spin-us"].as<int>();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "worker/serve/session.h"
 #include "worker/worker_session.h"
 
 namespace asg::worker {
@@ -22,6 +23,7 @@ struct WorkerCommand {
     kHelp,         ///< print `help` and exit 0
     kServe,        ///< --connect: serve a client (settings)
     kRunScenario,  ///< --run-scenario: run request_file into out_dir
+    kInteractive,  ///< --serve: the interactive worker (interactive)
   };
   Mode mode = Mode::kHelp;
   std::string help;  ///< the --help text
@@ -29,6 +31,7 @@ struct WorkerCommand {
   std::filesystem::path catalog;       ///< actor catalog file
   std::filesystem::path request_file;  ///< kRunScenario
   std::filesystem::path out_dir;       ///< kRunScenario
+  serve::ServeSettings interactive;    ///< kInteractive
 };
 
 /// Parses argv. The token comes from --token, else from the environment variable ASG_TOKEN.

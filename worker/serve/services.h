@@ -1,0 +1,25 @@
+// The service table of the interactive worker, assembled from one file per family.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "scene/live_run.h"
+#include "worker/serve/session.h"
+
+namespace asg::worker::serve {
+
+/// simulation_interfaces Result code of an entity operation's status.
+int EntityCode(scene::EntityStatus status);
+/// SpawnEntity's result code of a status (its own codes 101..109 first).
+int SpawnCode(scene::EntityStatus status);
+/// The message of a service that needs a loaded scenario.
+std::string NotLoaded();
+
+/// Adds the services of each family.
+void AddSimulationInterfacesServices(std::map<std::string, Service>* services);
+void AddMonoDriveServices(std::map<std::string, Service>* services);
+void AddRoadRunnerServices(std::map<std::string, Service>* services);
+void AddFarmServices(std::map<std::string, Service>* services);
+
+}  // namespace asg::worker::serve

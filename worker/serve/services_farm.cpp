@@ -1,0 +1,140 @@
+// The farm's own services: ListServices, LoadScenario, GetResult, CaptureScene; and the table.
+#include <algorithm>
+
+#include "capture/capture_error.h"
+#include "protocol/messages_json.h"
+#include "results/files.h"
+#include "worker/serve/fields.h"
+#include "worker/serve/services.h"
+#include "worker/serve/session.h"
+
+namespace asg::worker::serve {
+namespace {
+
+using protocol::Json;
+
+Reply ListServices(Session&, const Call& call) {
+  Fields(call.body(), "").Done();
+  Json services = Json::array();
+  for (const auto& [name, service] : Services()) {
+    services.push_back(
+        {{"name", name}, {"family", service.family}, {"description", service.description}});
+  }
+  return {{{"success", true}, {"services", std::move(services)}}};
+}
+
+Reply LoadScenario(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const bool has_request = request.Has("request");
+  const std::string folder = request.String("folder");
+  const Json* body = has_request ? &call.body().at("request") : nullptr;
+  if (has_request) request.Object("request");  // read as a whole below
+  request.Done();
+  if (has_request == !folder.empty()) {
+    throw std::invalid_argument(
+        "give exactly one of request (a RunScenario body) and folder "
+        "(a scenario folder of a result)");
+  }
+  protocol::RunScenarioRequest scenario;
+  std::filesystem::path from;
+  if (has_request) {
+    try {
+      scenario = protocol::DecodeMessage<protocol::RunScenarioRequest>(*body);
+    } catch (const std::exception& error) {
+      throw std::invalid_argument(std::string("request: ") + error.what());
+    }
+  } else {
+    from = folder;
+    const std::filesystem::path file = from / "request.json";
+    try {
+      scenario = protocol::ParseMessage<protocol::RunScenarioRequest>(results::ReadTextFile(file));
+    } catch (const std::exception& error) {
+      return {{{"success", false}, {"description", file.string() + ": " + error.what()}}};
+    }
+  }
+  if (session.goal_running()) {
+    return {{{"success", false}, {"description", "a SimulateSteps goal is running"}}};
+  }
+  try {
+    session.Load(scenario, from);
+  } catch (const std::exception& error) {
+    return {
+        {{"success", false}, {"description", std::string("scene not created: ") + error.what()}}};
+  }
+  return {{{"success", true},
+           {"scenario_number", scenario.scenario_number},
+           {"seed", scenario.seed},
+           {"entities", session.live().EntityNames().size()},
+           {"state", SimStateName(session.state())}}};
+}
+
+Reply GetResult(Session& session, const Call& call) {
+  Fields(call.body(), "").Done();
+  if (session.result_json().is_null()) {
+    return {{{"success", false},
+             {"available", false},
+             {"description", "no run has ended yet (the state becomes STATE_STOPPED at the end)"}}};
+  }
+  Json body = {{"success", true}, {"available", true}, {"analysis", session.result_json()}};
+  if (!session.result_folder().empty()) body["folder"] = session.result_folder().string();
+  return {body};
+}
+
+Reply CaptureScene(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  protocol::SceneCaptureSettings settings;
+  if (request.Has("scene_capture_settings")) {
+    request.Object("scene_capture_settings");
+    settings = protocol::DecodeMessage<protocol::SceneCaptureSettings>(
+        call.body().at("scene_capture_settings"));
+  }
+  request.Done();
+  if (!session.live().loaded()) return {{{"success", false}, {"description", NotLoaded()}}};
+  if (!request.Has("scene_capture_settings"))
+    settings = session.live().request().scene_capture_settings;
+  std::vector<protocol::CaptureImage> images;
+  try {
+    images = session.Capture(settings);
+  } catch (const capture::CaptureError& error) {
+    return {{{"success", false}, {"description", std::string("capture: ") + error.what()}}};
+  }
+  Reply reply;
+  Json list = Json::array();
+  for (const protocol::CaptureImage& image : images) {
+    list.push_back({{"name", image.name},
+                    {"offset", reply.attachment.size()},
+                    {"size", image.png.size()},
+                    {"format", "png"}});
+    reply.attachment += image.png;
+  }
+  reply.body = {{"success", true}, {"time", session.live().time()}, {"images", std::move(list)}};
+  return reply;
+}
+
+std::map<std::string, Service> MakeServices() {
+  std::map<std::string, Service> services;
+  AddSimulationInterfacesServices(&services);
+  AddMonoDriveServices(&services);
+  AddRoadRunnerServices(&services);
+  AddFarmServices(&services);
+  return services;
+}
+
+}  // namespace
+
+void AddFarmServices(std::map<std::string, Service>* services) {
+  const char* family = "asg";
+  (*services)["ListServices"] = {family, "every service with its family", ListServices};
+  (*services)["LoadScenario"] = {family, "load {request} or {folder}: PAUSED at time 0",
+                                 LoadScenario};
+  (*services)["GetResult"] = {family, "the AnalyzeScenario result of the ended run", GetResult};
+  (*services)["CaptureScene"] = {family, "render the capture views now (PNG attachments)",
+                                 CaptureScene};
+}
+
+const std::map<std::string, Service>& Services() {
+  static const std::map<std::string, Service> services = MakeServices();
+  return services;
+}
+
+}  // namespace asg::worker::serve

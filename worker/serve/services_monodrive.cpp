@@ -1,0 +1,132 @@
+// monoDrive closed-loop commands (seed 001): configure, step, ego control, sensors, weather.
+// Replies are {success, message} with the seed's response strings as message.
+#include <cmath>
+
+#include "protocol/messages_json.h"
+#include "protocol/node_messages.h"
+#include "worker/node_sensors.h"
+#include "worker/serve/fields.h"
+#include "worker/serve/services.h"
+#include "worker/serve/session.h"
+
+namespace asg::worker::serve {
+namespace {
+
+using protocol::Json;
+
+constexpr const char* kNoEgo = "no ego vehicle found";
+
+Reply Answer(bool success, Json message) {
+  return {{{"success", success}, {"message", std::move(message)}}};
+}
+
+Reply GetVersion(Session&, const Call& call) {
+  Fields(call.body(), "").Done();
+  return Answer(true, "simulator_version: asg-farm " ASG_FARM_VERSION ", api_version: 5.0");
+}
+
+Reply ClosedLoopConfig(Session& session, const Call& call) {
+  protocol::RunScenarioRequest request;
+  try {
+    request = protocol::DecodeMessage<protocol::RunScenarioRequest>(call.body());
+  } catch (const std::exception& error) {
+    return Answer(false, std::string("Failed to configure scenario. ") + error.what());
+  }
+  if (session.goal_running()) {
+    return Answer(false, "Failed to configure scenario. A SimulateSteps goal is running.");
+  }
+  try {
+    session.Load(request, {});
+  } catch (const std::exception& error) {
+    return Answer(false, std::string("Failed to configure scenario. ") + error.what());
+  }
+  return Answer(true, "Successfully configured scenario.");
+}
+
+Reply ClosedLoopStep(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const double time_step = request.Number("time_step", 0.0);
+  request.Done();
+  if (!session.live().loaded()) return Answer(false, false);
+  const double dt = session.live().timing().dt;
+  const double steps = std::round(time_step / dt);
+  if (time_step <= 0.0 || std::abs(time_step - steps * dt) > 1e-9 * std::max(1.0, time_step) ||
+      steps > static_cast<double>(Session::kInlineSteps)) {
+    throw std::invalid_argument("time_step = " + std::to_string(time_step) +
+                                ": must be a positive multiple of the physics step " +
+                                std::to_string(dt) + " s, at most " +
+                                std::to_string(Session::kInlineSteps) + " steps");
+  }
+  if (session.state() != SimState::kPaused || session.goal_running()) {
+    return Answer(false, false);
+  }
+  const auto wanted = static_cast<uint64_t>(steps);
+  const bool complete = session.StepNow(wanted) == wanted;
+  return Answer(complete, complete);
+}
+
+Reply EgoControl(Session& session, const Call& call) {
+  protocol::EgoControl ego;
+  try {
+    ego = protocol::DecodeMessage<protocol::EgoControl>(call.body());
+  } catch (const std::exception& error) {
+    throw std::invalid_argument(error.what());
+  }
+  if (!session.live().loaded()) return Answer(false, kNoEgo);
+  session.live().SetManualControl(protocol::ToPhysXControl(ego, session.live().request().vehicle));
+  return Answer(true, "complete");
+}
+
+Reply SampleSensors(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  request.Integer("timeout", 0, 0, INT32_MAX);  // readings are ready at once
+  request.Done();
+  if (!session.live().loaded()) {
+    return Answer(false,
+                  "An attempt to sample sensors was made but no ego vehicle is registered to the "
+                  "simulator.");
+  }
+  Reply reply = Answer(true, "complete");
+  reply.body["readings"] = Json::array();
+  if (const StepSensorData* data = session.LatestSensors()) {
+    reply.body["readings"] = data->readings;
+    reply.attachment = data->attachment;
+  }
+  return reply;
+}
+
+Reply WeatherConfig(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const protocol::RunScenarioRequest* loaded =
+      session.live().loaded() ? &session.live().request() : nullptr;
+  const double inclination = request.Number(
+      "sun_inclination", loaded ? loaded->scene_description.sunlight_inclination : 30.0);
+  const double yaw =
+      request.Number("sun_yaw", loaded ? loaded->scene_description.sunlight_yaw_angle : 0.0);
+  const double haze = request.Number("haze_distance", 0.0);
+  const std::string profile = request.String("profile_id", "custom");
+  request.Done();
+  if (inclination < -90.0 || inclination > 90.0 || haze < 0.0) {
+    return Answer(false,
+                  "Weather configuration failed: sun_inclination must be in [-90, 90] "
+                  "and haze_distance >= 0");
+  }
+  session.SetWeather(inclination, yaw, haze);
+  return Answer(true, "Weather configured to " + profile);
+}
+
+}  // namespace
+
+void AddMonoDriveServices(std::map<std::string, Service>* services) {
+  const char* family = "monodrive";
+  (*services)["GetVersion"] = {family, "simulator and API versions", GetVersion};
+  (*services)["ClosedLoopConfigCommand_ID"] = {family, "load a RunScenario body", ClosedLoopConfig};
+  (*services)["ClosedLoopStepCommand_ID"] = {family, "step {time_step} seconds while paused",
+                                             ClosedLoopStep};
+  (*services)["EgoControl_ID"] = {family, "drive the vehicle by hand (throttle, steer, brake)",
+                                  EgoControl};
+  (*services)["SampleSensorsCommand_ID"] = {family, "the sensors' latest readings", SampleSensors};
+  (*services)["WeatherConfig"] = {family, "sun and haze of later captures", WeatherConfig};
+}
+
+}  // namespace asg::worker::serve

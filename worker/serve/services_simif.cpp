@@ -1,0 +1,511 @@
+// ROS 2 simulation_interfaces services (seed 000) over the interactive worker's session.
+#include <regex>
+
+#include "worker/serve/fields.h"
+#include "worker/serve/services.h"
+#include "worker/serve/session.h"
+
+namespace asg::worker::serve {
+namespace {
+
+using protocol::Json;
+
+// simulation_interfaces Result codes.
+constexpr int kFeatureUnsupported = 0;
+constexpr int kOk = 1;
+constexpr int kNotFound = 2;
+constexpr int kIncorrectState = 3;
+constexpr int kOperationFailed = 4;
+// SetSimulationState's own codes.
+constexpr int kAlreadyInTargetState = 101;
+constexpr int kStateTransitionError = 102;
+constexpr int kIncorrectTransition = 103;
+
+/// The entity filters of GetEntities and GetEntitiesStates.
+struct Filters {
+  std::optional<std::regex> name;
+  std::vector<int> categories;
+  std::vector<std::string> tags;
+  bool all_tags = false;
+  int bounds_type = 0;  // 0 none, 1 box, 3 sphere
+  Eigen::AlignedBox3d box;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = 0.0;
+};
+
+/// Reads EntityFilters; an unsupported bounds type gives *unsupported.
+Filters ReadFilters(Fields fields, std::string* unsupported) {
+  Filters filters;
+  const std::string pattern = fields.String("filter");
+  if (!pattern.empty()) {
+    try {
+      filters.name.emplace(pattern, std::regex::extended | std::regex::nosubs);
+    } catch (const std::regex_error& error) {
+      throw std::invalid_argument(fields.PathOf("filter") + " = \"" + pattern +
+                                  "\": not a POSIX extended regular expression (" + error.what() +
+                                  ")");
+    }
+  }
+  const Json& categories = fields.Array("categories");
+  for (size_t i = 0; i < categories.size(); ++i) {
+    Fields category(categories[i], fields.PathOf("categories") + "[" + std::to_string(i) + "]");
+    filters.categories.push_back(static_cast<int>(category.Integer("category", 0, 0, 255)));
+    category.Done();
+  }
+  Fields tags = fields.Object("tags");
+  const Json& tag_list = tags.Array("tags");
+  for (size_t i = 0; i < tag_list.size(); ++i) {
+    if (!tag_list[i].is_string()) {
+      throw std::invalid_argument(tags.PathOf("tags") + "[" + std::to_string(i) +
+                                  "] = " + tag_list[i].dump() + ": must be a string");
+    }
+    filters.tags.push_back(tag_list[i].get<std::string>());
+  }
+  filters.all_tags = tags.Integer("filter_mode", 0, 0, 1) == 1;
+  tags.Done();
+  Fields bounds = fields.Object("bounds");
+  filters.bounds_type = static_cast<int>(bounds.Integer("type", 0, 0, 3));
+  const Json& points = bounds.Array("points");
+  std::vector<Eigen::Vector3d> corners;
+  for (size_t i = 0; i < points.size(); ++i) {
+    corners.push_back(
+        ReadVector3(Fields(points[i], bounds.PathOf("points") + "[" + std::to_string(i) + "]")));
+  }
+  bounds.Done();
+  fields.Done();
+  if (filters.bounds_type == 2) {
+    *unsupported =
+        "filters.bounds.type = 2 (TYPE_CONVEX_HULL) is not supported; use TYPE_BOX "
+        "or TYPE_SPHERE";
+  } else if (filters.bounds_type != 0 && corners.size() != 2) {
+    throw std::invalid_argument("filters.bounds.points: " + std::to_string(corners.size()) +
+                                " points; TYPE_BOX and TYPE_SPHERE take 2");
+  } else if (filters.bounds_type == 1) {
+    filters.box =
+        Eigen::AlignedBox3d(corners[0].cwiseMin(corners[1]), corners[0].cwiseMax(corners[1]));
+  } else if (filters.bounds_type == 3) {
+    filters.centre = corners[0];
+    filters.radius = corners[1].x();
+    if (filters.radius < 0.0) {
+      throw std::invalid_argument("filters.bounds.points[1].x = " + std::to_string(filters.radius) +
+                                  ": a radius must be >= 0");
+    }
+  }
+  return filters;
+}
+
+bool Matches(const Filters& filters, const scene::EntityInfo& info) {
+  if (filters.name && !std::regex_search(info.name, *filters.name)) return false;
+  if (!filters.categories.empty() &&
+      std::find(filters.categories.begin(), filters.categories.end(),
+                static_cast<int>(info.category)) == filters.categories.end()) {
+    return false;
+  }
+  if (!filters.tags.empty()) {
+    size_t found = 0;
+    for (const std::string& tag : filters.tags) {
+      if (std::find(info.tags.begin(), info.tags.end(), tag) != info.tags.end()) ++found;
+    }
+    if (filters.all_tags ? found != filters.tags.size() : found == 0) return false;
+  }
+  if (filters.bounds_type == 1 && !filters.box.intersects(info.bounds)) return false;
+  if (filters.bounds_type == 3 &&
+      info.bounds.squaredExteriorDistance(filters.centre) > filters.radius * filters.radius) {
+    return false;
+  }
+  return true;
+}
+
+/// The names matching the request's filters, or a result to answer with.
+std::optional<Json> MatchingNames(Session& session, const Call& call,
+                                  std::vector<std::string>* names) {
+  Fields request(call.body(), "");
+  std::string unsupported;
+  const Filters filters = ReadFilters(request.Object("filters"), &unsupported);
+  request.Done();
+  if (!unsupported.empty()) return ResultJson(kFeatureUnsupported, unsupported);
+  if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
+  for (const std::string& name : session.live().EntityNames()) {
+    if (Matches(filters, *session.live().Info(name))) names->push_back(name);
+  }
+  return std::nullopt;
+}
+
+Reply GetSimulatorFeatures(Session&, const Call& call) {
+  Fields(call.body(), "").Done();
+  const Json features = {0, 1, 4, 5, 6, 8, 10, 11, 12, 14, 20, 21, 22, 23, 24, 25, 26, 31, 32, 33};
+  return {{{"features",
+            {{"features", features},
+             {"spawn_formats", {"asg"}},
+             {"custom_info",
+              "ASG Farm interactive worker. Spawnable URIs: asg://actor/<class short name or "
+              "path_name> (GetSpawnables), asg://vehicle. One step is one physics step. "
+              "docs/interactive.md"}}}}};
+}
+
+Reply GetSpawnables(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const Json& sources = request.Array("sources");
+  request.Done();
+  Json spawnables = Json::array();
+  scene::LiveRun& live = session.live();
+  for (const scene::SpawnableClass& spawnable : live.Spawnables()) {
+    spawnables.push_back({{"entity_resource", {{"uri", spawnable.uri}, {"resource_string", ""}}},
+                          {"description", spawnable.description},
+                          {"spawn_bounds", BoxBoundsJson(spawnable.bounds)}});
+  }
+  const std::string message =
+      sources.empty() ? "" : "sources are not searched: the actor catalog is the only source";
+  return {{{"result", ResultJson(kOk, message)}, {"spawnables", spawnables}}};
+}
+
+Reply SpawnEntity(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  scene::SpawnRequest spawn;
+  spawn.name = request.String("name");
+  spawn.allow_renaming = request.Bool("allow_renaming");
+  Fields resource = request.Object("entity_resource");
+  spawn.uri = resource.String("uri");
+  spawn.resource_string = resource.String("resource_string");
+  resource.Done();
+  spawn.entity_namespace = request.String("entity_namespace");
+  Fields initial = request.Object("initial_pose");
+  Fields header = initial.Object("header");
+  const std::string frame = header.String("frame_id");
+  header.Object("stamp");  // ignored, as the service says
+  Fields pose = initial.Object("pose");
+  spawn.position = ReadVector3(pose.Object("position"));
+  spawn.orientation = ReadQuaternion(pose.Object("orientation"));
+  pose.Done();
+  initial.Done();
+  request.Done();
+  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (!frame.empty() && frame != "world") {
+    return {{{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
+                                            "\": only \"world\" is known")},
+             {"entity_name", ""}}};
+  }
+  const scene::EntityOutcome outcome = session.live().Spawn(spawn);
+  return {{{"result", ResultJson(SpawnCode(outcome.status), outcome.message)},
+           {"entity_name", outcome.status == scene::EntityStatus::kOk ? outcome.name : ""}}};
+}
+
+Reply DeleteEntity(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const std::string name = request.String("entity");
+  request.Done();
+  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  const scene::EntityOutcome outcome = session.live().Delete(name);
+  return {{{"result", ResultJson(EntityCode(outcome.status), outcome.message)}}};
+}
+
+Reply GetEntities(Session& session, const Call& call) {
+  std::vector<std::string> names;
+  if (auto result = MatchingNames(session, call, &names)) {
+    return {{{"result", *result}, {"entities", Json::array()}}};
+  }
+  return {{{"result", ResultJson(kOk)}, {"entities", names}}};
+}
+
+Reply GetEntitiesStates(Session& session, const Call& call) {
+  std::vector<std::string> names;
+  if (auto result = MatchingNames(session, call, &names)) {
+    return {{{"result", *result}, {"entities", Json::array()}, {"states", Json::array()}}};
+  }
+  Json states = Json::array();
+  const double time = session.live().time();
+  for (const std::string& name : names) {
+    states.push_back(EntityStateJson(*session.live().Kinematics(name), time));
+  }
+  return {{{"result", ResultJson(kOk)}, {"entities", names}, {"states", std::move(states)}}};
+}
+
+/// The entity named by the request's "entity", or a result to answer with.
+std::optional<Json> NamedEntity(Session& session, Fields* request, std::string* name) {
+  *name = request->String("entity");
+  if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
+  if (!session.live().Info(*name)) {
+    return ResultJson(kNotFound, "entity = \"" + *name + "\": no such entity");
+  }
+  return std::nullopt;
+}
+
+Reply GetEntityState(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  std::string name;
+  std::optional<Json> failure = NamedEntity(session, &request, &name);
+  request.Done();
+  if (failure) return {{{"result", *failure}}};
+  return {{{"result", ResultJson(kOk)},
+           {"state", EntityStateJson(*session.live().Kinematics(name), session.live().time())}}};
+}
+
+Reply GetEntityInfo(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  std::string name;
+  std::optional<Json> failure = NamedEntity(session, &request, &name);
+  request.Done();
+  if (failure) return {{{"result", *failure}}};
+  const scene::EntityInfo info = *session.live().Info(name);
+  return {{{"result", ResultJson(kOk)},
+           {"info",
+            {{"category", {{"category", static_cast<int>(info.category)}}},
+             {"description", info.description},
+             {"tags", info.tags}}}}};
+}
+
+Reply GetEntityBounds(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  std::string name;
+  std::optional<Json> failure = NamedEntity(session, &request, &name);
+  request.Done();
+  if (failure) return {{{"result", *failure}}};
+  return {
+      {{"result", ResultJson(kOk)}, {"bounds", BoxBoundsJson(session.live().Info(name)->bounds)}}};
+}
+
+Reply SetEntityState(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const std::string name = request.String("entity");
+  Fields state = request.Object("state");
+  Fields header = state.Object("header");
+  const std::string frame = header.String("frame_id");
+  header.Object("stamp");  // ignored, as the service says
+  header.Done();
+  Fields pose = state.Object("pose");
+  const Eigen::Vector3d position = ReadVector3(pose.Object("position"));
+  const Eigen::Quaterniond orientation = ReadQuaternion(pose.Object("orientation"));
+  pose.Done();
+  Fields twist = state.Object("twist");
+  const Eigen::Vector3d linear = ReadVector3(twist.Object("linear"));
+  const Eigen::Vector3d angular = ReadVector3(twist.Object("angular"));
+  twist.Done();
+  Fields acceleration = state.Object("acceleration");
+  ReadVector3(acceleration.Object("linear"));
+  ReadVector3(acceleration.Object("angular"));
+  acceleration.Done();
+  state.Done();
+  const bool set_pose = request.Bool("set_pose");
+  const bool set_twist = request.Bool("set_twist");
+  request.Bool("set_acceleration");  // acceleration follows from the physics; not settable
+  request.Done();
+  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (!frame.empty() && frame != "world") {
+    return {{{"result", ResultJson(kOperationFailed, "state.header.frame_id = \"" + frame +
+                                                         "\": only \"world\" is known")}}};
+  }
+  scene::EntityStateChange change;
+  if (set_pose) {
+    change.position = position;
+    change.orientation = orientation;
+  }
+  if (set_twist) {
+    change.linear_velocity = linear;
+    change.angular_velocity = angular;
+  }
+  const scene::EntityOutcome outcome = session.live().SetState(name, change);
+  const int code =
+      outcome.status == scene::EntityStatus::kInvalidPose ? 101 : EntityCode(outcome.status);
+  return {{{"result", ResultJson(code, outcome.message)}}};
+}
+
+Reply ResetSimulation(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const int scope = static_cast<int>(request.Integer("scope", 0, 0, 255));
+  request.Done();
+  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (session.goal_running()) {
+    return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+  }
+  if (scope == 0 || scope == 255) {
+    session.Reload();
+    return {{{"result", ResultJson(kOk)}}};
+  }
+  if ((scope & ~7) != 0) {
+    return {{{"result", ResultJson(kFeatureUnsupported,
+                                   "scope = " + std::to_string(scope) +
+                                       ": only SCOPE_TIME (1), SCOPE_STATE (2), SCOPE_SPAWNED (4), "
+                                       "their sums and SCOPE_ALL (255) are understood")}}};
+  }
+  if (scope & 4) session.live().DeleteSpawned();
+  if (scope & 2) session.live().ResetState();
+  if (scope & 1) session.live().ResetTime();
+  return {{{"result", ResultJson(kOk)}}};
+}
+
+Reply GetSimulationState(Session& session, const Call& call) {
+  Fields(call.body(), "").Done();
+  return {{{"state", {{"state", static_cast<int>(session.state())}}}, {"result", ResultJson(kOk)}}};
+}
+
+Reply SetSimulationState(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  Fields state = request.Object("state");
+  const int target = static_cast<int>(state.Integer("state", 0, 0, 5));
+  state.Done();
+  request.Done();
+  const SimState current = session.state();
+  const auto answer = [](int code, const std::string& message = {}) {
+    return Reply{{{"result", ResultJson(code, message)}}};
+  };
+  if (target > 3) {
+    return answer(kFeatureUnsupported, "state.state = " + std::to_string(target) +
+                                           ": world loading states are not settable");
+  }
+  const auto wanted = static_cast<SimState>(target);
+  const std::string transition = std::string(SimStateName(current)) + " -> " + SimStateName(wanted);
+  if (current == SimState::kQuitting) {
+    return answer(kIncorrectTransition, transition + ": the simulation is quitting");
+  }
+  if (wanted == current) return answer(kAlreadyInTargetState, transition);
+  if (session.goal_running()) {
+    return answer(kIncorrectState, transition +
+                                       ": a SimulateSteps goal is running; cancel it first "
+                                       "(CancelSimulateSteps)");
+  }
+  switch (wanted) {
+    case SimState::kPaused:
+      if (current == SimState::kStopped) {
+        return answer(kIncorrectTransition, transition + " is forbidden; play first");
+      }
+      break;
+    case SimState::kPlaying:
+      if (!session.live().loaded()) {
+        return answer(kStateTransitionError, transition + ": " + NotLoaded());
+      }
+      if (session.live().ended()) session.Reload();
+      break;
+    case SimState::kStopped:
+      session.Reload();
+      break;
+    case SimState::kQuitting:
+      session.Quit();
+      return answer(kOk);
+  }
+  session.SetState(wanted);
+  return answer(kOk);
+}
+
+/// Reads and checks StepSimulation's and SimulateSteps' steps.
+uint64_t ReadSteps(Fields* request, int64_t fallback) {
+  return static_cast<uint64_t>(
+      request->Integer("steps", fallback, 1, static_cast<int64_t>(Session::kMaxSteps)));
+}
+
+Reply StepSimulation(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const uint64_t steps = ReadSteps(&request, 1);
+  request.Done();
+  if (session.goal_running()) {
+    return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+  }
+  if (session.state() != SimState::kPaused) {
+    return {{{"result", ResultJson(kOperationFailed, std::string("the simulation is not paused (") +
+                                                         SimStateName(session.state()) + ")")}}};
+  }
+  if (steps > Session::kInlineSteps) {
+    session.StartLongStep(call, steps);
+    Reply later;
+    later.later = true;
+    return later;
+  }
+  const uint64_t done = session.StepNow(steps);
+  if (done < steps) {
+    return {
+        {{"result", ResultJson(kOperationFailed, "the run ended after " + std::to_string(done) +
+                                                     " of " + std::to_string(steps) + " steps")}}};
+  }
+  return {{{"result", ResultJson(kOk)}}};
+}
+
+Reply SimulateSteps(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const uint64_t steps = ReadSteps(&request, 1);
+  request.Done();
+  if (session.goal_running()) {
+    return {{{"accepted", false},
+             {"goal_id", 0},
+             {"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+  }
+  const bool paused = session.state() == SimState::kPaused;
+  const uint64_t id = session.StartGoal(
+      call, steps, !paused,
+      std::string("the simulation is not paused (") + SimStateName(session.state()) + ")");
+  return {{{"accepted", true}, {"goal_id", id}}};
+}
+
+Reply CancelSimulateSteps(Session& session, const Call& call) {
+  Fields request(call.body(), "");
+  const auto id = static_cast<uint64_t>(request.Integer("goal_id", 0, 0, INT64_MAX));
+  request.Done();
+  if (!session.CancelGoal(id)) {
+    return {{{"result", ResultJson(kNotFound, "goal_id = " + std::to_string(id) +
+                                                  ": no such goal is running")}}};
+  }
+  return {{{"result", ResultJson(kOk)}}};
+}
+
+}  // namespace
+
+int EntityCode(scene::EntityStatus status) {
+  switch (status) {
+    case scene::EntityStatus::kOk:
+      return kOk;
+    case scene::EntityStatus::kNotFound:
+      return kNotFound;
+    case scene::EntityStatus::kFeatureUnsupported:
+      return kFeatureUnsupported;
+    default:
+      return kOperationFailed;
+  }
+}
+
+int SpawnCode(scene::EntityStatus status) {
+  switch (status) {
+    case scene::EntityStatus::kNameNotUnique:
+      return 101;
+    case scene::EntityStatus::kNameInvalid:
+      return 102;
+    case scene::EntityStatus::kUnsupportedFormat:
+      return 103;
+    case scene::EntityStatus::kNoResource:
+      return 104;
+    case scene::EntityStatus::kNamespaceInvalid:
+      return 105;
+    case scene::EntityStatus::kInvalidPose:
+      return 109;
+    default:
+      return EntityCode(status);
+  }
+}
+
+std::string NotLoaded() { return "no scenario is loaded (LoadScenario)"; }
+
+void AddSimulationInterfacesServices(std::map<std::string, Service>* services) {
+  const char* family = "simulation_interfaces";
+  (*services)["GetSimulatorFeatures"] = {family, "features that work, spawn formats",
+                                         GetSimulatorFeatures};
+  (*services)["GetSpawnables"] = {family, "the actor classes and the vehicle", GetSpawnables};
+  (*services)["SpawnEntity"] = {family, "spawn an actor class at a pose", SpawnEntity};
+  (*services)["DeleteEntity"] = {family, "delete an actor", DeleteEntity};
+  (*services)["GetEntities"] = {family, "entity names matching filters", GetEntities};
+  (*services)["GetEntityInfo"] = {family, "an entity's category, description, tags", GetEntityInfo};
+  (*services)["GetEntityBounds"] = {family, "an entity's world box", GetEntityBounds};
+  (*services)["GetEntityState"] = {family, "pose, twist, acceleration of one entity",
+                                   GetEntityState};
+  (*services)["GetEntitiesStates"] = {family, "states of the entities matching filters",
+                                      GetEntitiesStates};
+  (*services)["SetEntityState"] = {family, "teleport the vehicle, move an actor", SetEntityState};
+  (*services)["ResetSimulation"] = {family, "reset by scope: TIME 1, STATE 2, SPAWNED 4, ALL 255",
+                                    ResetSimulation};
+  (*services)["GetSimulationState"] = {family, "STOPPED 0, PLAYING 1, PAUSED 2, QUITTING 3",
+                                       GetSimulationState};
+  (*services)["SetSimulationState"] = {family, "play, pause, stop, quit", SetSimulationState};
+  (*services)["StepSimulation"] = {family, "advance {steps} physics steps while paused",
+                                   StepSimulation};
+  (*services)["SimulateSteps"] = {family, "action: steps with feedback, cancellable",
+                                  SimulateSteps};
+  (*services)["CancelSimulateSteps"] = {family, "cancel a SimulateSteps goal", CancelSimulateSteps};
+}
+
+}  // namespace asg::worker::serve
