@@ -109,8 +109,12 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   if (interactive) {
     command.mode = WorkerCommand::Mode::kInteractive;
     protocol::HostPort address;
+    const std::string text = values["serve"].as<std::string>();
     try {
-      address = protocol::ParseHostPort(values["serve"].as<std::string>());
+      // Port 0 (a free port) is accepted here, unlike when connecting.
+      const bool any_port = text.size() > 2 && text.compare(text.size() - 2, 2, ":0") == 0;
+      address = protocol::ParseHostPort(any_port ? text.substr(0, text.size() - 1) + "1" : text);
+      if (any_port) address.port = 0;
     } catch (const std::invalid_argument& error) {
       throw UsageError(error.what());
     }
