@@ -125,8 +125,11 @@ std::optional<Json> MatchingNames(Session& session, const Call& call,
   request.Done();
   if (!unsupported.empty()) return ResultJson(kFeatureUnsupported, unsupported);
   if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
-  for (const std::string& name : session.live().EntityNames()) {
-    if (Matches(filters, *session.live().Info(name))) names->push_back(name);
+  const bool unfiltered = !filters.name && filters.categories.empty() && filters.tags.empty() &&
+                          filters.bounds_type == 0;
+  for (std::string& name : session.live().EntityNames()) {
+    if (unfiltered || Matches(filters, *session.live().Info(name)))
+      names->push_back(std::move(name));
   }
   return std::nullopt;
 }
