@@ -61,11 +61,14 @@ Reply LoadScenario(Session& session, const Call& call) {
     return {
         {{"success", false}, {"description", std::string("scene not created: ") + error.what()}}};
   }
-  return {{{"success", true},
-           {"scenario_number", scenario.scenario_number},
-           {"seed", scenario.seed},
-           {"entities", session.live().EntityNames().size()},
-           {"state", SimStateName(session.state())}}};
+  Json reply = {{"success", true},
+                {"scenario_number", scenario.scenario_number},
+                {"seed", scenario.seed},
+                {"entities", session.live().EntityNames().size()},
+                {"driver", Json(scenario.driver)["type"]},
+                {"state", SimStateName(session.state())}};
+  if (scenario.vehicle_nodes.count > 0) reply["note"] = NodesNote(scenario);
+  return reply;
 }
 
 Reply GetResult(Session& session, const Call& call) {

@@ -42,6 +42,13 @@ bool FailedBody(const protocol::Json& body) {
 
 }  // namespace
 
+std::string NodesNote(const protocol::RunScenarioRequest& request) {
+  return "vehicle_nodes.count is " + std::to_string(request.vehicle_nodes.count) +
+         ", but the interactive worker attaches no vehicle nodes: the built-in driver \"" +
+         protocol::Json(request.driver)["type"].get<std::string>() +
+         "\" drives until EgoControl_ID takes the wheel";
+}
+
 const char* SimStateName(SimState state) {
   switch (state) {
     case SimState::kStopped:
@@ -203,6 +210,7 @@ void Session::Load(const protocol::RunScenarioRequest& request,
   result_folder_.clear();
   StartSensors();
   logs_.SetFolder(folder.empty() ? std::filesystem::path() : folder / "interactive");
+  if (request.vehicle_nodes.count > 0) logs_.Diagnostic(0, "warning", NodesNote(request));
   state_ = SimState::kStopped;  // so that the PAUSED below is announced
   SetState(SimState::kPaused);
 }

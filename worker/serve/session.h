@@ -45,6 +45,9 @@ enum class SimState : uint8_t { kStopped = 0, kPlaying = 1, kPaused = 2, kQuitti
 /// The state's simulation_interfaces name, e.g. "STATE_PAUSED".
 const char* SimStateName(SimState state);
 
+/// Why a scenario with vehicle nodes is driven otherwise here (logged and told at load).
+std::string NodesNote(const protocol::RunScenarioRequest& request);
+
 /// How the interactive worker is started.
 struct ServeSettings {
   std::string host = "127.0.0.1";  ///< address to listen on
