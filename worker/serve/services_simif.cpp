@@ -149,6 +149,12 @@ Reply GetSimulatorFeatures(Session&, const Call& call) {
 Reply GetSpawnables(Session& session, const Call& call) {
   Fields request(call.body(), "");
   const Json& sources = request.Array("sources");
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].is_string()) {
+      throw std::invalid_argument("sources[" + std::to_string(i) + "] = " + sources[i].dump() +
+                                  ": must be a string");
+    }
+  }
   request.Done();
   Json spawnables = Json::array();
   scene::LiveRun& live = session.live();
@@ -176,6 +182,7 @@ Reply SpawnEntity(Session& session, const Call& call) {
   Fields header = initial.Object("header");
   const std::string frame = header.String("frame_id");
   header.Object("stamp");  // ignored, as the service says
+  header.Done();
   Fields pose = initial.Object("pose");
   spawn.position = ReadVector3(pose.Object("position"));
   spawn.orientation = ReadQuaternion(pose.Object("orientation"));
@@ -322,6 +329,8 @@ Reply ResetSimulation(Session& session, const Call& call) {
   }
   if (scope == 0 || scope == 255) {
     session.Reload();
+    // The step count went back to 0: a playing run's wall-time pace restarts from here.
+    session.SetPace(session.pace());
     return {{{"result", ResultJson(kOk)}}};
   }
   if ((scope & ~7) != 0) {
@@ -332,7 +341,10 @@ Reply ResetSimulation(Session& session, const Call& call) {
   }
   if (scope & 4) session.live().DeleteSpawned();
   if (scope & 2) session.live().ResetState();
-  if (scope & 1) session.live().ResetTime();
+  if (scope & 1) {
+    session.live().ResetTime();
+    session.SetPace(session.pace());  // as above: the pace restarts with the clock
+  }
   return {{{"result", ResultJson(kOk)}}};
 }
 

@@ -1,0 +1,398 @@
+// The simulation_interfaces state and stepping services of the interactive worker over a real
+// socket: SetSimulationState's transitions and QUITTING, a reset while playing, StepSimulation
+// (short, answered later, past the run's end), the SimulateSteps action with feedback and
+// cancelling, the vehicle's acceleration, a run played to its end, the services before a load,
+// and bad requests that leave the simulation usable.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "tests/worker/serve_simif_util.h"
+
+namespace asg::worker {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::Code;
+using testing::EndlessScenario;
+using testing::Json;
+using testing::Later;
+using testing::ServedClient;
+using testing::ServedWorker;
+using testing::StateNumber;
+using testing::StateOf;
+using testing::Time;
+using testing::Xyz;
+
+/// SetSimulationState's result code for `state`.
+int SetState(ServedClient& client, int state) {
+  return Code(client.Body("SetSimulationState", {{"state", {{"state", state}}}}));
+}
+
+/// StepSimulation's result code.
+int Step(ServedClient& client, int64_t steps) {
+  return Code(client.Body("StepSimulation", {{"steps", steps}}));
+}
+
+TEST(ServeSimifStateTest, SetSimulationStateRefusesForbiddenTransitions) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  EXPECT_EQ(StateNumber(*client), 2);    // PAUSED at load
+  EXPECT_EQ(SetState(*client, 2), 101);  // ALREADY_IN_TARGET_STATE
+  EXPECT_EQ(SetState(*client, 0), 1);
+  EXPECT_EQ(StateNumber(*client), 0);
+  EXPECT_EQ(SetState(*client, 0), 101);
+  EXPECT_EQ(SetState(*client, 2), 103);  // STOPPED -> PAUSED: INCORRECT_TRANSITION
+  EXPECT_EQ(StateNumber(*client), 0);
+  EXPECT_EQ(SetState(*client, 4), 0);  // a world loading state: FEATURE_UNSUPPORTED
+  const std::string error = client->ErrorOf("SetSimulationState", {{"state", {{"state", 9}}}});
+  EXPECT_NE(error.find("state.state = 9"), std::string::npos) << error;
+  EXPECT_EQ(StateNumber(*client), 0);
+}
+
+TEST(ServeSimifStateTest, PlayPauseStopAndStopReloads) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(Step(*client, 25), 1);
+  EXPECT_EQ(SetState(*client, 1), 1);  // PAUSED -> PLAYING at wall time
+  EXPECT_EQ(StateNumber(*client), 1);
+  std::this_thread::sleep_for(150ms);
+  EXPECT_EQ(SetState(*client, 2), 1);  // PLAYING -> PAUSED
+  const double paused_at = Time(*client);
+  EXPECT_GT(paused_at, 0.25);  // it played
+  EXPECT_LT(paused_at, 5.0);   // at about wall time
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(Time(*client), paused_at);  // and holds while paused
+  EXPECT_EQ(SetState(*client, 0), 1);   // PAUSED -> STOPPED reloads
+  EXPECT_EQ(Time(*client), 0.0);
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], 0);
+  EXPECT_EQ(SetState(*client, 1), 1);  // STOPPED -> PLAYING
+  EXPECT_EQ(SetState(*client, 0), 1);  // PLAYING -> STOPPED reloads
+  EXPECT_EQ(Time(*client), 0.0);
+  EXPECT_EQ(StateNumber(*client), 0);
+}
+
+TEST(ServeSimifStateTest, ResetWhilePlayingKeepsPlayingAtWallTime) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(SetState(*client, 1), 1);  // at pace 1
+  std::this_thread::sleep_for(400ms);
+  EXPECT_GT(Time(*client), 0.2);
+  for (const int scope : {1, 255}) {  // SCOPE_TIME, SCOPE_ALL: the clock restarts at 0
+    const auto reset = std::chrono::steady_clock::now();
+    ASSERT_EQ(Code(client->Body("ResetSimulation", {{"scope", scope}})), 1);
+    std::this_thread::sleep_for(100ms);
+    const double time = Time(*client);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - reset).count();
+    // Simulated time follows wall time from the reset on; it does not race to catch up with
+    // the time played before it.
+    EXPECT_LT(time, wall + 0.05) << "scope " << scope;
+    EXPECT_GT(time, 0.0) << "scope " << scope;
+    EXPECT_EQ(StateNumber(*client), 1);
+    std::this_thread::sleep_for(300ms);
+  }
+}
+
+TEST(ServeSimifStateTest, QuittingRefusesEveryTransitionAndExits) {
+  ServedWorker worker;
+  {
+    auto client = worker.Connect();
+    ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+    // Both on one connection, the second sent before the first is answered.
+    auto quit = Later(*client, "SetSimulationState", {{"state", {{"state", 3}}}});
+    auto play = Later(*client, "SetSimulationState", {{"state", {{"state", 1}}}});
+    const protocol::RequestResult quit_reply = quit.get();
+    const protocol::RequestResult play_reply = play.get();
+    ASSERT_TRUE(quit_reply.success) << quit_reply.description;
+    ASSERT_TRUE(play_reply.success) << play_reply.description;
+    EXPECT_EQ(Code(quit_reply.reply.message), 1);
+    EXPECT_EQ(Code(play_reply.reply.message), 103);  // QUITTING -> PLAYING
+    EXPECT_EQ(SetState(*client, 2), 103);
+    EXPECT_EQ(SetState(*client, 0), 103);
+    EXPECT_EQ(SetState(*client, 3), 103);
+    EXPECT_EQ(StateNumber(*client), 3);
+    const std::string error = client->ErrorOf("StepSimulation", {{"steps", 1}});
+    EXPECT_NE(error.find("quitting"), std::string::npos) << error;
+  }
+  const auto hung_up = std::chrono::steady_clock::now();
+  EXPECT_EQ(worker.Wait(5s), 0) << worker.Output();
+  EXPECT_LT(std::chrono::steady_clock::now() - hung_up, 5s);
+}
+
+TEST(ServeSimifStateTest, StepSimulationRefusesWhilePlaying) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(SetState(*client, 1), 1);
+  const auto asked = std::chrono::steady_clock::now();
+  const Json reply = client->Body("StepSimulation", {{"steps", 500}});
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 1s);  // at once, not after the steps
+  EXPECT_EQ(Code(reply), 4) << reply.dump();                // OPERATION_FAILED
+  EXPECT_NE(reply["result"]["error_message"].get<std::string>().find("STATE_PLAYING"),
+            std::string::npos);
+  ASSERT_EQ(SetState(*client, 0), 1);
+  EXPECT_EQ(Step(*client, 1), 4);  // nor while STOPPED
+}
+
+TEST(ServeSimifStateTest, StepSimulationChecksStepsAndAdvancesTenMillisecondsEach) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  std::string error = client->ErrorOf("StepSimulation", {{"steps", 0}});
+  EXPECT_NE(error.find("steps = 0"), std::string::npos) << error;
+  error = client->ErrorOf("StepSimulation", {{"steps", 1000000000}});
+  EXPECT_NE(error.find("steps = 1000000000"), std::string::npos) << error;
+  EXPECT_EQ(Time(*client), 0.0);  // the refusals did nothing
+  ASSERT_EQ(Step(*client, 1), 1);
+  Json time = client->Body("GetSimulationTime");
+  EXPECT_NEAR(time["simulation_time"].get<double>(), 0.01, 1e-12);
+  EXPECT_EQ(time["steps"], 1);
+  EXPECT_EQ(time["step_size"], 0.01);
+  ASSERT_EQ(Code(client->Body("StepSimulation")), 1);  // steps defaults to 1
+  ASSERT_EQ(Step(*client, 7), 1);
+  time = client->Body("GetSimulationTime");
+  EXPECT_NEAR(time["simulation_time"].get<double>(), 0.09, 1e-12);
+  EXPECT_EQ(time["steps"], 9);
+}
+
+TEST(ServeSimifStateTest, LongStepSimulationIsAnsweredLaterAndOthersWait) {
+  ServedWorker worker;
+  auto stepper = worker.Connect();
+  auto other = worker.Connect();
+  ASSERT_EQ(testing::Load(*stepper, EndlessScenario())["success"], true);
+  ASSERT_EQ(Step(*stepper, 10), 1);
+  // 2000 > kInlineSteps: answered when done.
+  ASSERT_EQ(Step(*stepper, 2000), 1);
+  EXPECT_EQ(other->Body("GetSimulationTime")["steps"], 2010);
+  EXPECT_NEAR(Time(*other), 20.1, 1e-9);
+
+  // A request of another client that arrives during a long step waits for it: 100000 steps
+  // take a few tenths of a second (a few microseconds each for the idle vehicle).
+  auto long_step = Later(*stepper, "StepSimulation", {{"steps", 100000}});
+  std::this_thread::sleep_for(50ms);
+  ASSERT_EQ(long_step.wait_for(0s), std::future_status::timeout) << "the long step was too quick";
+  const Json time = other->Body("GetSimulationTime");
+  EXPECT_EQ(time["steps"], 102010) << time.dump();
+  EXPECT_NEAR(time["simulation_time"].get<double>(), 1020.1, 1e-6);
+  ASSERT_EQ(long_step.wait_for(5s), std::future_status::ready);
+  const protocol::RequestResult reply = long_step.get();
+  ASSERT_TRUE(reply.success) << reply.description;
+  EXPECT_EQ(Code(reply.reply.message), 1) << reply.reply.message.dump();
+  EXPECT_EQ(Step(*other, 1), 1);
+  EXPECT_EQ(other->Body("GetSimulationTime")["steps"], 102011);
+}
+
+TEST(ServeSimifStateTest, SimulateStepsSendsFeedbackAndAResult) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 50}});
+  ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
+  const Json goal_id = accepted.at("goal_id");
+  EXPECT_GT(goal_id.get<int64_t>(), 0);
+  const Json result = client->Next("SimulateStepsResult").message;
+  EXPECT_EQ(result["goal_id"], goal_id);
+  EXPECT_EQ(Code(result), 1) << result.dump();
+  EXPECT_EQ(result["completed_steps"], 50);
+  const std::vector<protocol::Message> feedback = client->Take("SimulateStepsFeedback");
+  ASSERT_EQ(feedback.size(), 50u);  // one per step below 1000 steps
+  for (size_t i = 0; i < feedback.size(); ++i) {
+    const Json& frame = feedback[i].message;
+    EXPECT_EQ(frame["goal_id"], goal_id);
+    EXPECT_EQ(frame["completed_steps"], i + 1);
+    EXPECT_EQ(frame["completed_steps"].get<int64_t>() + frame["remaining_steps"].get<int64_t>(),
+              50);
+  }
+  EXPECT_NEAR(Time(*client), 0.5, 1e-9);
+  // The next goal gets another id.
+  const Json again = client->Body("SimulateSteps", {{"steps", 2}});
+  EXPECT_NE(again["goal_id"], goal_id);
+  EXPECT_EQ(Code(client->Next("SimulateStepsResult").message), 1);
+}
+
+TEST(ServeSimifStateTest, SimulateStepsWhilePlayingIsAcceptedAndFails) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(SetState(*client, 1), 1);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 10}});
+  EXPECT_EQ(accepted["accepted"], true) << accepted.dump();
+  const Json result = client->Next("SimulateStepsResult").message;
+  EXPECT_EQ(result["goal_id"], accepted["goal_id"]);
+  EXPECT_EQ(Code(result), 4) << result.dump();
+  EXPECT_NE(result["result"]["error_message"].get<std::string>().find("not paused"),
+            std::string::npos);
+  EXPECT_EQ(StateNumber(*client), 1);  // still playing, and no goal is left over
+  EXPECT_EQ(SetState(*client, 2), 1);
+}
+
+TEST(ServeSimifStateTest, CancelSimulateStepsStopsARunningGoal) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 300000}});
+  ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
+  const Json goal_id = accepted["goal_id"];
+  EXPECT_EQ(client->Next("SimulateStepsFeedback").message["completed_steps"],
+            300);  // every 300th step
+  const Json cancel = client->Body("CancelSimulateSteps", {{"goal_id", goal_id}});
+  EXPECT_EQ(Code(cancel), 1) << cancel.dump();
+  const Json result = client->Next("SimulateStepsResult").message;
+  EXPECT_EQ(result["goal_id"], goal_id);
+  EXPECT_EQ(Code(result), 4) << result.dump();
+  EXPECT_NE(result["result"]["error_message"].get<std::string>().find("cancelled"),
+            std::string::npos)
+      << result.dump();
+  const int64_t done = result["completed_steps"].get<int64_t>();
+  EXPECT_GE(done, 300);
+  EXPECT_LT(done, 300000);
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], done);
+  EXPECT_EQ(Code(client->Body("CancelSimulateSteps", {{"goal_id", goal_id}})), 2);
+}
+
+TEST(ServeSimifStateTest, RequestsDuringAGoalAreRefusedAndTheSimulationStaysUsable) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 300000}});
+  ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
+  client->Next("SimulateStepsFeedback");
+  EXPECT_EQ(SetState(*client, 1), 3);  // INCORRECT_STATE
+  EXPECT_EQ(SetState(*client, 0), 3);
+  EXPECT_EQ(Step(*client, 1), 3);
+  EXPECT_EQ(Code(client->Body("ResetSimulation", {{"scope", 255}})), 3);
+  const Json second = client->Body("SimulateSteps", {{"steps", 5}});
+  EXPECT_EQ(second["accepted"], false) << second.dump();
+  EXPECT_EQ(StateNumber(*client), 2);
+  ASSERT_EQ(Code(client->Body("CancelSimulateSteps", {{"goal_id", accepted["goal_id"]}})), 1);
+  const int64_t done = client->Next("SimulateStepsResult").message["completed_steps"];
+  ASSERT_EQ(Step(*client, 1), 1);
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], done + 1);
+  EXPECT_EQ(SetState(*client, 1), 1);
+  EXPECT_EQ(SetState(*client, 0), 1);
+  EXPECT_EQ(Time(*client), 0.0);
+}
+
+TEST(ServeSimifStateTest, BrakingGivesANegativeAcceleration) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, scene::testing::ReferenceRequest())["success"], true);
+  ASSERT_EQ(Step(*client, 300), 1);  // the straight driver at 5 m/s for 3 s
+  const std::vector<double> v = Xyz(StateOf(*client, "vehicle")["twist"]["linear"]);
+  const double speed = std::hypot(v[0], v[1], v[2]);
+  ASSERT_GT(speed, 1.0);
+  const Json brake = client->Body(
+      "EgoControl_ID",
+      {{"forward_amount", 0.0}, {"brake_amount", 1.0}, {"drive_mode", 1}, {"right_amount", 0.0}});
+  ASSERT_EQ(brake["success"], true) << brake.dump();
+  ASSERT_EQ(Step(*client, 1), 1);
+  const std::vector<double> a = Xyz(StateOf(*client, "vehicle")["acceleration"]["linear"]);
+  const double along = (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) / speed;
+  EXPECT_LT(along, -1.0) << "acceleration (" << a[0] << ", " << a[1] << ", " << a[2] << ")";
+}
+
+TEST(ServeSimifStateTest, PlayingRunsToTheEndAndKeepsTheResult) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, testing::SmallRequest())["success"], true);
+  EXPECT_EQ(client->Body("GetResult")["available"], false);
+  ASSERT_EQ(client->Body("SetSimulationPace", {{"simulation_pace", 0}})["success"], true);
+  ASSERT_EQ(SetState(*client, 1), 1);
+  const auto deadline = std::chrono::steady_clock::now() + 3s;
+  while (StateNumber(*client) != 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_EQ(StateNumber(*client), 0) << "the run did not end within 3 s";
+  const Json result = client->Body("GetResult");
+  EXPECT_EQ(result["available"], true) << result.dump();
+  EXPECT_EQ(result["analysis"]["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_GT(result["analysis"]["vehicle_sim_time"].get<double>(), 1.0);
+  EXPECT_EQ(Step(*client, 1), 4);  // STOPPED
+}
+
+TEST(ServeSimifStateTest, StepsPastTheRunsEndFailAndStopTheRun) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  // A goal longer than the run: the straight driver reaches the goal within 12 s.
+  ASSERT_EQ(testing::Load(*client, testing::SmallRequest())["success"], true);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 5000}});
+  ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
+  const Json result = client->Next("SimulateStepsResult").message;
+  EXPECT_EQ(Code(result), 4) << result.dump();
+  EXPECT_NE(result["result"]["error_message"].get<std::string>().find("the run ended"),
+            std::string::npos)
+      << result.dump();
+  const int64_t done = result["completed_steps"].get<int64_t>();
+  EXPECT_GT(done, 100);
+  EXPECT_LT(done, 1200);
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], done);
+  EXPECT_EQ(StateNumber(*client), 0);  // STOPPED at the end
+  EXPECT_EQ(client->Body("GetResult")["analysis"]["termination_reason_name"], "REASON_SUCCESS");
+  EXPECT_EQ(Step(*client, 1), 4);
+
+  // The same run as one long StepSimulation (answered later): the same end, steps left undone.
+  ASSERT_EQ(testing::Load(*client, testing::SmallRequest())["success"], true);
+  const Json reply = client->Body("StepSimulation", {{"steps", 5000}});
+  EXPECT_EQ(Code(reply), 4) << reply.dump();
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], done);
+  // And as short ones: the step that meets the end fails.
+  ASSERT_EQ(testing::Load(*client, testing::SmallRequest())["success"], true);
+  ASSERT_EQ(Step(*client, done), 1);
+  EXPECT_EQ(Step(*client, 1), 4);
+  EXPECT_EQ(StateNumber(*client), 0);
+}
+
+TEST(ServeSimifStateTest, BeforeALoadNothingRuns) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  EXPECT_EQ(StateNumber(*client), 0);
+  EXPECT_EQ(SetState(*client, 1), 102);  // STATE_TRANSITION_ERROR: nothing to play
+  EXPECT_EQ(SetState(*client, 2), 103);
+  EXPECT_EQ(SetState(*client, 0), 101);
+  EXPECT_EQ(Step(*client, 1), 4);
+  EXPECT_EQ(Code(client->Body("GetEntities")), 3);  // INCORRECT_STATE
+  EXPECT_EQ(Code(client->Body("GetEntityState", {{"entity", "vehicle"}})), 3);
+  EXPECT_EQ(Code(client->Body("ResetSimulation")), 3);
+  EXPECT_EQ(Code(client->Body("SpawnEntity", testing::SpawnBody("r", "asg://actor/rock", 1, 1))),
+            3);
+  const Json accepted = client->Body("SimulateSteps", {{"steps", 3}});
+  EXPECT_EQ(accepted["accepted"], true);
+  EXPECT_EQ(Code(client->Next("SimulateStepsResult").message), 4);
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  EXPECT_EQ(Step(*client, 1), 1);
+}
+
+TEST(ServeSimifStateTest, BadRequestsKeepTheSimulationUsable) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  std::string error = client->ErrorOf("StepSimulations", {{"steps", 1}});
+  EXPECT_NE(error.find("StepSimulations"), std::string::npos) << error;
+  error = client->ErrorOf("StepSimulation", {{"steps", "ten"}});
+  EXPECT_NE(error.find("steps = \"ten\""), std::string::npos) << error;
+  error = client->ErrorOf("StepSimulation", {{"steps", 1.5}});
+  EXPECT_NE(error.find("steps = 1.5"), std::string::npos) << error;
+  error = client->ErrorOf("SimulateSteps", {{"steps", 0}});
+  EXPECT_NE(error.find("steps = 0"), std::string::npos) << error;
+  error = client->ErrorOf("StepSimulation", {{"stepz", 5}});
+  EXPECT_NE(error.find("stepz"), std::string::npos) << error;
+  error = client->ErrorOf("SetSimulationState", {{"state", 2}});
+  EXPECT_NE(error.find("state = 2"), std::string::npos) << error;
+  error = client->ErrorOf("SpawnEntity", {{"name", 7}});
+  EXPECT_NE(error.find("name = 7"), std::string::npos) << error;
+  error = client->ErrorOf("GetEntities", {{"filters", {{"categories", {{{"category", -1}}}}}}});
+  EXPECT_NE(error.find("filters.categories[0].category = -1"), std::string::npos) << error;
+  error = client->ErrorOf("GetSpawnables", {{"sources", {1}}});
+  EXPECT_NE(error.find("sources[0] = 1"), std::string::npos) << error;
+  EXPECT_EQ(StateNumber(*client), 2);
+  EXPECT_EQ(Time(*client), 0.0);  // none of them stepped
+  EXPECT_EQ(Step(*client, 1), 1);
+}
+
+}  // namespace
+}  // namespace asg::worker
