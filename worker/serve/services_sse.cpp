@@ -27,20 +27,6 @@ std::string ControlBlocked(Session& session) {
   return {};
 }
 
-const char* StatusName(SimState state) {
-  switch (state) {
-    case SimState::kStopped:
-      return "SIMULATION_STATUS_STOPPED";
-    case SimState::kPlaying:
-      return "SIMULATION_STATUS_RUNNING";
-    case SimState::kPaused:
-      return "SIMULATION_STATUS_PAUSED";
-    case SimState::kQuitting:
-      return "SIMULATION_STATUS_QUITTING";
-  }
-  return "SIMULATION_STATUS_STOPPED";
-}
-
 Reply RegisterClient(Session& session, const Call& call) {
   Fields request(call.body(), "");
   const std::string name = request.String("name");
@@ -88,13 +74,13 @@ Reply ToggleSimulationPaused(Session& session, const Call& call) {
   }
   if (session.state() == SimState::kStopped) return Failed("the simulation is stopped");
   session.SetState(session.state() == SimState::kPlaying ? SimState::kPaused : SimState::kPlaying);
-  return Ok({{"status", StatusName(session.state())}});
+  return Ok({{"status", SimulationStatusName(session.state())}});
 }
 
 Reply GetSimulationStatus(Session& session, const Call& call) {
   Fields(call.body(), "").Done();
   scene::LiveRun& live = session.live();
-  return Ok({{"status", StatusName(session.state())},
+  return Ok({{"status", SimulationStatusName(session.state())},
              {"state", static_cast<int>(session.state())},
              {"loaded", live.loaded()},
              {"ended", live.loaded() && live.ended()},
@@ -127,7 +113,7 @@ Reply SetSimulationPace(Session& session, const Call& call) {
 Reply SubscribeEvents(Session& session, const Call& call) {
   Fields(call.body(), "").Done();
   session.Subscribe(call);
-  return Ok({{"status", StatusName(session.state())}});
+  return Ok({{"status", SimulationStatusName(session.state())}});
 }
 
 Json RuntimeActor(Session& session, const std::string& name) {

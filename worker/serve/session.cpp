@@ -63,6 +63,20 @@ const char* SimStateName(SimState state) {
   return "STATE_STOPPED";
 }
 
+const char* SimulationStatusName(SimState state) {
+  switch (state) {
+    case SimState::kStopped:
+      return "SIMULATION_STATUS_STOPPED";
+    case SimState::kPlaying:
+      return "SIMULATION_STATUS_RUNNING";
+    case SimState::kPaused:
+      return "SIMULATION_STATUS_PAUSED";
+    case SimState::kQuitting:
+      return "SIMULATION_STATUS_QUITTING";
+  }
+  return "SIMULATION_STATUS_STOPPED";
+}
+
 Session::Session(const ServeSettings& settings, const scene::ActorCatalog& catalog)
     : settings_(settings), catalog_(catalog), live_(catalog) {}
 
@@ -182,8 +196,9 @@ void Session::SetState(SimState state) {
   state_ = state;
   pace_origin_.reset();
   const protocol::Json event = {{"simulation_status_changed_event",
-                                 {{"status", SimStateName(state)},
+                                 {{"status", SimulationStatusName(state)},
                                   {"state", static_cast<int>(state)},
+                                  {"state_name", SimStateName(state)},
                                   {"time", live_.loaded() ? live_.time() : 0.0}}}};
   for (auto it = subscribers_.begin(); it != subscribers_.end();) {
     if (auto connection = it->second.lock()) {
@@ -217,6 +232,7 @@ void Session::Load(const protocol::RunScenarioRequest& request,
 
 void Session::Reload() {
   live_.Reload();
+  pace_origin_.reset();
   result_json_ = nullptr;
   result_folder_.clear();
   StartSensors();
@@ -224,6 +240,7 @@ void Session::Reload() {
 
 void Session::StartSensors() {
   sensors_.reset();
+  latest_readings_.clear();
   latest_sensors_.reset();
   live_.SetTickObserver(nullptr);
   const protocol::RunScenarioRequest& request = live_.request();
@@ -236,8 +253,19 @@ void Session::StartSensors() {
     return;
   }
   live_.SetTickObserver([this](const scene::DriverInput& input) {
-    StepSensorData data = sensors_->Sample(input);
-    if (!data.readings.empty()) latest_sensors_ = std::make_unique<StepSensorData>(std::move(data));
+    // Sensors run at their own rates: each keeps its latest reading.
+    const StepSensorData data = sensors_->Sample(input);
+    for (const protocol::Json& header : data.readings) {
+      const size_t offset = header.at("offset").get<size_t>();
+      const size_t size = header.at("size").get<size_t>();
+      std::string key = header.value("name", std::string()) + "/" +
+                        header.value("encoding", header.value("type", std::string()));
+      protocol::Json kept = header;
+      kept.erase("offset");
+      kept.erase("size");
+      latest_readings_[key] = {std::move(kept), data.attachment.substr(offset, size)};
+      latest_sensors_.reset();
+    }
   });
 }
 
@@ -403,7 +431,8 @@ bool Session::Advance() {
     }
     if (pace_ > 0.0) {
       const Clock::time_point now = Clock::now();
-      if (!pace_origin_) {
+      // A reload or a clock reset starts the pace over.
+      if (!pace_origin_ || live_.steps() < pace_origin_steps_) {
         pace_origin_ = now;
         pace_origin_steps_ = live_.steps();
       }
@@ -475,7 +504,16 @@ void Session::SetWeather(double sun_inclination, double sun_yaw, double haze_dis
   haze_distance_ = haze_distance;
 }
 
-const StepSensorData* Session::LatestSensors() { return latest_sensors_.get(); }
+const StepSensorData* Session::LatestSensors() {
+  if (latest_readings_.empty()) return nullptr;
+  if (!latest_sensors_) {
+    latest_sensors_ = std::make_unique<StepSensorData>();
+    for (const auto& [key, reading] : latest_readings_) {
+      AppendReading(reading.first, reading.second, latest_sensors_.get());
+    }
+  }
+  return latest_sensors_.get();
+}
 
 int ServeInteractive(const ServeSettings& settings, const scene::ActorCatalog& catalog) {
   Session session(settings, catalog);

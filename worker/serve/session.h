@@ -44,6 +44,8 @@ enum class SimState : uint8_t { kStopped = 0, kPlaying = 1, kPaused = 2, kQuitti
 
 /// The state's simulation_interfaces name, e.g. "STATE_PAUSED".
 const char* SimStateName(SimState state);
+/// The state's RoadRunner SSE status name, e.g. "SIMULATION_STATUS_PAUSED".
+const char* SimulationStatusName(SimState state);
 
 /// Why a scenario with vehicle nodes is driven otherwise here (logged and told at load).
 std::string NodesNote(const protocol::RunScenarioRequest& request);
@@ -223,7 +225,9 @@ class Session {
   std::unique_ptr<capture::CaptureRenderer> renderer_;
   std::unique_ptr<capture::CameraSensorRenderer> cameras_;
   std::unique_ptr<NodeSensors> sensors_;
-  std::unique_ptr<StepSensorData> latest_sensors_;
+  /// The latest reading of each sensor (key: name and encoding or type): header, data.
+  std::map<std::string, std::pair<protocol::Json, std::string>> latest_readings_;
+  std::unique_ptr<StepSensorData> latest_sensors_;  // latest_readings_ as one attachment
   double sun_inclination_ = -1.0, sun_yaw_ = 0.0, haze_distance_ = 0.0;
   bool weather_set_ = false;
 };
