@@ -229,6 +229,10 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
   } catch (const Json::parse_error& parse_error) {
     return Fail(error, FrameErrorKind::kInvalidJson,
                 std::string("frame JSON: ") + parse_error.what(), false);
+  } catch (const Json::out_of_range& range_error) {
+    // A number beyond the range of a double (1e400).
+    return Fail(error, FrameErrorKind::kInvalidJson,
+                std::string("frame JSON: ") + range_error.what(), false);
   } catch (const DecodeError& decode_error) {
     // The path is that of the envelope: a repeated key of the body reads "message.<key>".
     return Fail(error, FrameErrorKind::kRefusedJson,

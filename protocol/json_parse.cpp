@@ -83,6 +83,13 @@ Json ParseJson(std::string_view text) {
       message.erase(0, end + 2);
     }
     throw DecodeError("", "invalid JSON: " + message);
+  } catch (const Json::out_of_range& error) {
+    // A number beyond the range of a double (1e400).
+    std::string message = error.what();
+    if (const size_t end = message.find("] "); message.starts_with("[") && end != message.npos) {
+      message.erase(0, end + 2);
+    }
+    throw DecodeError("", "invalid JSON: " + message);
   }
 }
 

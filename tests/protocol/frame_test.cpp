@@ -174,6 +174,20 @@ TEST(FrameTest, PayloadErrorsSkipTheFrameAndKeepTheStream) {
   EXPECT_EQ(message.reference, 9);
 }
 
+TEST(FrameTest, ANumberBeyondADoubleIsAPayloadErrorNotACrash) {
+  FrameDecoder decoder;
+  decoder.Feed(RawFrame(R"({"type":"A","reference":4,"message":{"x":1e400}})") +
+               EncodeFrame({"Ok", 9, Json::object(), ""}));
+  Message message;
+  FrameError error;
+  ASSERT_EQ(decoder.Next(&message, &error), FrameDecoder::Status::kError);
+  EXPECT_EQ(error.kind, FrameErrorKind::kInvalidJson);
+  EXPECT_FALSE(error.stream_lost);
+  EXPECT_NE(error.description.find("1e400"), std::string::npos) << error.description;
+  ASSERT_EQ(decoder.Next(&message, &error), FrameDecoder::Status::kFrame);
+  EXPECT_EQ(message.reference, 9);
+}
+
 struct EnvelopeCase {
   std::string json;
   FrameErrorKind kind;

@@ -337,6 +337,15 @@ TEST(ParseJson, GivesLineAndColumnOfSyntaxErrors) {
   }
 }
 
+TEST(ParseJson, RefusesANumberBeyondADouble) {
+  try {
+    ParseJson(R"({"sim_timeout_period": 1e400})");
+    FAIL() << "1e400 was accepted";
+  } catch (const DecodeError& error) {
+    EXPECT_NE(std::string(error.what()).find("1e400"), std::string::npos) << error.what();
+  }
+}
+
 TEST(ParseJson, RejectsDuplicateKeysWithTheirPath) {
   try {
     ParseJson(R"({"a": [1, {"b": {}}, {"b": {"c": 1, "c": 2}}], "d": 0})");

@@ -335,7 +335,7 @@ void Session::RunEnded() {
 }
 
 void Session::StartLongStep(const Call& call, uint64_t steps) {
-  long_step_ = LongStep{steps, call.connection, *call.message, call.client_id};
+  long_step_ = LongStep{steps, steps, call.connection, *call.message, call.client_id};
 }
 
 void Session::FinishLongStep() {
@@ -343,9 +343,10 @@ void Session::FinishLongStep() {
   long_step_.reset();
   protocol::Json body = {{"result", {{"result", 1}, {"error_message", ""}}}};
   if (step.remaining > 0) {
-    body["result"] = {{"result", 4},
-                      {"error_message", "the run ended after " + std::to_string(step.remaining) +
-                                            " steps were left undone"}};
+    body["result"] = {
+        {"result", 4},
+        {"error_message", "the run ended after " + std::to_string(step.total - step.remaining) +
+                              " of " + std::to_string(step.total) + " steps"}};
   }
   Send(step.connection, step.client_id, protocol::ResponseType(step.request.type),
        step.request.reference, body, {});

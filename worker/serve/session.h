@@ -171,6 +171,7 @@ class Session {
     int client_id = 0;
   };
   struct LongStep {
+    uint64_t total = 0;
     uint64_t remaining = 0;
     std::shared_ptr<protocol::Connection> connection;
     protocol::Message request;
