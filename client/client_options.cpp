@@ -2,7 +2,6 @@
 #include "client/client_options.h"
 
 #include <boost/program_options.hpp>
-#include <charconv>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -73,22 +72,13 @@ Options)";
 
 /// Parses --listen "HOST:PORT" or "[IPV6]:PORT" with PORT 0..65535 (0: any free port).
 void ParseListen(const std::string& text, FarmSettings* settings) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
-    throw UsageError("--listen \"" + text + "\": expected HOST:PORT");
+  try {
+    const protocol::HostPort address = protocol::ParseListenAddress(text);
+    settings->listen_host = address.host;
+    settings->listen_port = address.port;
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--listen ") + error.what());
   }
-  std::string host = text.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  const std::string port = text.substr(colon + 1);
-  uint32_t number = 0;
-  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
-  if (error != std::errc() || end != port.data() + port.size() || number > 65535) {
-    throw UsageError("--listen \"" + text + "\": port \"" + port + "\" is not in 0..65535");
-  }
-  settings->listen_host = host;
-  settings->listen_port = static_cast<uint16_t>(number);
 }
 
 }  // namespace

@@ -11,6 +11,25 @@ namespace asg::protocol {
 
 namespace asio = boost::asio;
 
+HostPort ParseListenAddress(std::string_view text) {
+  const std::string quoted = "\"" + std::string(text) + "\"";
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == text.size()) {
+    throw std::invalid_argument(quoted + ": expected HOST:PORT");
+  }
+  std::string_view host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string_view port = text.substr(colon + 1);
+  uint32_t number = 0;
+  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
+  if (error != std::errc() || end != port.data() + port.size() || number > 65535) {
+    throw std::invalid_argument(quoted + ": port \"" + std::string(port) + "\" is not in 0..65535");
+  }
+  return {std::string(host), static_cast<uint16_t>(number)};
+}
+
 bool IsLoopbackHost(std::string_view host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }

@@ -22,6 +22,11 @@ struct HostPort {
 /// Parses "HOST:PORT" or "[IPV6]:PORT". Throws std::invalid_argument naming the text.
 HostPort ParseHostPort(std::string_view text);
 
+/// Parses an address to listen on: "HOST:PORT" or "[IPV6]:PORT" with PORT 0..65535 (0: any free
+/// port). Throws std::invalid_argument naming the text, e.g. `"x:99999": port "99999" is not in
+/// 0..65535`.
+HostPort ParseListenAddress(std::string_view text);
+
 /// True for "localhost", "::1" and 127.x.y.z: an address only this machine can reach.
 bool IsLoopbackHost(std::string_view host);
 

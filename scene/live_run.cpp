@@ -92,8 +92,6 @@ void LiveRun::StartFreshRun() {
   const VehicleState settled = state_->vehicle->State();
   settled_position_ = settled.position;
   settled_orientation_ = settled.orientation;
-  last_linear_ = Eigen::Vector3d::Zero();
-  last_angular_ = Eigen::Vector3d::Zero();
   linear_acceleration_ = Eigen::Vector3d::Zero();
   angular_acceleration_ = Eigen::Vector3d::Zero();
 }
@@ -126,8 +124,6 @@ void LiveRun::ResetState() {
                   &world_->actors[i]);
   }
   ActorsChanged();
-  last_linear_ = Eigen::Vector3d::Zero();
-  last_angular_ = Eigen::Vector3d::Zero();
   linear_acceleration_ = Eigen::Vector3d::Zero();
   angular_acceleration_ = Eigen::Vector3d::Zero();
 }
@@ -166,8 +162,6 @@ bool LiveRun::Step() {
   const Eigen::Vector3d angular_after = after.orientation * after.angular_velocity;
   linear_acceleration_ = (linear_after - linear_before) / timing_.dt;
   angular_acceleration_ = (angular_after - angular_before) / timing_.dt;
-  last_linear_ = linear_after;
-  last_angular_ = angular_after;
   return false;
 }
 

@@ -215,8 +215,6 @@ class LiveRun {
   std::optional<RunOutcome> outcome_;
   Eigen::Vector3d settled_position_ = Eigen::Vector3d::Zero();
   Eigen::Quaterniond settled_orientation_ = Eigen::Quaterniond::Identity();
-  Eigen::Vector3d last_linear_ = Eigen::Vector3d::Zero();  // world velocities before the step
-  Eigen::Vector3d last_angular_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d linear_acceleration_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d angular_acceleration_ = Eigen::Vector3d::Zero();
 };

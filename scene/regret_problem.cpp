@@ -18,6 +18,14 @@ regret::ReferenceProblem ReferenceProblemOf(const World& world) {
   return problem;
 }
 
+regret::ReferenceProblem RunReferenceProblem(const World& world,
+                                             const protocol::RunScenarioRequest& request) {
+  regret::ReferenceProblem problem = ReferenceProblemOf(world);
+  problem.start = {request.vehicle_start_location.x, request.vehicle_start_location.y};
+  problem.start_yaw = request.vehicle_start_yaw;
+  return problem;
+}
+
 protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
                                 const regret::ReferenceProblem& problem,
                                 const regret::ReferencePlan& plan,

@@ -15,6 +15,12 @@ namespace asg::scene {
 /// the (x, y) of every visible non-traversable actor, in world order.
 regret::ReferenceProblem ReferenceProblemOf(const World& world);
 
+/// The reference problem of a run of `request` in `world`: ReferenceProblemOf(world) from the
+/// request's nominal start (x, y, yaw), so that every repeated run of a scene is measured against
+/// the same plan.
+regret::ReferenceProblem RunReferenceProblem(const World& world,
+                                             const protocol::RunScenarioRequest& request);
+
 /// The regret report of a run of `world` whose reference plan is `plan` (made by
 /// regret::PlanReference from ReferenceProblemOf(world)); `settings` gives the nominal speed. A
 /// plan that was not found gives a report with computed false.

@@ -50,11 +50,7 @@ Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
   }
   completed.analysis.worker_id = worker_id_;
   if (!request.scene_capture_only) {
-    // The reference agent starts from the nominal pose, so every repeated run of a scene is
-    // measured against the same plan.
-    regret::ReferenceProblem problem = scene::ReferenceProblemOf(runner_.world());
-    problem.start = {request.vehicle_start_location.x, request.vehicle_start_location.y};
-    problem.start_yaw = request.vehicle_start_yaw;
+    const regret::ReferenceProblem problem = scene::RunReferenceProblem(runner_.world(), request);
     completed.analysis.regret =
         scene::RegretOf(completed.analysis, problem, ReferencePlan(problem), reference_settings_);
   }

@@ -14,6 +14,21 @@
 
 namespace asg::worker {
 
+results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& request,
+                                        ScenarioCompleted completed, uint8_t worker_id,
+                                        double wall_time_s, const std::string& detail) {
+  results::ScenarioRecord record;
+  record.request = protocol::Json(request);
+  record.result = results::DoneResult(completed.analysis, request.seed);
+  record.result.capture_error = std::move(completed.capture_error);
+  record.trajectory = std::move(completed.analysis.vehicle_trajectory);
+  record.captures = std::move(completed.captures);
+  record.timing.worker_id = worker_id;
+  record.timing.wall_time_s = wall_time_s;
+  record.timing.attempts.push_back({1, worker_id, wall_time_s, "done", detail});
+  return record;
+}
+
 int RunScenarioFile(const std::filesystem::path& request_file, const std::filesystem::path& out_dir,
                     const scene::ActorCatalog& catalog, uint8_t worker_id, std::ostream& out) {
   protocol::RunScenarioRequest request;
@@ -44,28 +59,21 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   ASG_CHECK(completed != nullptr || failed != nullptr);
 
   results::ScenarioRecord record;
-  record.request = protocol::Json(request);
   if (completed != nullptr) {
-    record.result = results::DoneResult(completed->analysis, request.seed);
-    record.trajectory = std::move(completed->analysis.vehicle_trajectory);
-    for (protocol::CaptureImage& image : completed->captures) {
-      record.captures.push_back(
-          {std::move(image.name), std::string(image.png.begin(), image.png.end())});
-    }
     if (!completed->capture_error.empty()) {
       Log(protocol::LogLevel::kWarning, "captures not rendered: " + completed->capture_error);
-      record.result.capture_error = completed->capture_error;
     }
+    record = CompletedRecord(request, std::move(*completed), worker_id, wall_time_s, "");
   } else {
+    record.request = protocol::Json(request);
     record.result.scenario_number = number;
     record.result.status = results::ScenarioStatus::kInvalid;
     record.result.error = failed->error;
     record.result.seed = request.seed;
+    record.timing.worker_id = worker_id;
+    record.timing.wall_time_s = wall_time_s;
+    record.timing.attempts.push_back({1, worker_id, wall_time_s, "invalid scene", ""});
   }
-  record.timing.worker_id = worker_id;
-  record.timing.wall_time_s = wall_time_s;
-  record.timing.attempts.push_back(
-      {1, worker_id, wall_time_s, completed != nullptr ? "done" : "invalid scene", ""});
   try {
     results::WriteScenarioFolder(out_dir, record);
   } catch (const results::ResultError& error) {
@@ -81,8 +89,8 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   }
   out << "scenario " << number << ": "
       << protocol::TerminationReasonName(
-             static_cast<protocol::TerminationReason>(completed->analysis.termination_reason))
-      << ", sim " << completed->analysis.vehicle_sim_time << " s, " << record.captures.size()
+             static_cast<protocol::TerminationReason>(record.result.termination_reason))
+      << ", sim " << record.result.vehicle_sim_time << " s, " << record.captures.size()
       << " captures -> " << folder.string() << "\n";
   return kWorkerExitOk;
 }

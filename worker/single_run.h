@@ -6,10 +6,21 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <string>
 
+#include "protocol/messages.h"
+#include "results/folder.h"
 #include "scene/actor_catalog.h"
+#include "worker/scenario_executor.h"
 
 namespace asg::worker {
+
+/// The scenario folder of a completed request: request.json, result.json (DoneResult with the
+/// request's seed, and capture_error), the trajectory and the captures; timing.json with one
+/// attempt of `wall_time_s` on `worker_id` whose detail is `detail`.
+results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& request,
+                                        ScenarioCompleted completed, uint8_t worker_id,
+                                        double wall_time_s, const std::string& detail);
 
 /// Runs the request in `request_file` and writes its folder under `out_dir`; prints a one-line
 /// outcome to `out`. Returns kWorkerExitOk when the scenario ran (whatever its termination

@@ -111,12 +111,9 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     protocol::HostPort address;
     const std::string text = values["serve"].as<std::string>();
     try {
-      // Port 0 (a free port) is accepted here, unlike when connecting.
-      const bool any_port = text.size() > 2 && text.compare(text.size() - 2, 2, ":0") == 0;
-      address = protocol::ParseHostPort(any_port ? text.substr(0, text.size() - 1) + "1" : text);
-      if (any_port) address.port = 0;
+      address = protocol::ParseListenAddress(text);
     } catch (const std::invalid_argument& error) {
-      throw UsageError(error.what());
+      throw UsageError(std::string("--serve ") + error.what());
     }
     if (!protocol::IsLoopbackHost(address.host) && token.empty()) {
       throw UsageError("--serve " + values["serve"].as<std::string>() +

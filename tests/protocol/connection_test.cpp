@@ -232,6 +232,21 @@ TEST(ConnectionTest, ConnectNamesTheAddressWhenRefused) {
   }
 }
 
+TEST(ConnectionTest, ParseListenAddressAcceptsPortZeroAndNamesBadText) {
+  EXPECT_EQ(ParseListenAddress("127.0.0.1:0").host, "127.0.0.1");
+  EXPECT_EQ(ParseListenAddress("127.0.0.1:0").port, 0);
+  EXPECT_EQ(ParseListenAddress("[::1]:7419").host, "::1");
+  EXPECT_EQ(ParseListenAddress("[::1]:7419").port, 7419);
+  try {
+    ParseListenAddress("host:99999");
+    FAIL() << "port 99999 accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(), "\"host:99999\": port \"99999\" is not in 0..65535");
+  }
+  EXPECT_THROW(ParseListenAddress("no-port"), std::invalid_argument);
+  EXPECT_THROW(ParseListenAddress(":80"), std::invalid_argument);
+}
+
 TEST(ConnectionTest, ParseHostPortAcceptsNamesAndBracketedIpv6) {
   EXPECT_EQ(ParseHostPort("localhost:8080").host, "localhost");
   EXPECT_EQ(ParseHostPort("localhost:8080").port, 8080);

@@ -3,7 +3,6 @@
 
 #include "capture/capture_error.h"
 #include "protocol/messages_json.h"
-#include "results/files.h"
 #include "worker/serve/fields.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
@@ -45,11 +44,10 @@ Reply LoadScenario(Session& session, const Call& call) {
     }
   } else {
     from = folder;
-    const std::filesystem::path file = from / "request.json";
     try {
-      scenario = protocol::ParseMessage<protocol::RunScenarioRequest>(results::ReadTextFile(file));
+      scenario = ReadFolderRequest(from);
     } catch (const std::exception& error) {
-      return {{{"success", false}, {"description", file.string() + ": " + error.what()}}};
+      return {{{"success", false}, {"description", error.what()}}};
     }
   }
   if (session.goal_running()) {

@@ -18,6 +18,7 @@
 #include "scene/regret_problem.h"
 #include "scene/run_variation.h"
 #include "worker/node_sensors.h"
+#include "worker/single_run.h"
 #include "worker/worker_log.h"
 
 namespace asg::worker::serve {
@@ -126,8 +127,7 @@ void Session::OnMessage(const std::shared_ptr<protocol::Connection>& connection,
       return;
     }
     connection->MarkRegistered();
-    Send(connection, client_id, protocol::ResponseType(kHello), message.reference,
-         {{"success", true}, {"client_id", client_id}}, {});
+    SendReply(*connection, client_id, message, {{"success", true}, {"client_id", client_id}}, {});
     return;
   }
   if (!connection->registered()) {
@@ -169,26 +169,22 @@ void Session::Dispatch(const std::shared_ptr<protocol::Connection>& connection, 
     return;
   }
   if (!reply.later) {
-    Send(connection, client_id, protocol::ResponseType(message.type), message.reference, reply.body,
-         std::move(reply.attachment));
+    SendReply(*connection, client_id, message, reply.body, std::move(reply.attachment));
   }
 }
 
-void Session::Send(const std::shared_ptr<protocol::Connection>& connection, int client_id,
-                   const std::string& type, int64_t reference, const protocol::Json& body,
-                   std::string attachment) {
-  logs_.Communication(client_id, type, "reply", FailedBody(body) ? "error" : "info", reference);
-  protocol::Message reply;
-  reply.type = type;
-  reply.reference = reference;
-  if (protocol::IsReplyType(type)) {
-    protocol::Message request;
-    request.type = type.substr(0, type.size() - protocol::kResponseSuffix.size());
-    request.reference = reference;
-    connection->Reply(request, body, std::move(attachment));
-  } else {
-    connection->Send(type, body, std::move(attachment));
-  }
+void Session::SendReply(protocol::Connection& connection, int client_id,
+                        const protocol::Message& request, const protocol::Json& body,
+                        std::string attachment) {
+  logs_.Communication(client_id, protocol::ResponseType(request.type), "reply",
+                      FailedBody(body) ? "error" : "info", request.reference);
+  connection.Reply(request, body, std::move(attachment));
+}
+
+void Session::Push(protocol::Connection& connection, int client_id, const std::string& type,
+                   const protocol::Json& body) {
+  logs_.Communication(client_id, type, "event", FailedBody(body) ? "error" : "info", 0);
+  connection.Send(type, body);
 }
 
 void Session::SetState(SimState state) {
@@ -202,8 +198,7 @@ void Session::SetState(SimState state) {
                                   {"time", live_.loaded() ? live_.time() : 0.0}}}};
   for (auto it = subscribers_.begin(); it != subscribers_.end();) {
     if (auto connection = it->second.lock()) {
-      logs_.Communication(it->first, "Event", "event", "info", 0);
-      connection->Send("Event", event);
+      Push(*connection, it->first, "Event", event);
       ++it;
     } else {
       it = subscribers_.erase(it);
@@ -290,30 +285,25 @@ void Session::RunEnded() {
     protocol::AnalyzeScenarioRequest analysis = result->analysis;
     analysis.worker_id = settings_.worker_id;
     const protocol::RunScenarioRequest& request = live_.request();
-    regret::ReferenceProblem problem = scene::ReferenceProblemOf(live_.world());
-    problem.start = {request.vehicle_start_location.x, request.vehicle_start_location.y};
-    problem.start_yaw = request.vehicle_start_yaw;
+    const regret::ReferenceProblem problem = scene::RunReferenceProblem(live_.world(), request);
     const regret::ReferenceSettings reference_settings;
     analysis.regret = scene::RegretOf(
         analysis, problem, regret::PlanReference(problem, reference_settings), reference_settings);
     result_json_ = protocol::Json(analysis);
     result_json_["termination_reason_name"] = protocol::TerminationReasonName(result->reason());
     if (!folder_.empty()) {
-      results::ScenarioRecord record;
-      record.request = protocol::Json(request);
-      record.result = results::DoneResult(analysis, request.seed);
-      record.trajectory = analysis.vehicle_trajectory;
+      ScenarioCompleted completed{analysis, {}, {}};
       if (request.take_scene_capture) {
         // The same captures as the farm's: the scenario's views with the run annotated.
         try {
           if (!renderer_) renderer_ = std::make_unique<capture::CaptureRenderer>();
-          record.captures = renderer_->Render(live_.world(), request, &analysis);
+          completed.captures = renderer_->Render(live_.world(), request, &analysis);
         } catch (const capture::CaptureError& error) {
-          record.result.capture_error = error.what();
+          completed.capture_error = error.what();
         }
       }
-      record.timing.worker_id = settings_.worker_id;
-      record.timing.attempts.push_back({1, settings_.worker_id, 0.0, "done", "interactive"});
+      const results::ScenarioRecord record =
+          CompletedRecord(request, std::move(completed), settings_.worker_id, 0.0, "interactive");
       try {
         results::WriteScenarioFolder(folder_ / "interactive", record);
         result_folder_ = results::ScenarioFolder(folder_ / "interactive",
@@ -348,8 +338,7 @@ void Session::FinishLongStep() {
         {"error_message", "the run ended after " + std::to_string(step.total - step.remaining) +
                               " of " + std::to_string(step.total) + " steps"}};
   }
-  Send(step.connection, step.client_id, protocol::ResponseType(step.request.type),
-       step.request.reference, body, {});
+  SendReply(*step.connection, step.client_id, step.request, body, {});
   DrainPending();
 }
 
@@ -391,11 +380,10 @@ bool Session::CancelGoal(uint64_t goal_id) {
 void Session::FinishGoal(uint8_t result, const std::string& message) {
   Goal goal = std::move(*goal_);
   goal_.reset();
-  Send(goal.connection, goal.client_id, "SimulateStepsResult", 0,
+  Push(*goal.connection, goal.client_id, "SimulateStepsResult",
        {{"goal_id", goal.id},
         {"completed_steps", goal.done},
-        {"result", {{"result", result}, {"error_message", message}}}},
-       {});
+        {"result", {{"result", result}, {"error_message", message}}}});
 }
 
 bool Session::Advance() {
@@ -416,11 +404,10 @@ bool Session::Advance() {
     Goal& goal = *goal_;
     ++goal.done;
     if (goal.done % goal.feedback_every == 0 || goal.done == goal.steps) {
-      Send(goal.connection, goal.client_id, "SimulateStepsFeedback", 0,
+      Push(*goal.connection, goal.client_id, "SimulateStepsFeedback",
            {{"goal_id", goal.id},
             {"completed_steps", goal.done},
-            {"remaining_steps", goal.steps - goal.done}},
-           {});
+            {"remaining_steps", goal.steps - goal.done}});
     }
     if (goal.done == goal.steps) FinishGoal(1, "");
     return true;
@@ -516,17 +503,22 @@ const StepSensorData* Session::LatestSensors() {
   return latest_sensors_.get();
 }
 
+protocol::RunScenarioRequest ReadFolderRequest(const std::filesystem::path& folder) {
+  const std::filesystem::path file = folder / "request.json";
+  try {
+    return protocol::ParseMessage<protocol::RunScenarioRequest>(results::ReadTextFile(file));
+  } catch (const std::exception& error) {
+    throw std::runtime_error(file.string() + ": " + error.what());
+  }
+}
+
 int ServeInteractive(const ServeSettings& settings, const scene::ActorCatalog& catalog) {
   Session session(settings, catalog);
   if (!settings.open.empty()) {
-    const std::filesystem::path request_file = settings.open / "request.json";
-    protocol::RunScenarioRequest request;
     try {
-      request =
-          protocol::ParseMessage<protocol::RunScenarioRequest>(results::ReadTextFile(request_file));
-      session.Load(request, settings.open);
+      session.Load(ReadFolderRequest(settings.open), settings.open);
     } catch (const std::exception& error) {
-      std::cerr << "asg-worker: " << request_file.string() << ": " << error.what() << "\n";
+      std::cerr << "asg-worker: --open " << settings.open.string() << ": " << error.what() << "\n";
       return 2;
     }
   }

@@ -50,6 +50,10 @@ const char* SimulationStatusName(SimState state);
 /// Why a scenario with vehicle nodes is driven otherwise here (logged and told at load).
 std::string NodesNote(const protocol::RunScenarioRequest& request);
 
+/// The request.json of a result's scenario folder. Throws std::runtime_error naming the file and
+/// the problem when it cannot be read or decoded.
+protocol::RunScenarioRequest ReadFolderRequest(const std::filesystem::path& folder);
+
 /// How the interactive worker is started.
 struct ServeSettings {
   std::string host = "127.0.0.1";  ///< address to listen on
@@ -158,8 +162,6 @@ class Session {
   void NameClient(int client_id, std::string name);
   /// Begins quitting: no new connections, every later request refused.
   void Quit();
-  /// The number of steps done in this run.
-  long steps() const { return live_.loaded() ? live_.steps() : 0; }
 
  private:
   struct Goal {
@@ -188,9 +190,12 @@ class Session {
                  const protocol::Message& message);
   void Dispatch(const std::shared_ptr<protocol::Connection>& connection, int client_id,
                 const protocol::Message& message);
-  void Send(const std::shared_ptr<protocol::Connection>& connection, int client_id,
-            const std::string& type, int64_t reference, const protocol::Json& body,
-            std::string attachment);
+  /// Sends the reply to `request` and logs it.
+  void SendReply(protocol::Connection& connection, int client_id, const protocol::Message& request,
+                 const protocol::Json& body, std::string attachment);
+  /// Sends a frame the session pushes (feedback, results, events) and logs it.
+  void Push(protocol::Connection& connection, int client_id, const std::string& type,
+            const protocol::Json& body);
   /// One step of whatever is running; false when nothing is.
   bool Advance();
   /// Steps once; handles the run's end. False when the run ended (or nothing is loaded).
