@@ -18,7 +18,7 @@ namespace asg::client {
 
 namespace {
 
-constexpr uint32_t kMaxScenarioNumber = std::numeric_limits<uint16_t>::max();
+using protocol::kMaxScenarioNumber;
 
 /// Most vehicle nodes per worker, and most accepted reruns per scenario.
 constexpr uint64_t kMaxNodeCount = 255;
@@ -121,7 +121,7 @@ uint32_t GivenNumber(const Json& overrides, const std::string& origin, const std
   if (!found->is_number_unsigned() || found->get<uint64_t>() < 1 ||
       found->get<uint64_t>() > kMaxScenarioNumber) {
     FailAt(origin, path + ".scenario_number",
-           "expected an integer in 1..65535 (0 is reserved), got " + ShortDump(*found));
+           "expected an integer in 1..2147483647 (0 is reserved), got " + ShortDump(*found));
   }
   return found->get<uint32_t>();
 }
@@ -204,7 +204,7 @@ std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& l
     if (uint64_t{layout.scenario_number} * count > kMaxScenarioNumber) {
       FailAt(origin, "variants",
              "layout " + std::to_string(layout.scenario_number) + " x " + std::to_string(count) +
-                 " variants would be numbered past the maximum 65535");
+                 " variants would be numbered past the maximum 2147483647");
     }
     for (uint32_t v = 0; v < count; ++v) {
       const std::string where = "variants[" + std::to_string(v) + "]";
@@ -308,7 +308,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     if (numbers[i] != 0) continue;
     while (used.contains(next)) ++next;
     const std::string path = "scenarios[" + std::to_string(i) + "]";
-    if (next > kMaxScenarioNumber) FailAt(origin, path, "no scenario number left (max 65535)");
+    if (next > kMaxScenarioNumber) FailAt(origin, path, "no scenario number left (max 2147483647)");
     numbers[i] = next;
     Claim(&used, next, path, origin, path);
   }
@@ -343,9 +343,9 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
       const std::string source = "generate[" + std::to_string(i) + "]";
       const uint32_t number = first + i;
       if (number > kMaxScenarioNumber) {
-        FailAt(
-            origin, "generate",
-            source + " would be scenario " + std::to_string(number) + ", past the maximum 65535");
+        FailAt(origin, "generate",
+               source + " would be scenario " + std::to_string(number) +
+                   ", past the maximum 2147483647");
       }
       Claim(&used, number, source, origin, "generate");
       PlannedScenario planned;
@@ -381,7 +381,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     if (last > kMaxScenarioNumber) {
       FailAt(origin, "search.budget.scenarios",
              "the searched scenarios would be numbered up to " + std::to_string(last) +
-                 ", past the maximum 65535");
+                 ", past the maximum 2147483647");
     }
   }
   if (batch.scenarios.empty() && !batch.search) {

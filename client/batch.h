@@ -23,10 +23,11 @@
 // strictly with the batch: a bad value there is a BatchError, e.g. "batch.json:
 // vehicle_nodes.max_reruns: expected an unsigned integer, got string "x"".
 //
-// Numbering: a "scenario_number" in an override is used as given (1..65535: AnalyzeScenario
-// carries it as uint16, and 0 is reserved); the other listed scenarios get 1, 2, 3... in order,
-// skipping numbers already given; generated scenarios follow, numbered from "start_number" or
-// else from one past the highest listed number. A number used twice is a BatchError.
+// Numbering: a "scenario_number" in an override is used as given (1..2147483647, the range of
+// RunScenario's int32; AnalyzeScenario's uint16 is widened to match; 0 is reserved); the other
+// listed scenarios get 1, 2, 3... in order, skipping numbers already given; generated scenarios
+// follow, numbered from "start_number" or else from one past the highest listed number. A number
+// used twice is a BatchError.
 //
 // Seeds: every scenario's request.seed is ScenarioSeed(batch seed, number) unless its override
 // sets "seed" (for replaying one scenario alone). "seed" and "scenario_number" in "defaults"
@@ -99,7 +100,7 @@ enum class PlanStatus : uint8_t {
 
 /// One scenario of a batch, ready to run or explaining why it cannot.
 struct PlannedScenario {
-  uint32_t scenario_number = 0;  ///< 1..65535, unique in the batch
+  uint32_t scenario_number = 0;  ///< 1..2147483647, unique in the batch
   uint64_t seed = 0;             ///< the request's seed (derived or given)
   std::string source;            ///< place in the batch file: "scenarios[2]" or "generate[0]"
   PlanStatus status = PlanStatus::kValid;

@@ -14,6 +14,7 @@
 #include "client/generate.h"
 #include "client/search_spec.h"
 #include "protocol/json_schema.h"
+#include "protocol/messages.h"
 #include "search/strategy_registry.h"
 
 namespace asg::client {
@@ -22,6 +23,7 @@ namespace {
 using batch_keys::KeySet;
 
 constexpr uint64_t kMaxNumber = std::numeric_limits<uint16_t>::max();
+constexpr uint64_t kMaxScenario = protocol::kMaxScenarioNumber;
 
 Json Ref(const std::string& name) { return {{"$ref", "#/$defs/" + name}}; }
 
@@ -102,7 +104,7 @@ void AddGenerate(Json& defs) {
   const GenerateSpec spec;
   defs["Generate"] = Object("generate", batch_keys::kGenerate,
                             {{"count", Integer(0, kMaxNumber)},
-                             {"start_number", Integer(1, kMaxNumber)},
+                             {"start_number", Integer(1, kMaxScenario)},
                              {"max_tries", WithDefault(Integer(1, 100'000'000), spec.max_tries)},
                              {"actors", {{"type", "array"}, {"items", Ref("GenerateActor")}}},
                              {"start", Ref("GenerateStart")},
@@ -202,7 +204,7 @@ Json BatchSchema() {
   Json defs = builder.defs();
   Json request = defs["RunScenarioRequest"];  // a copy: inserting into defs moves its entries
   request["properties"]["sim_timeout_period"]["default"] = kDefaultSimTimeout;
-  request["properties"]["scenario_number"] = Integer(1, kMaxNumber);
+  request["properties"]["scenario_number"] = Integer(1, kMaxScenario);
   defs["RunScenarioRequest"] = request;
 
   const BatchSettings settings;

@@ -9,6 +9,8 @@
 
 #include "protocol/endpoint.h"
 #include "protocol/install_layout.h"
+#include "protocol/messages.h"
+#include "protocol/token.h"
 
 namespace asg::client {
 
@@ -18,7 +20,8 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage:
   asg-client run BATCH.json --out DIR [--workers N] [--resume | --retry failed | --force]
-                 [--listen HOST:PORT]
+                 [--listen HOST:PORT] [--launcher local|slurm|none]
+                 [--partition P] [--time HH:MM:SS] [--cpus-per-worker C] [--sbatch-arg A ...]
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
   asg-client schema [batch | nodes]
@@ -64,6 +67,16 @@ end points on the landscape and a sortable, filterable table; DIR/scenario_NNNN/
 the captures, the trajectory and its speed, roll, pitch and yaw; page code in DIR/report/. It
 opens as a file in a browser, without network or server; the same folders give the same bytes.
 
+Workers come from the launcher. local (the default) starts --workers processes on this machine
+and starts one again when it dies. slurm submits ONE Slurm job array (sbatch --array=1-N,
+N = --workers) whose tasks run `asg-worker --connect HOST:PORT --id $SLURM_ARRAY_TASK_ID` and
+connect back to --listen (default: this host's first non-loopback address), with the token
+(created when none is given) in their environment; the progress line shows the array's pending
+and running tasks (squeue), the array is cancelled (scancel) when the batch ends, on Ctrl-C and
+when the client fails, a lost task's scenario runs on the other tasks, and a new array is
+submitted for the remainder when every task is gone. none launches nothing and waits for
+workers started by any other means (docs: README, "Beyond one machine").
+
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
 scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2
 usage, batch-file or output-folder error (nothing ran), 130 interrupted.
@@ -81,6 +94,38 @@ void ParseListen(const std::string& text, FarmSettings* settings) {
   }
 }
 
+/// --launcher and the Slurm options, which only --launcher slurm takes.
+void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
+  settings->launcher = values["launcher"].as<std::string>();
+  if (settings->launcher != "local" && settings->launcher != "slurm" &&
+      settings->launcher != "none") {
+    throw UsageError("--launcher \"" + settings->launcher + "\": expected local, slurm or none");
+  }
+  const bool slurm = settings->launcher == "slurm";
+  for (const char* option : {"partition", "time", "sbatch-arg"}) {
+    if (values.count(option) && !slurm) {
+      throw UsageError(std::string("--") + option + " is an option of --launcher slurm");
+    }
+  }
+  if (!values["cpus-per-worker"].defaulted() && !slurm) {
+    throw UsageError("--cpus-per-worker is an option of --launcher slurm");
+  }
+  if (settings->launcher == "none") settings->workers = 0;
+  if (slurm && settings->workers == 0) {
+    throw UsageError("--launcher slurm needs --workers 1..65535 (the array's tasks)");
+  }
+  if (values.count("partition")) settings->slurm_partition = values["partition"].as<std::string>();
+  if (values.count("time")) settings->slurm_time = values["time"].as<std::string>();
+  const int cpus = values["cpus-per-worker"].as<int>();
+  if (cpus < 1 || cpus > 1024) {
+    throw UsageError("--cpus-per-worker " + std::to_string(cpus) + " is outside 1..1024");
+  }
+  settings->cpus_per_worker = static_cast<uint32_t>(cpus);
+  if (values.count("sbatch-arg")) {
+    settings->sbatch_arguments = values["sbatch-arg"].as<std::vector<std::string>>();
+  }
+}
+
 }  // namespace
 
 ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
@@ -92,9 +137,19 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     ("help,h", "print this help and exit")
     ("version", "print the version and exit")
     ("out,o", po::value<std::string>(), "output folder for the results (created when missing)")
-    ("workers,w", po::value<int>()->default_value(static_cast<int>(std::min(cores, 255u))),
-     "local worker processes to launch, 0..255 (default: number of cores); 0 serves workers "
-     "started elsewhere")
+    ("workers,w", po::value<int>()->default_value(static_cast<int>(cores)),
+     "workers to launch, 0..65535 (default: number of cores): local processes, or the tasks of "
+     "the Slurm array; 0 launches none (as --launcher none)")
+    ("launcher", po::value<std::string>()->default_value("local"),
+     "where workers come from: local (processes on this machine), slurm (one Slurm job array "
+     "that connects back) or none (workers started by other means connect)")
+    ("partition", po::value<std::string>(), "slurm: the partition (sbatch --partition)")
+    ("time", po::value<std::string>(), "slurm: each task's time limit HH:MM:SS (sbatch --time)")
+    ("cpus-per-worker", po::value<int>()->default_value(1),
+     "slurm: cores per task, 1..1024 (sbatch --cpus-per-task); also the worker's LP_NUM_THREADS "
+     "(the software renderer's threads)")
+    ("sbatch-arg", po::value<std::vector<std::string>>()->composing(),
+     "slurm: one more sbatch argument, as it is, e.g. --sbatch-arg=--account=lab (repeatable)")
     ("resume", "continue the batch DIR holds: keep its complete scenario folders, run only the "
      "others (refused when DIR holds another batch)")
     ("retry", po::value<std::string>(), "--retry failed: like --resume, and run the scenarios "
@@ -104,7 +159,8 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     ("listen", po::value<std::string>()->default_value("127.0.0.1:0"),
      "HOST:PORT the client listens on, for workers, external vehicle nodes (their control "
      "plane) and an external search's scenario generator alike; port 0 picks a free one (the "
-     "log and the terminal say which); any address other than loopback requires a token")
+     "log and the terminal say which); any address other than loopback requires a token "
+     "(default: 127.0.0.1:0; with --launcher slurm, this host's first non-loopback address)")
     ("token", po::value<std::string>(),
      "shared secret every worker, vehicle node and generator must present (default: environment "
      "variable ASG_TOKEN)")
@@ -219,10 +275,11 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     throw UsageError("--out " + settings.out_dir.string() + ": exists and is not a folder");
   }
   const int workers = values["workers"].as<int>();
-  if (workers < 0 || workers > 255) {
-    throw UsageError("--workers " + std::to_string(workers) + " is outside 0..255");
+  if (workers < 0 || workers > static_cast<int>(protocol::kMaxWorkerId)) {
+    throw UsageError("--workers " + std::to_string(workers) + " is outside 0..65535");
   }
   settings.workers = static_cast<uint32_t>(workers);
+  ParseLauncher(values, &settings);
   settings.resume = values.count("resume") > 0;
   if (values.count("retry")) {
     const std::string what = values["retry"].as<std::string>();
@@ -235,19 +292,32 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     throw UsageError("--force empties DIR, --resume and --retry continue it: give one");
   }
   settings.quiet = values.count("quiet") > 0;
-  ParseListen(values["listen"].as<std::string>(), &settings);
+  if (settings.launcher == "slurm" && values["listen"].defaulted()) {
+    // Compute nodes must reach the client: the host's first non-loopback address.
+    const std::string host = protocol::FirstNonLoopbackAddress();
+    if (host.empty()) {
+      throw UsageError("--launcher slurm: this host has no non-loopback address; give --listen");
+    }
+    settings.listen_host = host;
+    settings.listen_port = 0;
+  } else {
+    ParseListen(values["listen"].as<std::string>(), &settings);
+  }
   if (values.count("token")) {
     settings.token = values["token"].as<std::string>();
   } else if (const char* token = std::getenv("ASG_TOKEN")) {
     settings.token = token;
   }
+  if (settings.launcher == "slurm" && settings.token.empty()) {
+    settings.token = protocol::NewToken();  // goes to the workers through the environment only
+  }
   if (!protocol::IsLoopbackHost(settings.listen_host) && settings.token.empty()) {
     throw UsageError("--listen " + settings.listen_host +
                      " accepts workers from other hosts: give --token (or set ASG_TOKEN)");
   }
-  settings.worker_executable = values.count("worker-exe")
-                                   ? std::filesystem::path(values["worker-exe"].as<std::string>())
-                                   : self_path.parent_path() / "asg-worker";
+  settings.worker_executable = std::filesystem::absolute(
+      values.count("worker-exe") ? std::filesystem::path(values["worker-exe"].as<std::string>())
+                                 : self_path.parent_path() / "asg-worker");
   if (values.count("catalog")) {
     command.catalog = std::filesystem::absolute(values["catalog"].as<std::string>());
     settings.worker_arguments = {"--catalog", command.catalog.string()};

@@ -20,6 +20,7 @@
 #include "client/report.h"
 #include "client/results_summary.h"
 #include "client/search_run.h"
+#include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
 
 namespace asg::client {
@@ -62,11 +63,16 @@ double CpuSeconds(int who) {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-/// The address local workers connect to: loopback when listening on every interface.
-std::string ConnectHost(const std::string& listen_host) {
-  if (listen_host == "0.0.0.0") return "127.0.0.1";
-  if (listen_host == "::") return "::1";
-  return listen_host;
+/// The address launched workers connect to. Listening on every interface: loopback for local
+/// workers, the host's first non-loopback address for those on other hosts.
+std::string ConnectHost(const std::string& listen_host, const std::string& launcher) {
+  if (listen_host != "0.0.0.0" && listen_host != "::") {
+    return listen_host.find(':') != std::string::npos ? "[" + listen_host + "]" : listen_host;
+  }
+  if (launcher != "local") {
+    if (const std::string host = protocol::FirstNonLoopbackAddress(); !host.empty()) return host;
+  }
+  return listen_host == "::" ? "[::1]" : "127.0.0.1";
 }
 
 results::ScenarioRecord InvalidRecord(const PlannedScenario& planned) {
@@ -170,7 +176,7 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
   boost::asio::signal_set signals(io.context(), SIGINT, SIGTERM);
   WaitForSignal(&signals, &events, generator ? &*generator : nullptr);
   const std::string address =
-      ConnectHost(settings.listen_host) + ":" + std::to_string(links.port());
+      ConnectHost(settings.listen_host, settings.launcher) + ":" + std::to_string(links.port());
   logger.Info("listening on " + settings.listen_host + ":" + std::to_string(links.port()) +
               (settings.token.empty() ? "" : ", token required"));
   if (const uint32_t count = batch.settings.vehicle_nodes.spec.count; count > 0) {
@@ -201,23 +207,27 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
                 std::to_string(to_run.size()) + " to run");
   }
 
-  std::optional<WorkerPool> pool;
-  if (settings.workers > 0 && !to_run.empty()) {
-    pool.emplace(WorkerLaunchSettings{settings.worker_executable, address, settings.token,
-                                      settings.worker_arguments, settings.out_dir / "logs"});
-  }
-  FarmLoopContext context{&batch,
-                          &settings,
-                          &logger,
-                          &events,
-                          pool ? &*pool : nullptr,
-                          &progress,
-                          &writer,
-                          &nodes,
-                          search ? &*search : nullptr};
+  // Where the workers come from; nothing is launched when nothing is left to run.
+  LauncherSettings launch;
+  launch.kind = settings.workers == 0 || to_run.empty() ? "none" : settings.launcher;
+  launch.workers = settings.workers;
+  launch.worker_executable = settings.worker_executable;
+  launch.connect = address;
+  launch.token = settings.token;
+  launch.worker_arguments = settings.worker_arguments;
+  launch.first_launch_arguments = settings.first_launch_arguments;
+  launch.log_folder = settings.out_dir / "logs";
+  launch.partition = settings.slurm_partition;
+  launch.time_limit = settings.slurm_time;
+  launch.cpus_per_worker = settings.cpus_per_worker;
+  launch.sbatch_arguments = settings.sbatch_arguments;
+  const std::unique_ptr<Launcher> launcher = MakeLauncher(launch, &logger);
+  FarmLoopContext context{&batch,  &settings,      &logger,
+                          &events, launcher.get(), &progress,
+                          &writer, &nodes,         search ? &*search : nullptr};
   FarmLoop loop(context, to_run);
   if (!to_run.empty()) {
-    if (settings.workers == 0) {
+    if (launch.kind == "none") {
       out << "waiting for workers on " << settings.listen_host << ":" << links.port() << "\n"
           << std::flush;
     }
@@ -238,10 +248,8 @@ int RunFarm(const Batch& loaded, const FarmSettings& settings, std::ostream& out
                                              : "search stopped: " + search->error());
   }
   loop.CloseAll(loop.interrupted() ? "batch interrupted" : "batch finished");
-  if (pool) {
-    if (const size_t killed = pool->StopAll(settings.shutdown_grace); killed > 0) {
-      logger.Warning("killed " + std::to_string(killed) + " workers that did not exit in time");
-    }
+  if (const size_t killed = launcher->Stop(settings.shutdown_grace); killed > 0) {
+    logger.Warning("stopped " + std::to_string(killed) + " workers that did not exit in time");
   }
   writer.Drain();
   progress.Finish(SteadyClock::now());

@@ -28,11 +28,12 @@ inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; su
 
 /// How to run a batch.
 struct FarmSettings {
-  std::filesystem::path out_dir;  ///< results go here (created when missing)
-  uint32_t workers = 1;           ///< local worker processes to launch, 0..255
-  bool resume = false;            ///< keep complete scenario folders, run the rest
-  bool retry_failed = false;      ///< with resume: run failed scenarios again
-  bool force = false;             ///< empty a non-empty out_dir first
+  std::filesystem::path out_dir;   ///< results go here (created when missing)
+  std::string launcher = "local";  ///< where workers come from: local, slurm or none (launcher.h)
+  uint32_t workers = 1;            ///< workers to launch (local processes, Slurm array tasks)
+  bool resume = false;             ///< keep complete scenario folders, run the rest
+  bool retry_failed = false;       ///< with resume: run failed scenarios again
+  bool force = false;              ///< empty a non-empty out_dir first
   /// Scenarios recorded invalid do not make the batch fail (exit 0): --allow-invalid. Without
   /// it, one a worker finds invalid (its scene cannot be built) counts as failed for the exit.
   bool allow_invalid = false;
@@ -43,6 +44,10 @@ struct FarmSettings {
   std::filesystem::path worker_executable;          ///< asg-worker, for local workers
   std::vector<std::string> worker_arguments;        ///< appended to every local worker's command
   std::vector<std::string> first_launch_arguments;  ///< appended to the initial launches only
+  std::string slurm_partition;                      ///< slurm: --partition, empty for default
+  std::string slurm_time;                           ///< slurm: --time, empty for default
+  uint32_t cpus_per_worker = 1;                     ///< slurm: --cpus-per-task, LP_NUM_THREADS
+  std::vector<std::string> sbatch_arguments;        ///< slurm: more sbatch arguments
   bool quiet = false;                               ///< no progress output
   bool live_progress = false;  ///< one line redrawn in place (a terminal) instead of plain lines
   std::chrono::milliseconds start_timeout{30'000};  ///< [ms] accepted but not started: resubmit

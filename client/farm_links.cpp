@@ -101,9 +101,11 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
     return Guarded<T>(weak, registered, peer, logger, std::move(handler));
   };
 
+  auto worker_id = std::make_shared<std::atomic<uint16_t>>(0);  // valid once registered
   protocol::OnMessage<protocol::RegisterWorkerRequest>(
-      *connection, [weak, registered, node, peer, key, queue, logger, token = settings_.token](
-                       const protocol::RegisterWorkerRequest& request, const Message& message) {
+      *connection, [taken = taken_, weak, registered, node, worker_id, peer, key, queue, logger,
+                    token = settings_.token](const protocol::RegisterWorkerRequest& request,
+                                             const Message& message) {
         auto self = weak.lock();
         if (!self) return;
         if (!token.empty() && !protocol::TokensEqual(token, request.token)) {
@@ -115,7 +117,17 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
         }
         if (node->load())
           throw std::runtime_error("a vehicle node's connection cannot register a worker");
-        if (registered->exchange(true)) throw std::runtime_error("already registered");
+        if (registered->load()) throw std::runtime_error("already registered");
+        if (!taken->Take(request.worker_id)) {
+          const std::string reason = "refused: worker id " + std::to_string(request.worker_id) +
+                                     " is taken by another connected worker";
+          logger->Warning(reason + " (pid " + std::to_string(request.pid) + " from " + peer + ")");
+          self->ReplyError(message.reference, reason);
+          self->Close("worker id " + std::to_string(request.worker_id) + " taken");
+          return;
+        }
+        worker_id->store(request.worker_id);
+        registered->store(true);
         self->MarkRegistered();
         self->Reply(message,
                     protocol::Json(protocol::RegisterWorkerResponse{
@@ -209,8 +221,9 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
             queue->Push(FarmEvent{key, farm_event::Preempted{preempted}});
           }));
 
-  connection->SetCloseHandler([weak, registered, node, generator, raw, link = generator_, key,
-                               queue, push_node, peer, logger](const std::string& reason) {
+  connection->SetCloseHandler([taken = taken_, weak, registered, node, generator, worker_id, raw,
+                               link = generator_, key, queue, push_node, peer,
+                               logger](const std::string& reason) {
     // A worker registers with RegisterWorker, a vehicle node with an accepted
     // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
     if (auto self = weak.lock(); self && !self->registered()) {
@@ -223,6 +236,7 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
     }
     if (node->load()) push_node(NodeClosed(key, reason));
     if (!registered->load()) return;
+    taken->Release(worker_id->load());
     queue->Push(FarmEvent{key, farm_event::Closed{reason}});
   });
 

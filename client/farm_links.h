@@ -2,7 +2,8 @@
 // token at registration and turns what workers send into FarmEvents.
 //
 // Per connection, on its io strand: "RegisterWorker" is answered at once (accepted, or an Error
-// and a close for a wrong token, which is logged); any other message before registration gets
+// and a close for a wrong token or a worker id another open connection holds, which is logged;
+// an id is free again once its connection closes); any other message before registration gets
 // an Error and a close. After registration, "StatusCode" frames and "AnalyzeScenario" requests
 // (decoded strictly; a bad one is answered with an Error by the connection) become events, and
 // "WorkerIssueNotification" is answered {received: true} and becomes an event. Vehicle nodes
@@ -15,6 +16,8 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "client/farm_events.h"
@@ -58,6 +61,22 @@ class WorkerLinks {
   protocol::Logger* logger_;
   GeneratorLink* generator_;
   std::atomic<WorkerKey> next_key_{1};
+  /// The worker ids of registered connections still open; shared with the connections'
+  /// handlers, which may outlive the links.
+  struct TakenIds {
+    std::mutex mutex;
+    std::set<uint16_t> ids;
+    /// Takes an id for a registering connection; false when an open connection holds it.
+    bool Take(uint16_t id) {
+      const std::lock_guard lock(mutex);
+      return ids.insert(id).second;
+    }
+    void Release(uint16_t id) {
+      const std::lock_guard lock(mutex);
+      ids.erase(id);
+    }
+  };
+  std::shared_ptr<TakenIds> taken_ = std::make_shared<TakenIds>();
   protocol::Server server_;  // last: its accept callback uses the members above
 };
 

@@ -22,8 +22,6 @@ constexpr std::chrono::milliseconds kLastReadyWait{10'000};
 constexpr std::chrono::milliseconds kExitAfterClose{2000};
 /// How long a RunScenario may wait for its RunScenarioResponse.
 constexpr std::chrono::milliseconds kRunReplyTimeout{10'000};
-/// Consecutive local workers ending before they register after which the farm gives up.
-constexpr uint32_t kMaxEarlyExits = 5;
 
 SchedulerSettings MakeSchedulerSettings(const Batch& batch, const FarmSettings& settings) {
   SchedulerSettings scheduler;
@@ -49,9 +47,8 @@ std::map<uint32_t, results::ScenarioOutcome> FarmLoop::outcomes() const {
 }
 
 void FarmLoop::Run() {
-  for (uint32_t id = 1; id <= context_.settings->workers; ++id) {
-    Launch(static_cast<uint8_t>(id), true);
-  }
+  context_.launcher->Start();
+  PollLauncher(SteadyClock::now());
   // Once every scenario is recorded, the loop still waits (at most kLastReadyWait) for the
   // nodes' NotifyReady after their last run, which may ask for a rerun.
   std::optional<SteadyClock::time_point> drained_at;
@@ -76,7 +73,8 @@ void FarmLoop::Run() {
       const std::vector<uint32_t> next = context_.feed->Poll();
       if (!next.empty()) book_.Add(next);
     }
-    ReapProcesses();
+    PollLauncher(now);
+    if (!breakdown_.empty()) break;
     KillSilentProcesses(now);
     for (const SchedulerAction& action : book_.scheduler().Poll(now)) Apply(action, now);
     AssignIdleWorkers(now);
@@ -107,16 +105,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Registered& event, SteadyClock::tim
   link.connection = std::move(event.connection);
   link.worker_id = event.registration.worker_id;
   link.pid = event.registration.pid;
-  const auto process = processes_.find(link.pid);
-  // A pid of the pool counts only when the connection is loopback (a remote host's pids are
-  // unrelated) and the process has no connection yet.
-  const bool loopback =
-      link.connection->peer().rfind("127.", 0) == 0 || link.connection->peer().rfind("::1", 0) == 0;
-  if (process != processes_.end() && loopback && process->second.key == 0) {
-    link.local = true;
-    process->second.key = key;
-    early_exits_ = 0;
-  }
+  link.watched = context_.launcher->Claim(key, link.worker_id, link.pid, link.connection->peer());
   if (context_.nodes != nullptr) {
     context_.nodes->registry().AddWorker(link.worker_id, event.registration.data_endpoint);
   }
@@ -210,7 +199,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Issue& event, SteadyClock::time_poi
 void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_point now) {
   const auto it = links_.find(key);
   if (it == links_.end()) return;
-  if (it->second.local) {
+  if (it->second.watched) {
     // The process's exit (or its kill after kExitAfterClose) tells what happened.
     it->second.closed_at = now;
     return;
@@ -220,50 +209,44 @@ void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_po
   links_.erase(key);
 }
 
-void FarmLoop::ReapProcesses() {
-  if (context_.pool == nullptr) return;
-  const auto now = SteadyClock::now();
-  for (const ExitedWorker& exited : context_.pool->Reap()) {
-    const LocalProcess process = processes_.at(exited.pid);
-    processes_.erase(exited.pid);
-    const std::string who =
-        "worker " + std::to_string(exited.worker_id) + " (pid " + std::to_string(exited.pid) + ")";
-    if (process.key == 0) {
-      ++early_exits_;
-      context_.logger->Error(who + " " + exited.description + " before registering");
-    } else {
-      const auto number = book_.scheduler().AssignedTo(process.key);
-      const std::string during =
-          number ? " during scenario " + std::to_string(*number) : std::string();
-      context_.logger->Warning(who + " " + exited.description + during);
-      context_.progress->Note("warning: " + who + " " + exited.description + during);
-      LoseWorker(process.key, AttemptOutcome::kWorkerLost, who + " " + exited.description + during,
-                 now);
-      const auto link = links_.find(process.key);
-      if (link != links_.end()) {
-        link->second.connection->Close("worker process ended");
-        links_.erase(link);
-      }
+void FarmLoop::PollLauncher(SteadyClock::time_point now) {
+  LauncherTick tick;
+  tick.now = now;
+  tick.work_remains = !interrupted_ && (!book_.scheduler().Drained() ||
+                                        (context_.feed != nullptr && context_.feed->Busy()));
+  tick.connected = links_.size();
+  tick.remaining = book_.scheduler().queued() + book_.scheduler().in_flight();
+  LauncherReport report = context_.launcher->Poll(tick);
+  if (context_.nodes != nullptr) {
+    for (const uint16_t worker_id : report.started) {
+      context_.nodes->registry().AddWorker(worker_id, "");
     }
-    if (interrupted_ ||
-        (book_.scheduler().Drained() && (context_.feed == nullptr || !context_.feed->Busy()))) {
+  }
+  for (const WorkerGone& gone : report.gone) {
+    if (!gone.key) {
+      context_.logger->Error(gone.description + " before registering");
       continue;
     }
-    if (early_exits_ >= kMaxEarlyExits) {
-      breakdown_ = std::to_string(early_exits_) +
-                   " worker processes in a row ended before registering; see the worker logs "
-                   "in " +
-                   (context_.settings->out_dir / "logs").string();
-      return;
+    const auto number = book_.scheduler().AssignedTo(*gone.key);
+    const std::string what =
+        gone.description + (number ? " during scenario " + std::to_string(*number) : "");
+    context_.logger->Warning(what);
+    context_.progress->Note("warning: " + what);
+    LoseWorker(*gone.key, AttemptOutcome::kWorkerLost, what, now);
+    const auto link = links_.find(*gone.key);
+    if (link != links_.end()) {
+      link->second.connection->Close("worker process ended");
+      links_.erase(link);
     }
-    Launch(exited.worker_id, false);
   }
+  if (!report.breakdown.empty() && breakdown_.empty()) breakdown_ = report.breakdown;
+  context_.progress->SetWorkers(context_.launcher->Status());
 }
 
 void FarmLoop::KillSilentProcesses(SteadyClock::time_point now) {
   for (const auto& [key, link] : links_) {
-    if (link.local && link.closed_at && now - *link.closed_at >= kExitAfterClose) {
-      context_.pool->Kill(link.pid);
+    if (link.watched && link.closed_at && now - *link.closed_at >= kExitAfterClose) {
+      context_.launcher->End(key, link.worker_id);
     }
   }
 }
@@ -281,9 +264,8 @@ void FarmLoop::Apply(const SchedulerAction& action, SteadyClock::time_point now)
   context_.logger->Warning("dropping " + WorkerName(action.worker) + ": " + action.reason);
   LoseWorker(action.worker, action.outcome, action.reason, now);
   link.dropped = true;
-  if (link.local) {
-    context_.pool->Kill(link.pid);
-  } else {
+  context_.launcher->End(action.worker, link.worker_id);
+  if (!link.watched) {
     link.connection->Close("dropped: " + action.reason);
     links_.erase(it);
   }
@@ -367,17 +349,6 @@ void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {
         if (result.success) return;
         events->Push(FarmEvent{key, farm_event::RunRefused{scenario_number, result.description}});
       });
-}
-
-void FarmLoop::Launch(uint8_t worker_id, bool first_launch) {
-  if (context_.pool == nullptr) return;
-  const int64_t pid =
-      context_.pool->Launch(worker_id, first_launch ? context_.settings->first_launch_arguments
-                                                    : std::vector<std::string>{});
-  processes_[pid] = LocalProcess{worker_id, 0};
-  if (context_.nodes != nullptr) context_.nodes->registry().AddWorker(worker_id, "");
-  context_.logger->Info("launched worker " + std::to_string(worker_id) + " (pid " +
-                        std::to_string(pid) + ")");
 }
 
 void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,

@@ -14,11 +14,11 @@
 #include "client/batch.h"
 #include "client/farm.h"
 #include "client/farm_events.h"
+#include "client/launcher.h"
 #include "client/node_control.h"
 #include "client/progress.h"
 #include "client/result_writer.h"
 #include "client/scenario_book.h"
-#include "client/worker_pool.h"
 #include "protocol/log.h"
 
 namespace asg::client {
@@ -42,7 +42,7 @@ struct FarmLoopContext {
   const FarmSettings* settings = nullptr;
   protocol::Logger* logger = nullptr;
   EventQueue* events = nullptr;
-  WorkerPool* pool = nullptr;  ///< nullptr when no local workers are launched
+  Launcher* launcher = nullptr;  ///< where the workers come from
   Progress* progress = nullptr;
   ResultWriter* writer = nullptr;
   NodeControl* nodes = nullptr;  ///< the vehicle nodes' control plane (the gate)
@@ -60,7 +60,7 @@ class FarmLoop {
   /// context's feed adds as results come in.
   FarmLoop(const FarmLoopContext& context, const std::vector<uint32_t>& scenario_numbers);
 
-  /// Launches the local workers and runs until done, interrupted or broken down.
+  /// Starts the launcher's workers and runs until done, interrupted or broken down.
   void Run();
 
   /// Closes every worker connection with `reason` (workers exit when their connection closes).
@@ -79,17 +79,12 @@ class FarmLoop {
   /// A registered worker connection.
   struct Link {
     std::shared_ptr<protocol::Connection> connection;
-    uint8_t worker_id = 0;
+    uint16_t worker_id = 0;
     int64_t pid = 0;
-    bool local = false;                                // a process of the pool
+    bool watched = false;                              // the launcher watches its process
     uint8_t status = 0;                                // last StatusCode
     bool dropped = false;                              // given up: gets nothing more
-    std::optional<SteadyClock::time_point> closed_at;  // local: waiting for the process to end
-  };
-  /// A local worker process.
-  struct LocalProcess {
-    uint8_t worker_id = 0;
-    WorkerKey key = 0;  // its connection, 0 before it registered
+    std::optional<SteadyClock::time_point> closed_at;  // watched: waiting for the process to end
   };
 
   void Handle(FarmEvent& event, SteadyClock::time_point now);
@@ -103,12 +98,12 @@ class FarmLoop {
   void On(WorkerKey key, farm_event::Signal& event, SteadyClock::time_point now);
   void On(WorkerKey key, farm_event::Node& event, SteadyClock::time_point now);
   void On(WorkerKey key, farm_event::Preempted& event, SteadyClock::time_point now);
-  void ReapProcesses();
+  /// Takes the launcher's report: workers gone (their scenarios queued again), workers started.
+  void PollLauncher(SteadyClock::time_point now);
   void KillSilentProcesses(SteadyClock::time_point now);
   void Apply(const SchedulerAction& action, SteadyClock::time_point now);
   void AssignIdleWorkers(SteadyClock::time_point now);
   void Send(WorkerKey key, uint32_t scenario_number);
-  void Launch(uint8_t worker_id, bool first_launch);
   /// Ends the attempt of the scenario `key` holds (if any) with a failed `outcome`: queued
   /// again, or recorded failed after max_attempts.
   void LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,
@@ -132,8 +127,6 @@ class FarmLoop {
   FarmLoopContext context_;
   ScenarioBook book_;  // every scenario's state, and the scheduler over them
   std::map<WorkerKey, Link> links_;
-  std::map<int64_t, LocalProcess> processes_;
-  uint32_t early_exits_ = 0;  // consecutive local workers that ended before registering
   std::optional<SteadyClock::time_point> node_wait_since_;  // see CheckNodeWait
   bool interrupted_ = false;
   std::string breakdown_;

@@ -7,6 +7,7 @@
 
 #include "client/batch_keys.h"
 #include "client/batch_seed.h"
+#include "protocol/messages.h"
 
 namespace asg::client {
 
@@ -125,8 +126,8 @@ GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
   spec.count =
       static_cast<uint32_t>(ParseCount(section["count"], kMaxNumber, origin, path + ".count"));
   if (section.contains("start_number")) {
-    const int64_t start =
-        ParseCount(section["start_number"], kMaxNumber, origin, path + ".start_number");
+    const int64_t start = ParseCount(section["start_number"], protocol::kMaxScenarioNumber, origin,
+                                     path + ".start_number");
     if (start == 0) FailAt(origin, path + ".start_number", "0 is reserved, numbers start at 1");
     spec.start_number = static_cast<uint32_t>(start);
   }

@@ -52,7 +52,7 @@ class NodeControl {
   /// A registered node's connection.
   struct NodeLink {
     std::shared_ptr<protocol::Connection> connection;
-    uint8_t worker_id = 0;
+    uint16_t worker_id = 0;
     std::string node_name;
   };
 

@@ -13,7 +13,7 @@ namespace {
 
 NodeVerdict Refuse(std::string error) { return {false, std::move(error)}; }
 
-std::string NodeLabel(uint8_t worker_id, const std::string& node_name) {
+std::string NodeLabel(uint16_t worker_id, const std::string& node_name) {
   return "node '" + node_name + "' of worker " + std::to_string(worker_id);
 }
 
@@ -33,7 +33,7 @@ NodeRegistry::NodeRegistry(NodeRegistrySettings settings) : settings_(std::move(
   if (!settings_.out_dir.empty()) settings_.out_dir = std::filesystem::absolute(settings_.out_dir);
 }
 
-bool NodeRegistry::AddWorker(uint8_t worker_id, const std::string& data_endpoint) {
+bool NodeRegistry::AddWorker(uint16_t worker_id, const std::string& data_endpoint) {
   auto [it, inserted] = workers_.try_emplace(worker_id);
   if (data_endpoint.empty() || it->second.data_endpoint == data_endpoint) return inserted;
   it->second.data_endpoint = data_endpoint;
@@ -66,7 +66,7 @@ NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registratio
   return {true, ""};
 }
 
-bool NodeRegistry::Unregister(uint8_t worker_id, const std::string& node_name) {
+bool NodeRegistry::Unregister(uint16_t worker_id, const std::string& node_name) {
   auto it = workers_.find(worker_id);
   if (it == workers_.end()) return false;
   return it->second.nodes.erase(node_name) > 0;
@@ -97,7 +97,7 @@ NotifyReadyOutcome NodeRegistry::NotifyReady(const protocol::NotifyReadyRequest&
   return outcome;
 }
 
-bool NodeRegistry::GateOpen(uint8_t worker_id) const {
+bool NodeRegistry::GateOpen(uint16_t worker_id) const {
   if (settings_.nodes_per_worker == 0) return true;
   auto it = workers_.find(worker_id);
   if (it == workers_.end()) return false;
@@ -127,7 +127,7 @@ bool NodeRegistry::IsReady(const Worker& worker, const Node& node) {
   return node.ready_after == worker.scenario_number || fresh;
 }
 
-void NodeRegistry::StartScenario(uint8_t worker_id, uint32_t scenario_number) {
+void NodeRegistry::StartScenario(uint16_t worker_id, uint32_t scenario_number) {
   Worker& worker = workers_[worker_id];
   worker.scenario_number = scenario_number;
   worker.running = true;
@@ -135,19 +135,19 @@ void NodeRegistry::StartScenario(uint8_t worker_id, uint32_t scenario_number) {
   ++reruns_[scenario_number].runs;
 }
 
-void NodeRegistry::EndScenario(uint8_t worker_id) {
+void NodeRegistry::EndScenario(uint16_t worker_id) {
   auto it = workers_.find(worker_id);
   if (it != workers_.end()) it->second.running = false;
 }
 
-bool NodeRegistry::MayUpload(uint8_t worker_id, const std::string& node_name,
+bool NodeRegistry::MayUpload(uint16_t worker_id, const std::string& node_name,
                              uint32_t scenario_number) const {
   auto it = workers_.find(worker_id);
   return it != workers_.end() && it->second.nodes.contains(node_name) &&
          it->second.ran.contains(scenario_number);
 }
 
-bool NodeRegistry::IsRegistered(uint8_t worker_id, const std::string& node_name) const {
+bool NodeRegistry::IsRegistered(uint16_t worker_id, const std::string& node_name) const {
   auto it = workers_.find(worker_id);
   return it != workers_.end() && it->second.nodes.contains(node_name);
 }
@@ -157,7 +157,7 @@ uint32_t NodeRegistry::Reruns(uint32_t scenario_number) const {
   return it == reruns_.end() ? 0 : it->second.accepted;
 }
 
-size_t NodeRegistry::NodeCount(uint8_t worker_id) const {
+size_t NodeRegistry::NodeCount(uint16_t worker_id) const {
   auto it = workers_.find(worker_id);
   return it == workers_.end() ? 0 : it->second.nodes.size();
 }

@@ -47,7 +47,7 @@ struct NodeVerdict {
 
 /// A rerun the registry accepted; the owner runs the scenario again.
 struct AcceptedRerun {
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   uint32_t scenario_number = 0;  ///< the scenario's latest attempt is the one to repeat
   std::string node_name;
   std::string reason;
@@ -69,7 +69,7 @@ class NodeRegistry {
   /// A worker is known (registered, or about to be launched locally) with its data endpoint
   /// ("HOST:PORT", empty when unknown); calling it again with another non-empty endpoint
   /// updates it, an empty one leaves it. Returns whether the operating info changed.
-  bool AddWorker(uint8_t worker_id, const std::string& data_endpoint);
+  bool AddWorker(uint16_t worker_id, const std::string& data_endpoint);
 
   /// Registers a node: refused for a wrong token, an unknown worker id, a name that is not a
   /// safe folder name (see IsSafeNodeName), a name taken on that worker, or a worker that
@@ -78,14 +78,14 @@ class NodeRegistry {
 
   /// Removes a node (unregistered or its connection closed), which closes its worker's gate.
   /// Returns false when no such node was registered.
-  bool Unregister(uint8_t worker_id, const std::string& node_name);
+  bool Unregister(uint16_t worker_id, const std::string& node_name);
 
   /// Records that a registered node is ready after `last_scenario_number`, and decides its
   /// rerun request (see above).
   NotifyReadyOutcome NotifyReady(const protocol::NotifyReadyRequest& request);
 
   /// Whether the worker may be handed its next scenario now.
-  bool GateOpen(uint8_t worker_id) const;
+  bool GateOpen(uint16_t worker_id) const;
 
   /// Whether some worker that ran a scenario and holds none still has a registered node that
   /// has not sent NotifyReady for that scenario (which may ask for a rerun of it).
@@ -93,17 +93,17 @@ class NodeRegistry {
 
   /// The worker is handed `scenario_number`: it becomes the worker's last scenario number,
   /// ok_to_run is set, and its nodes must NotifyReady for it before the next one.
-  void StartScenario(uint8_t worker_id, uint32_t scenario_number);
+  void StartScenario(uint16_t worker_id, uint32_t scenario_number);
 
   /// The worker no longer holds a scenario (finished, preempted, refused or lost): ok_to_run
   /// is cleared. The scenario number stays the worker's last one.
-  void EndScenario(uint8_t worker_id);
+  void EndScenario(uint16_t worker_id);
 
   /// Whether the node is registered and its worker ran `scenario_number` in this batch.
-  bool MayUpload(uint8_t worker_id, const std::string& node_name, uint32_t scenario_number) const;
+  bool MayUpload(uint16_t worker_id, const std::string& node_name, uint32_t scenario_number) const;
 
   /// Whether a node of that name is registered on that worker.
-  bool IsRegistered(uint8_t worker_id, const std::string& node_name) const;
+  bool IsRegistered(uint16_t worker_id, const std::string& node_name) const;
 
   /// Accepted reruns of a scenario so far.
   uint32_t Reruns(uint32_t scenario_number) const;
@@ -114,7 +114,7 @@ class NodeRegistry {
   protocol::NodeOperatingInfo OperatingInfo() const;
 
   /// Nodes registered on a worker.
-  size_t NodeCount(uint8_t worker_id) const;
+  size_t NodeCount(uint16_t worker_id) const;
 
  private:
   struct Node {
@@ -137,7 +137,7 @@ class NodeRegistry {
   };
 
   NodeRegistrySettings settings_;
-  std::map<uint8_t, Worker> workers_;
+  std::map<uint16_t, Worker> workers_;
   std::map<uint32_t, RerunState> reruns_;
 };
 

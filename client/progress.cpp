@@ -112,6 +112,7 @@ std::string Progress::Line(std::chrono::steady_clock::time_point now) const {
   } else {
     line += " in " + Duration(elapsed);
   }
+  if (!workers_.empty()) line += " | " + workers_;
   if (!status_.empty()) line += " | " + status_;
   return line;
 }

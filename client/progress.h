@@ -54,6 +54,9 @@ class Progress {
   /// A state the line ends with until cleared with "", e.g. "waiting for vehicle nodes of
   /// worker 1 (0 of 1 registered) 12/60 s".
   void SetStatus(std::string status) { status_ = std::move(status); }
+  /// The workers' launcher's state, shown before the status, e.g. "slurm job 42: 3 running, 1
+  /// pending"; "" shows nothing.
+  void SetWorkers(std::string workers) { workers_ = std::move(workers); }
 
   /// Scenarios counted so far.
   size_t finished() const { return finished_; }
@@ -72,6 +75,7 @@ class Progress {
   size_t finished_this_run_ = 0;
   size_t last_width_ = 0;  // length of the live line last drawn
   std::string status_;     // see SetStatus
+  std::string workers_;    // see SetWorkers
   std::map<std::string, size_t> status_counts_;
   std::map<std::string, size_t> reason_counts_;
   size_t with_regret_ = 0;  // results of done scenarios whose regret was computed

@@ -5,6 +5,7 @@
 #include <string>
 #include <system_error>
 
+#include "protocol/messages.h"
 #include "results/folder.h"
 
 namespace asg::client {
@@ -29,7 +30,8 @@ std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path
   for (const fs::directory_entry& entry : entries) {
     if (!entry.is_directory()) continue;
     auto parsed = results::ParseScenarioFolderName(entry.path().filename().string());
-    if (parsed && parsed->first <= 65535) folders.push_back(std::move(*parsed));
+    if (parsed && parsed->first <= protocol::kMaxScenarioNumber)
+      folders.push_back(std::move(*parsed));
   }
   std::sort(folders.begin(), folders.end());
   return folders;

@@ -15,6 +15,7 @@
 #include "client/output_folder.h"
 #include "client/search_plan.h"
 #include "protocol/check.h"
+#include "protocol/messages.h"
 #include "search/strategy_registry.h"
 
 namespace asg::client {
@@ -42,11 +43,11 @@ SearchRun::SearchRun(const SearchRunContext& context)
       log_(spec_, context.out_dir) {
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
-  if (last > std::numeric_limits<uint16_t>::max()) {
+  if (last > protocol::kMaxScenarioNumber) {
     throw std::invalid_argument("search: " + std::to_string(spec_.budget_scenarios) +
                                 " candidates of " + std::to_string(spec_.runs_per_scenario) +
                                 " runs would be numbered up to " + std::to_string(last) +
-                                ", past the maximum 65535");
+                                ", past the maximum 2147483647");
   }
   // Searched scenarios are appended; reserving keeps the vector from moving while it grows.
   context_.batch->scenarios.reserve(context_.batch->scenarios.size() + runs);

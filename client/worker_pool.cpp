@@ -45,7 +45,7 @@ std::string DescribeStatus(int status) {
 }  // namespace
 
 struct WorkerPool::Process {
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   bp::child child;
 };
 
@@ -70,7 +70,7 @@ WorkerPool::~WorkerPool() {
   }
 }
 
-int64_t WorkerPool::Launch(uint8_t worker_id, const std::vector<std::string>& extra_arguments) {
+int64_t WorkerPool::Launch(uint16_t worker_id, const std::vector<std::string>& extra_arguments) {
   ++launches_;
   std::vector<std::string> arguments = {"--connect", settings_.connect, "--id",
                                         std::to_string(worker_id)};

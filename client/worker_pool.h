@@ -27,7 +27,7 @@ struct WorkerLaunchSettings {
 
 /// A worker process that has ended.
 struct ExitedWorker {
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   int64_t pid = 0;
   std::string description;  ///< e.g. "exited with code 1" or "killed by signal 9 (Killed)"
 };
@@ -45,7 +45,7 @@ class WorkerPool {
   /// Starts a worker with --id worker_id and the settings' arguments followed by
   /// `extra_arguments`, and returns its pid; throws std::runtime_error when the process cannot
   /// be started.
-  int64_t Launch(uint8_t worker_id, const std::vector<std::string>& extra_arguments);
+  int64_t Launch(uint16_t worker_id, const std::vector<std::string>& extra_arguments);
 
   /// Collects the processes that have exited since the last call.
   std::vector<ExitedWorker> Reap();

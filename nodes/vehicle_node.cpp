@@ -259,7 +259,7 @@ void VehicleNode::HandleOperatingInfo(const protocol::Message& message) {
     return;
   }
   std::string endpoint;
-  const std::vector<uint8_t>& ids = info_.info.worker_ids;
+  const std::vector<uint16_t>& ids = info_.info.worker_ids;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] != settings_.worker_id) continue;
     save_dir_ = info_.info.save_dirs[i];

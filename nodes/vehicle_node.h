@@ -46,7 +46,7 @@ class NodeError : public std::runtime_error {
 /// Where the node connects and how patient it is.
 struct NodeSettings {
   std::string client_endpoint = "127.0.0.1:9000";  ///< the client's "HOST:PORT"
-  uint8_t worker_id = 1;                           ///< the worker whose vehicle the node drives
+  uint16_t worker_id = 1;                          ///< the worker whose vehicle the node drives
   std::string node_name = "node";                  ///< unique among the worker's nodes
   std::string token;  ///< shared secret; empty: the environment variable ASG_TOKEN, if set
   std::chrono::milliseconds connect_timeout{60000};  ///< [ms] Run gives up reaching the client

@@ -1,6 +1,11 @@
 // HOST:PORT parsing and connecting with a timeout.
 #include "protocol/endpoint.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <charconv>
@@ -32,6 +37,21 @@ HostPort ParseListenAddress(std::string_view text) {
 
 bool IsLoopbackHost(std::string_view host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::string FirstNonLoopbackAddress() {
+  ifaddrs* interfaces = nullptr;
+  if (::getifaddrs(&interfaces) != 0) return "";
+  std::string found;
+  for (const ifaddrs* it = interfaces; it != nullptr && found.empty(); it = it->ifa_next) {
+    if (it->ifa_addr == nullptr || it->ifa_addr->sa_family != AF_INET) continue;
+    if ((it->ifa_flags & IFF_UP) == 0 || (it->ifa_flags & IFF_LOOPBACK) != 0) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    const auto* address = reinterpret_cast<const sockaddr_in*>(it->ifa_addr);
+    if (::inet_ntop(AF_INET, &address->sin_addr, text, sizeof text) != nullptr) found = text;
+  }
+  ::freeifaddrs(interfaces);
+  return found;
 }
 
 HostPort ParseHostPort(std::string_view text) {

@@ -30,6 +30,10 @@ HostPort ParseListenAddress(std::string_view text);
 /// True for "localhost", "::1" and 127.x.y.z: an address only this machine can reach.
 bool IsLoopbackHost(std::string_view host);
 
+/// The IPv4 address of this host's first interface that is up and not loopback, e.g.
+/// "10.1.2.3" (the address other hosts reach it by); "" when it has none.
+std::string FirstNonLoopbackAddress();
+
 /// Resolves host_port and connects to the first address that accepts, all within timeout.
 /// Blocking; safe from any thread (it runs its own private io_context). The returned socket
 /// belongs to executor. Throws std::runtime_error naming the address and the cause.

@@ -18,6 +18,12 @@
 
 namespace asg::protocol {
 
+/// The largest scenario number anywhere in the farm (RunScenario's int32 range). AutoSceneGen's
+/// AnalyzeScenario carries a uint16; ASG Farm widens it (a documented extension).
+inline constexpr uint32_t kMaxScenarioNumber = 2'147'483'647;
+/// The largest worker id. AutoSceneGen's worker_id is a uint8; ASG Farm widens it to uint16.
+inline constexpr uint32_t kMaxWorkerId = 65'535;
+
 // ---------------------------------------------------------------- messages (.msg)
 
 /// LandscapeDescription.msg: a square landscape of nominal_size, subdivided into a grid.
@@ -107,7 +113,7 @@ struct StatusCode {
 struct VehicleNodeOperatingInfo {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "VehicleNodeOperatingInfo";
-  std::vector<uint8_t> worker_ids;
+  std::vector<uint16_t> worker_ids;  ///< extension: up to 65535 (AutoSceneGen: uint8)
   std::vector<uint32_t> scenario_numbers;
   std::vector<bool> ok_to_run;
   std::vector<std::string> save_dirs;
@@ -145,9 +151,9 @@ bool TerminationReasonFromName(std::string_view name, TerminationReason* reason)
 struct AnalyzeScenarioRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "AnalyzeScenario";
-  uint8_t worker_id = 0;
-  uint16_t scenario_number = 0;
-  uint8_t termination_reason = 0;                             ///< a TerminationReason value
+  uint16_t worker_id = 0;          ///< extension: up to 65535 (AutoSceneGen: uint8)
+  uint32_t scenario_number = 0;    ///< extension: up to kMaxScenarioNumber (AutoSceneGen: uint16)
+  uint8_t termination_reason = 0;  ///< a TerminationReason value
   std::vector<OdometryWithoutCovariance> vehicle_trajectory;  ///< one sample per control tick
   double vehicle_sim_time = 0.0;      ///< [s] last trajectory stamp minus first
   RunCounters counters;               ///< extension: counters of the run
@@ -168,7 +174,7 @@ struct AnalyzeScenarioResponse {
 struct NotifyReadyRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "NotifyReady";
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   std::string node_name;
   uint32_t last_scenario_number = 0;  ///< 0 before the first scenario
   bool request_rerun = false;
@@ -187,7 +193,7 @@ struct NotifyReadyResponse {
 struct RegisterVehicleNodeRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "RegisterVehicleNode";
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   std::string node_name;
   bool operator==(const RegisterVehicleNodeRequest&) const = default;
 };
@@ -242,7 +248,7 @@ struct WorkerIssueNotificationRequest {
   static constexpr std::string_view kType = "WorkerIssueNotification";
   static constexpr uint8_t ISSUE_ROSBRIDGE_INTERRUPTED = 0;
   static constexpr uint8_t ISSUE_PROBLEM_CREATING_SCENE = 1;
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   uint8_t issue_id = ISSUE_PROBLEM_CREATING_SCENE;
   std::string message;  ///< what went wrong, may be empty
   bool operator==(const WorkerIssueNotificationRequest&) const = default;

@@ -51,6 +51,15 @@ void CheckLengths(const FieldReader& reader, size_t expected, const std::string&
   }
 }
 
+/// Scenario numbers above kMaxScenarioNumber fit a uint32 but no RunScenario request.
+void CheckScenarioNumber(const FieldReader& reader, uint32_t number) {
+  if (number > kMaxScenarioNumber) {
+    throw DecodeError(reader.Child("scenario_number"), std::to_string(number) +
+                                                           " is past the maximum scenario number " +
+                                                           std::to_string(kMaxScenarioNumber));
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- messages (.msg)
@@ -200,6 +209,9 @@ struct Schema<AnalyzeScenarioRequest> {
     v.Optional("capture_error", m.capture_error);
     v.Optional("trajectory_attachment", m.trajectory_attachment);
     v.Optional("regret", m.regret);
+  }
+  static void Check(const AnalyzeScenarioRequest& m, const FieldReader& reader) {
+    CheckScenarioNumber(reader, m.scenario_number);
   }
 };
 

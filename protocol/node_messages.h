@@ -22,7 +22,7 @@ namespace asg::protocol {
 struct NodeRegistration {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "RegisterVehicleNode";
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   std::string node_name;
   std::string token;  ///< shared secret; empty when the client listens on loopback only
   bool operator==(const NodeRegistration&) const = default;
@@ -32,7 +32,7 @@ struct NodeRegistration {
 struct UnregisterVehicleNodeRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "UnregisterVehicleNode";
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   std::string node_name;
   bool operator==(const UnregisterVehicleNodeRequest&) const = default;
 };
@@ -57,8 +57,8 @@ struct NodeOperatingInfo {
 struct SaveNodeFileRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "SaveNodeFile";
-  uint8_t worker_id = 0;  ///< optional: 0 (absent) means the node registered on this connection
-  std::string node_name;  ///< optional: "" (absent) means the node registered on this connection
+  uint16_t worker_id = 0;  ///< optional: 0 (absent) means the node registered on this connection
+  std::string node_name;   ///< optional: "" (absent) means the node registered on this connection
   uint32_t scenario_number = 0;
   std::string relative_path;  ///< "/"-separated, no "..", not absolute
   bool operator==(const SaveNodeFileRequest&) const = default;
@@ -170,7 +170,7 @@ struct RunEndMessage {
 struct RunPreemptedRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "RunPreempted";
-  uint8_t worker_id = 0;
+  uint16_t worker_id = 0;
   uint32_t scenario_number = 0;
   std::string reason;
   bool operator==(const RunPreemptedRequest&) const = default;

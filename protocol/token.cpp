@@ -2,6 +2,8 @@
 #include "protocol/token.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <random>
 
 namespace asg::protocol {
 
@@ -15,6 +17,17 @@ bool TokensEqual(std::string_view expected, std::string_view given) {
     difference |= static_cast<unsigned char>(want ^ static_cast<unsigned char>(given[i]));
   }
   return difference == 0;
+}
+
+std::string NewToken() {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::random_device source;
+  std::string token;
+  for (int word = 0; word < 4; ++word) {
+    uint32_t bits = source();
+    for (int digit = 0; digit < 8; ++digit, bits >>= 4) token += kDigits[bits & 0xF];
+  }
+  return token;
 }
 
 }  // namespace asg::protocol

@@ -18,9 +18,9 @@ namespace asg::protocol {
 /// RegisterWorker request: who the worker is.
 struct RegisterWorkerRequest {
   static constexpr std::string_view kType = "RegisterWorker";
-  uint8_t worker_id = 0;  ///< the worker's --id, echoed in its AnalyzeScenario requests
-  std::string token;      ///< shared secret; must equal the client's token when it has one
-  int64_t pid = 0;        ///< the worker's process id on its own host, >= 0
+  uint16_t worker_id = 0;  ///< the worker's --id (0..65535), echoed in its AnalyzeScenario requests
+  std::string token;       ///< shared secret; must equal the client's token when it has one
+  int64_t pid = 0;         ///< the worker's process id on its own host, >= 0
   /// Optional: "HOST:PORT" of the worker's data port for vehicle nodes; empty when it has none.
   std::string data_endpoint;
   bool operator==(const RegisterWorkerRequest&) const = default;

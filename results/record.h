@@ -49,7 +49,7 @@ struct RerunRecord {
 /// termination_reason, vehicle_sim_time and counters are meaningful (and written) only when
 /// status is kDone; error only when it is not.
 struct ScenarioResult {
-  uint32_t scenario_number = 0;  ///< 1..65535
+  uint32_t scenario_number = 0;  ///< 1..2147483647
   ScenarioStatus status = ScenarioStatus::kFailed;
   std::string error;                  ///< why the scenario is invalid or failed
   uint64_t seed = 0;                  ///< the request's seed

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "protocol/messages.h"
+
 namespace asg::worker {
 
 FaultInjection ParseFaultInjection(const std::string& spec) {
@@ -19,9 +21,9 @@ FaultInjection ParseFaultInjection(const std::string& spec) {
     uint32_t number = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (value.empty() || error != std::errc() || end != value.data() + value.size() || number < 1 ||
-        number > 65535) {
+        number > protocol::kMaxScenarioNumber) {
       throw std::invalid_argument("fault injection \"" + item +
-                                  "\": expected KIND=N with N a scenario number in 1..65535");
+                                  "\": expected KIND=N with N a scenario number in 1..2147483647");
     }
     const uint32_t scenario = number;
     if (kind == "crash-on") {

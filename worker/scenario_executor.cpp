@@ -11,7 +11,7 @@
 
 namespace asg::worker {
 
-ScenarioExecutor::ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id)
+ScenarioExecutor::ScenarioExecutor(const scene::ActorCatalog& catalog, uint16_t worker_id)
     : runner_(catalog), worker_id_(worker_id) {}
 
 ScenarioExecutor::~ScenarioExecutor() = default;

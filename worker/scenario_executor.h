@@ -48,7 +48,7 @@ using Execution = std::variant<ScenarioCompleted, SceneNotCreated, ScenarioPreem
 class ScenarioExecutor {
  public:
   /// `catalog` must outlive the executor; `worker_id` is written into every result.
-  ScenarioExecutor(const scene::ActorCatalog& catalog, uint8_t worker_id);
+  ScenarioExecutor(const scene::ActorCatalog& catalog, uint16_t worker_id);
   ~ScenarioExecutor();
   ScenarioExecutor(const ScenarioExecutor&) = delete;
   ScenarioExecutor& operator=(const ScenarioExecutor&) = delete;
@@ -77,7 +77,7 @@ class ScenarioExecutor {
   const regret::ReferencePlan& ReferencePlan(const regret::ReferenceProblem& problem);
 
   scene::ScenarioRunner runner_;
-  uint8_t worker_id_;
+  uint16_t worker_id_;
   regret::ReferenceSettings reference_settings_;
   std::optional<regret::ReferenceProblem> reference_problem_;  // the scene of reference_plan_
   regret::ReferencePlan reference_plan_;

@@ -15,7 +15,7 @@
 namespace asg::worker {
 
 results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& request,
-                                        ScenarioCompleted completed, uint8_t worker_id,
+                                        ScenarioCompleted completed, uint16_t worker_id,
                                         double wall_time_s, const std::string& detail) {
   results::ScenarioRecord record;
   record.request = protocol::Json(request);
@@ -30,7 +30,7 @@ results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& requ
 }
 
 int RunScenarioFile(const std::filesystem::path& request_file, const std::filesystem::path& out_dir,
-                    const scene::ActorCatalog& catalog, uint8_t worker_id, std::ostream& out) {
+                    const scene::ActorCatalog& catalog, uint16_t worker_id, std::ostream& out) {
   protocol::RunScenarioRequest request;
   // The process boundary for bad input: nothing runs and nothing is written.
   try {
@@ -40,9 +40,9 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
     out << "asg-worker: " << request_file.string() << ": " << error.what() << "\n";
     return kWorkerExitUsage;
   }
-  if (request.scenario_number < 1 || request.scenario_number > 65535) {
+  if (request.scenario_number < 1) {
     out << "asg-worker: " << request_file.string() << ": scenario_number "
-        << request.scenario_number << " is outside 1..65535\n";
+        << request.scenario_number << " is outside 1.." << protocol::kMaxScenarioNumber << "\n";
     return kWorkerExitUsage;
   }
   const auto number = static_cast<uint32_t>(request.scenario_number);

@@ -19,7 +19,7 @@ namespace asg::worker {
 /// request's seed, and capture_error), the trajectory and the captures; timing.json with one
 /// attempt of `wall_time_s` on `worker_id` whose detail is `detail`.
 results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& request,
-                                        ScenarioCompleted completed, uint8_t worker_id,
+                                        ScenarioCompleted completed, uint16_t worker_id,
                                         double wall_time_s, const std::string& detail);
 
 /// Runs the request in `request_file` and writes its folder under `out_dir`; prints a one-line
@@ -28,6 +28,6 @@ results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& requ
 /// as invalid) or the folder cannot be written, kWorkerExitUsage when the file cannot be read or
 /// is not a valid RunScenario request (nothing is written).
 int RunScenarioFile(const std::filesystem::path& request_file, const std::filesystem::path& out_dir,
-                    const scene::ActorCatalog& catalog, uint8_t worker_id, std::ostream& out);
+                    const scene::ActorCatalog& catalog, uint16_t worker_id, std::ostream& out);
 
 }  // namespace asg::worker

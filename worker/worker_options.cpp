@@ -50,7 +50,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   options.add_options()
     ("help,h", "print this help and exit")
     ("connect", po::value<std::string>(), "HOST:PORT of the asg-client to serve")
-    ("id", po::value<int>(&id)->default_value(0), "worker id 0..255, echoed in every result")
+    ("id", po::value<int>(&id)->default_value(0), "worker id 0..65535, echoed in every result")
     ("token", po::value<std::string>(),
      "shared secret presented to the client (default: environment variable ASG_TOKEN)")
     ("data-listen", po::value<std::string>()->default_value("127.0.0.1:0"),
@@ -89,9 +89,9 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   help << options;
   command.help = help.str();
   if (values.count("help")) return command;
-  if (id < 0 || id > 255) throw UsageError("--id " + std::to_string(id) + " is outside 0..255");
+  if (id < 0 || id > 65535) throw UsageError("--id " + std::to_string(id) + " is outside 0..65535");
   command.catalog = values["catalog"].as<std::string>();
-  command.settings.worker_id = static_cast<uint8_t>(id);
+  command.settings.worker_id = static_cast<uint16_t>(id);
 
   const bool serve = values.count("connect") > 0;
   const bool run = values.count("run-scenario") > 0;
@@ -122,7 +122,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     command.interactive.host = address.host;
     command.interactive.port = address.port;
     command.interactive.token = token;
-    command.interactive.worker_id = static_cast<uint8_t>(id);
+    command.interactive.worker_id = static_cast<uint16_t>(id);
     if (values.count("open")) command.interactive.open = values["open"].as<std::string>();
     return command;
   }

@@ -136,7 +136,7 @@ class Session {
     if (settings_.faults.mismatch_on.contains(number)) {
       Log(protocol::LogLevel::kWarning,
           "fault injection: reporting " + scenario + " as " + std::to_string(number + 1));
-      execution.analysis.scenario_number = static_cast<uint16_t>(number + 1);
+      execution.analysis.scenario_number = static_cast<uint32_t>(number + 1);
     }
     // Captures travel in the frame's attachment, described in order by analysis.captures, and
     // the trajectory after them in binary (protocol/trajectory_codec.h).

@@ -32,9 +32,9 @@ inline constexpr int kWorkerExitUsage = 2;    ///< bad command line
 
 /// How a worker finds and serves its client.
 struct WorkerSettings {
-  std::string connect;    ///< "HOST:PORT" of the client
-  uint8_t worker_id = 0;  ///< --id, echoed in every AnalyzeScenario
-  std::string token;      ///< presented at registration; also required of vehicle nodes
+  std::string connect;     ///< "HOST:PORT" of the client
+  uint16_t worker_id = 0;  ///< --id, echoed in every AnalyzeScenario
+  std::string token;       ///< presented at registration; also required of vehicle nodes
   std::string data_listen = "127.0.0.1:0";  ///< HOST:PORT of the data port for vehicle nodes
   /// --node-spin-us: how long a lock-step run polls for Step replies before it sleeps.
   std::chrono::microseconds node_spin{0};

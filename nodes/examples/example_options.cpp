@@ -14,7 +14,7 @@ void PrintUsage(const ExampleUsage& usage, std::ostream& out) {
       << " --connect HOST:PORT --worker-id N --name NAME [--token T] [options]\n\n"
       << usage.description << "\n\n"
       << "  --connect HOST:PORT  the client's node port (asg-client --listen)\n"
-      << "  --worker-id N        the worker whose vehicle this node drives, 0..255\n"
+      << "  --worker-id N        the worker whose vehicle this node drives, 0..65535\n"
       << "  --name NAME          node name, unique among the worker's nodes\n"
       << "  --token T            shared secret (default: environment variable ASG_TOKEN)\n";
   for (const NumberOption& option : usage.numbers) {
@@ -63,10 +63,10 @@ int ParseExampleCommandLine(int argc, const char* const* argv, const ExampleUsag
         have_connect = true;
       } else if (name == "worker-id") {
         const double id = ParseNumber(name, value);
-        if (id < 0 || id > 255 || id != static_cast<int>(id)) {
-          throw std::invalid_argument("--worker-id " + value + ": not an integer in 0..255");
+        if (id < 0 || id > 65535 || id != static_cast<int>(id)) {
+          throw std::invalid_argument("--worker-id " + value + ": not an integer in 0..65535");
         }
-        settings->worker_id = static_cast<uint8_t>(id);
+        settings->worker_id = static_cast<uint16_t>(id);
         have_worker = true;
       } else if (name == "name") {
         if (value.empty()) throw std::invalid_argument("--name is empty");

@@ -60,7 +60,7 @@ TEST(BatchTest, DuplicateNumberIsAnErrorForTheFile) {
 
 TEST(BatchTest, NumberZeroIsReserved) {
   EXPECT_NE(ErrorOf(R"({"scenarios": [{"scenario_number": 0}]})")
-                .find("scenarios[0].scenario_number: expected an integer in 1..65535"),
+                .find("scenarios[0].scenario_number: expected an integer in 1..2147483647"),
             std::string::npos);
 }
 

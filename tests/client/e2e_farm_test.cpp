@@ -249,7 +249,7 @@ TEST(FarmEndToEnd, UnusableBatchOrCommandLineStopsBeforeAnythingRuns) {
                      dir.path() / "client.txt"),
             2);
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("--token"), std::string::npos);
-  EXPECT_EQ(RunToEnd(Executable("asg-worker"), {"--id", "300", "--connect", "127.0.0.1:1"},
+  EXPECT_EQ(RunToEnd(Executable("asg-worker"), {"--id", "65536", "--connect", "127.0.0.1:1"},
                      dir.path() / "worker.txt"),
             2);
   EXPECT_EQ(RunToEnd(Executable("asg-client"), {"--version"}, dir.path() / "client.txt"), 0);

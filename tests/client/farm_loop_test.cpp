@@ -14,20 +14,22 @@ namespace {
 
 using testutil::TempDir;
 
-/// A farm loop over a two-scenario batch with no local workers, no pool and no vehicle nodes.
+/// A farm loop over a two-scenario batch that launches no workers and has no vehicle nodes.
 class FarmLoopTest : public ::testing::Test {
  protected:
   FarmLoopTest()
       : batch_(ParseBatchText(R"({"scenarios": [{}, {}]})", "loop.json", "loop")),
         logger_(dir_.path() / "asg_log.txt", false),
         progress_(batch_.scenarios.size(), ProgressSettings{false}, progress_text_),
-        writer_(dir_.path()) {
+        writer_(dir_.path()),
+        launcher_(MakeLauncher(LauncherSettings{.kind = "none"}, &logger_)) {
     settings_.out_dir = dir_.path();
     settings_.workers = 0;
   }
 
   FarmLoopContext Context() {
-    return {&batch_, &settings_, &logger_, &events_, nullptr, &progress_, &writer_, nullptr};
+    return {&batch_,         &settings_, &logger_, &events_,
+            launcher_.get(), &progress_, &writer_, nullptr};
   }
 
   TempDir dir_;
@@ -38,6 +40,7 @@ class FarmLoopTest : public ::testing::Test {
   std::ostringstream progress_text_;
   Progress progress_;
   ResultWriter writer_;
+  std::unique_ptr<Launcher> launcher_;
 };
 
 TEST_F(FarmLoopTest, ASignalStopsTheLoopWithNothingRecorded) {

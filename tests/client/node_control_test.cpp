@@ -162,7 +162,7 @@ TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
   EXPECT_EQ(reply.message.at("received"), true);
   ASSERT_TRUE(node.WaitInfo([](const auto&) { return true; }, 2s));
   const protocol::NodeOperatingInfo first = node.First();
-  EXPECT_EQ(first.info.worker_ids, std::vector<uint8_t>{1});
+  EXPECT_EQ(first.info.worker_ids, std::vector<uint16_t>{1});
   EXPECT_EQ(first.data_endpoints, std::vector<std::string>{"127.0.0.1:5555"});
   EXPECT_EQ(first.info.scenario_numbers, std::vector<uint32_t>{0});
   EXPECT_EQ(first.info.ok_to_run, std::vector<bool>{false});

@@ -204,7 +204,7 @@ TEST(NodeRegistryTest, OperatingInfoArraysAreConsistentAndInWorkerIdOrder) {
   registry.StartScenario(3, 12);
 
   const protocol::NodeOperatingInfo info = registry.OperatingInfo();
-  ASSERT_EQ(info.info.worker_ids, (std::vector<uint8_t>{1, 3}));
+  ASSERT_EQ(info.info.worker_ids, (std::vector<uint16_t>{1, 3}));
   EXPECT_EQ(info.info.scenario_numbers, (std::vector<uint32_t>{0, 12}));
   EXPECT_EQ(info.info.ok_to_run, (std::vector<bool>{false, true}));
   ASSERT_EQ(info.info.save_dirs.size(), 2u);

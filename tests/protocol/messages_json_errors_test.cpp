@@ -98,17 +98,20 @@ TEST(MessagesJsonErrors, ShortensLongValuesInMessages) {
 
 TEST(MessagesJsonErrors, RejectsIntegersOutOfTheirTypesRange) {
   Json j = SampleJson<RegisterVehicleNodeRequest>();
-  j["worker_id"] = 256;
+  j["worker_id"] = 65536;
   EXPECT_EQ(DecodeErrorOf<RegisterVehicleNodeRequest>(j),
-            "worker_id: number 256 is out of range for uint8 (0..255)");
+            "worker_id: number 65536 is out of range for uint16 (0..65535)");
   j["worker_id"] = -1;
   EXPECT_EQ(DecodeErrorOf<RegisterVehicleNodeRequest>(j),
-            "worker_id: number -1 is out of range for uint8 (0..255)");
+            "worker_id: number -1 is out of range for uint16 (0..65535)");
 
   Json analyze = SampleJson<AnalyzeScenarioRequest>();
-  analyze["scenario_number"] = 65536;
+  analyze["scenario_number"] = 2147483648;
   EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(analyze),
-            "scenario_number: number 65536 is out of range for uint16 (0..65535)");
+            "scenario_number: 2147483648 is past the maximum scenario number 2147483647");
+  analyze["scenario_number"] = 4294967296;
+  EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(analyze),
+            "scenario_number: number 4294967296 is out of range for uint32 (0..4294967295)");
 
   Json run = SampleJson<RunScenarioRequest>();
   run["scenario_number"] = 2147483648LL;

@@ -284,12 +284,40 @@ TEST(MessagesJson, AcceptsIntegralFloatsForIntegerFields) {
 
 TEST(MessagesJson, AcceptsTheEdgesOfEachIntegerType) {
   const auto info = DecodeMessage<VehicleNodeOperatingInfo>(Json::parse(R"({
-      "worker_ids": [0, 255], "scenario_numbers": [0, 4294967295], "ok_to_run": [true, false],
+      "worker_ids": [0, 65535], "scenario_numbers": [0, 4294967295], "ok_to_run": [true, false],
       "save_dirs": ["", "x"], "save_minimal": [false, false]})"));
-  EXPECT_EQ(info.worker_ids, (std::vector<uint8_t>{0, 255}));
+  EXPECT_EQ(info.worker_ids, (std::vector<uint16_t>{0, 65535}));
   EXPECT_EQ(info.scenario_numbers[1], 4'294'967'295u);
   EXPECT_EQ(DecodeMessage<Time>(Json::parse(R"({"sec": -2147483648, "nanosec": 999999999})")),
             (Time{std::numeric_limits<int32_t>::min(), 999'999'999}));
+}
+
+// Worker ids and scenario numbers are widened beyond AutoSceneGen's uint8 and uint16: worker ids
+// to 65535, AnalyzeScenario's scenario number to RunScenario's int32 range.
+TEST(MessagesJson, WidenedWorkerIdsAndScenarioNumbers) {
+  const auto analyze = [](const std::string& worker_id, const std::string& number) {
+    return DecodeMessage<AnalyzeScenarioRequest>(Json::parse(
+        R"({"worker_id": )" + worker_id + R"(, "scenario_number": )" + number +
+        R"(, "termination_reason": 0, "vehicle_trajectory": [], "vehicle_sim_time": 0})"));
+  };
+  const AnalyzeScenarioRequest widest = analyze("65535", "2147483647");
+  EXPECT_EQ(widest.worker_id, 65535);
+  EXPECT_EQ(widest.scenario_number, 2'147'483'647u);
+  EXPECT_EQ(widest.scenario_number, kMaxScenarioNumber);
+  EXPECT_EQ(analyze("300", "70000").worker_id, 300);
+  EXPECT_THROW(analyze("65536", "1"), DecodeError);
+  EXPECT_THROW(analyze("-1", "1"), DecodeError);
+  try {
+    analyze("1", "2147483648");
+    ADD_FAILURE() << "scenario number 2147483648 decoded";
+  } catch (const DecodeError& error) {
+    EXPECT_NE(std::string(error.what()).find("scenario_number"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("2147483648"), std::string::npos) << error.what();
+  }
+  RegisterVehicleNodeRequest node;
+  node.worker_id = 40000;
+  node.node_name = "n";
+  EXPECT_EQ(DecodeMessage<RegisterVehicleNodeRequest>(Json(node)), node);
 }
 
 TEST(MessagesJson, KeepsEveryBitOfADoubleThroughText) {

@@ -36,9 +36,13 @@ TEST(WorkerRegistration, DataEndpointIsOptional) {
 
 TEST(WorkerRegistration, DecodingNamesTheBadFieldAndValue) {
   EXPECT_EQ(ErrorOf({{"worker_id", 1}, {"token", ""}}), "pid: missing required field");
-  const std::string range = ErrorOf({{"worker_id", 256}, {"token", ""}, {"pid", 1}});
+  EXPECT_EQ(
+      DecodeMessage<RegisterWorkerRequest>(Json{{"worker_id", 65535}, {"token", ""}, {"pid", 1}})
+          .worker_id,
+      65535);
+  const std::string range = ErrorOf({{"worker_id", 65536}, {"token", ""}, {"pid", 1}});
   EXPECT_TRUE(range.starts_with("worker_id: ")) << range;
-  EXPECT_NE(range.find("256"), std::string::npos) << range;
+  EXPECT_NE(range.find("65536"), std::string::npos) << range;
   const std::string type = ErrorOf({{"worker_id", 1}, {"token", 5}, {"pid", 1}});
   EXPECT_TRUE(type.starts_with("token: ")) << type;
   EXPECT_NE(type.find("5"), std::string::npos) << type;

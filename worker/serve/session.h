@@ -60,7 +60,7 @@ struct ServeSettings {
   uint16_t port = 0;               ///< 0 picks a free port (printed on stdout)
   std::string token;               ///< required (Hello) when not empty
   std::filesystem::path open;      ///< a scenario folder to load at start; empty: none
-  uint8_t worker_id = 1;           ///< written into results
+  uint16_t worker_id = 1;          ///< written into results
 };
 
 /// A request being handled: who sent it and what.

@@ -103,9 +103,9 @@ TEST(ExampleOptionsTest, ParsesTheCommonOptions) {
   const char* help[] = {"x", "--help"};
   EXPECT_EQ(ParseExampleCommandLine(2, help, usage, &settings, out, err), 0);
   EXPECT_NE(out.str().find("--worker-id N"), std::string::npos);
-  const char* missing[] = {"x", "--connect", "h:1", "--worker-id", "300", "--name", "n"};
+  const char* missing[] = {"x", "--connect", "h:1", "--worker-id", "65536", "--name", "n"};
   EXPECT_EQ(ParseExampleCommandLine(7, missing, usage, &settings, out, err), 2);
-  EXPECT_NE(err.str().find("--worker-id 300: not an integer in 0..255"), std::string::npos);
+  EXPECT_NE(err.str().find("--worker-id 65536: not an integer in 0..65535"), std::string::npos);
 }
 
 TEST(StackNodeTest, DrivesFromCameraStepsAndSavesItsMap) {
