@@ -204,8 +204,9 @@ void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_po
     it->second.closed_at = now;
     return;
   }
-  LoseWorker(key, AttemptOutcome::kWorkerLost,
-             "connection to " + WorkerName(key) + " closed: " + event.reason, now);
+  const std::string what = "connection to " + WorkerName(key) + " closed: " + event.reason;
+  context_.logger->Warning(what);
+  LoseWorker(key, AttemptOutcome::kWorkerLost, what, now);
   links_.erase(key);
 }
 
@@ -359,7 +360,7 @@ void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::stri
   const uint32_t failed = book_.state(end->scenario_number).FailedAttempts();
   if (end->next == AfterAttempt::kQueued) {
     context_.logger->Warning(scenario + " queued again after " + std::to_string(failed) +
-                             " failed attempt(s)");
+                             " failed attempt(s): " + reason);
     context_.progress->Note("warning: " + scenario + " queued again after " +
                             std::to_string(failed) + " failed attempt(s): " + reason);
     return;

@@ -12,6 +12,7 @@ packages=(
   libembree-dev libbullet-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   python3 python3-jsonschema clang-format chromium
+  slurm-wlm munge
 )
 
 missing=()

@@ -166,5 +166,49 @@ TEST(FarmFaults, WorkerWithAWrongTokenIsRefusedAndOneWithTheRightTokenServes) {
             std::string::npos);
 }
 
+// Worker ids and scenario numbers beyond AutoSceneGen's uint8 and uint16 work end to end, and
+// a second worker announcing an id a connected worker holds is refused, naming the id.
+TEST(FarmFaults, WideIdsAndNumbersWorkAndATakenWorkerIdIsRefused) {
+  TempDir dir;
+  nlohmann::json scenarios = testing::PlainScenarios(30);
+  scenarios[0]["scenario_number"] = 70000;
+  nlohmann::json batch = SmallBatch("ids", scenarios);
+  // Fine physics steps: each run lasts about 0.1 s, the batch long enough for the second worker.
+  batch["defaults"]["simulation"] = {{"physics_rate", 3000.0}, {"control_rate", 20.0}};
+  WriteJson(dir.path() / "batch.json", batch);
+  const auto out = dir.path() / "out";
+  Child client(Executable("asg-client"),
+               {"run", (dir.path() / "batch.json").string(), "--out", out.string(), "--launcher",
+                "none", "--listen", "127.0.0.1:0"},
+               dir.path() / "client.txt");
+  ASSERT_TRUE(testing::WaitForText(dir.path() / "client.txt", "waiting for workers on ",
+                                   std::chrono::seconds(10)));
+  const std::string text = client.Output();
+  const size_t at =
+      text.find("waiting for workers on ") + std::string("waiting for workers on ").size();
+  const std::string address = text.substr(at, text.find('\n', at) - at);
+
+  // The first worker holds id 40000 until the batch ends (it runs one scenario at a time, and
+  // the scenario numbered 70000 comes last).
+  Child first(Executable("asg-worker"), {"--connect", address, "--id", "40000"},
+              dir.path() / "first_worker.txt");
+  ASSERT_TRUE(
+      testing::WaitForText(out / "asg_log.txt", "worker 40000 (pid", std::chrono::seconds(10)));
+  EXPECT_EQ(RunToEnd(Executable("asg-worker"), {"--connect", address, "--id", "40000"},
+                     dir.path() / "second_worker.txt"),
+            1);
+  EXPECT_NE(ReadText(dir.path() / "second_worker.txt")
+                .find("refused: worker id 40000 is taken by another connected worker"),
+            std::string::npos)
+      << ReadText(dir.path() / "second_worker.txt");
+  EXPECT_EQ(first.Wait(std::chrono::seconds(60)), 0) << first.Output();
+  EXPECT_EQ(client.Wait(std::chrono::seconds(30)), 0) << client.Output();
+  EXPECT_NE(ReadText(out / "asg_log.txt").find("refused: worker id 40000 is taken"),
+            std::string::npos);
+  EXPECT_EQ(Result(out, 70000)["status"], "done");
+  EXPECT_EQ(Result(out, 70000)["scenario_number"], 70000);
+  EXPECT_EQ(testing::Timing(out, 70000)["worker_id"], 40000);
+}
+
 }  // namespace
 }  // namespace asg::client
