@@ -47,6 +47,37 @@ TEST(ClientCommandLine, AFileAsOutputFolderExits2NamingIt) {
   EXPECT_NE(ReadText(dir.path() / "client.txt").find("missing.json"), std::string::npos);
 }
 
+// The launcher options: each wrong use exits 2 naming the option, before anything is created.
+TEST(ClientCommandLine, LauncherOptionsAreCheckedBeforeAnythingRuns) {
+  TempDir dir;
+  WriteJson(dir.path() / "b.json", SmallBatch("b", testing::PlainScenarios(1)));
+  const std::string batch = (dir.path() / "b.json").string();
+  const std::string out = (dir.path() / "out").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--launcher", "ssh"}, "--launcher \"ssh\": expected local, slurm or none"},
+      {{"--partition", "gpu"}, "--partition is an option of --launcher slurm"},
+      {{"--sbatch-arg=--account=lab"}, "--sbatch-arg is an option of --launcher slurm"},
+      {{"--cpus-per-worker", "2"}, "--cpus-per-worker is an option of --launcher slurm"},
+      {{"--launcher", "slurm", "--workers", "0"}, "--launcher slurm needs --workers 1..65535"},
+      {{"--launcher", "slurm", "--cpus-per-worker", "0"}, "--cpus-per-worker 0 is outside 1..1024"},
+      {{"--workers", "65536"}, "--workers 65536 is outside 0..65535"},
+      {{"--launcher", "none", "--listen", "0.0.0.0:0"}, "give --token (or set ASG_TOKEN)"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> arguments = {"run", batch, "--out", out};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    EXPECT_EQ(Client(dir, arguments), 2) << message;
+    EXPECT_NE(ReadText(dir.path() / "client.txt").find(message), std::string::npos)
+        << ReadText(dir.path() / "client.txt");
+    EXPECT_FALSE(std::filesystem::exists(out)) << message;
+  }
+  EXPECT_EQ(Client(dir, {"--help"}), 0);
+  for (const char* option : {"--launcher", "--partition", "--time", "--cpus-per-worker",
+                             "--sbatch-arg", "SLURM_ARRAY_TASK_ID"}) {
+    EXPECT_NE(ReadText(dir.path() / "client.txt").find(option), std::string::npos) << option;
+  }
+}
+
 TEST(ClientChecks, AnInvalidScenarioStopsTheRunBeforeAnythingRunsUnlessAllowed) {
   TempDir dir;
   Json batch = SmallBatch("typo", testing::PlainScenarios(3));
