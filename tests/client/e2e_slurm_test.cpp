@@ -135,6 +135,9 @@ TEST_F(SlurmFarmTest, FourTaskArrayGivesTheBytesOfALocalRunEvenWithATaskCancelle
   EXPECT_EQ(scancel.exit_code, 0) << scancel.err;
 
   EXPECT_EQ(client.Wait(std::chrono::seconds(240)), 0) << client.Output();
+  // The progress line shows the array's tasks (from squeue).
+  EXPECT_NE(client.Output().find("| slurm job " + job + ": "), std::string::npos)
+      << client.Output();
   const std::string log = ReadText(out / "asg_log.txt");
   EXPECT_NE(log.find("connection to worker 2 (pid"), std::string::npos) << log;
   EXPECT_NE(log.find("scancel of Slurm job " + job), std::string::npos) << log;
