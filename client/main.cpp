@@ -15,6 +15,7 @@
 #include "client/report.h"
 #include "client/scene_checks.h"
 #include "protocol/node_messages.h"
+#include "protocol/server.h"
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;
+  // Every worker connection holds a descriptor, and the result writer opens files beside them.
+  asg::protocol::RaiseOpenFileLimit();
   if (command.mode == ClientCommand::Mode::kReplay) {
     // The process boundary, as for run below.
     try {

@@ -167,10 +167,16 @@ void NodeControl::OnSaveFile(const NodeEvent& event, const node_event::SaveFile&
 }
 
 void NodeControl::SendInfo(protocol::Connection& connection) {
-  protocol::SendMessage(connection, registry_.OperatingInfo());
+  protocol::NodeOperatingInfo info = registry_.OperatingInfo();
+  protocol::SendMessage(connection, info);
+  // The first node is now the only one told: what it was sent is what was published last.
+  if (links_.size() == 1) published_ = std::move(info);
 }
 
 bool NodeControl::PublishIfChanged() {
+  // Without a registered node there is nobody to tell, and the info (one entry per worker) is
+  // not built: a node that registers gets the info then (OnRegister).
+  if (links_.empty()) return false;
   protocol::NodeOperatingInfo info = registry_.OperatingInfo();
   if (published_ == info) return false;
   const Json body(info);

@@ -1,7 +1,8 @@
 // Writes scenario folders on a thread of its own, so that the farm loop keeps handing out
 // scenarios while results are written. Folders queued together are committed as a group: their
-// files are written, made durable by one syncfs, and only then renamed into place, so a folder
-// that exists is complete even after a machine crash, at one sync per group rather than per file.
+// files are written (by two threads when the group is large), made durable by one syncfs, and
+// only then renamed into place, so a folder that exists is complete even after a machine crash,
+// at one sync per group rather than per file.
 #pragma once
 
 #include <condition_variable>
@@ -44,6 +45,8 @@ class ResultWriter {
   std::string WriteGroup(const std::vector<results::ScenarioRecord>& group);
 
   static constexpr size_t kMaxGroup = 64;  ///< records committed by one sync at most
+  /// Records of a group from which two threads stage its folders.
+  static constexpr size_t kParallelStaging = 8;
 
   std::filesystem::path batch_dir_;
   NodeFileStore* node_files_;

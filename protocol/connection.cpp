@@ -6,11 +6,13 @@
 // when already on the strand, so a handler's Reply() and Close() keep their order.
 #include "protocol/connection.h"
 
+#include <algorithm>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <limits>
+#include <memory>
 #include <utility>
 
 namespace asg::protocol {
@@ -19,8 +21,13 @@ namespace asio = boost::asio;
 
 namespace {
 
-/// Bytes asked of each read [bytes].
-constexpr size_t kReadChunkBytes = 64 * 1024;
+/// Bytes asked of each read while a connection's frames are small [bytes].
+constexpr size_t kMinReadBytes = 4 * 1024;
+/// Bytes asked of each read at most [bytes]: a read that fills the buffer makes it grow towards
+/// this, so that a large frame arrives in few reads.
+constexpr size_t kMaxReadBytes = 64 * 1024;
+/// Reads in a row below kMinReadBytes after which a grown read buffer shrinks back.
+constexpr uint32_t kSmallReadsBeforeShrink = 16;
 
 std::string EndpointText(const asio::ip::tcp::socket& socket) {
   boost::system::error_code error;
@@ -42,7 +49,8 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& s
       settings_(settings),
       peer_(EndpointText(socket_)),
       decoder_(settings.limits),
-      read_buffer_(kReadChunkBytes),
+      read_buffer_(new char[kMinReadBytes]),
+      read_buffer_bytes_(kMinReadBytes),
       heartbeat_timer_(strand_),
       close_timer_(strand_),
       direct_(socket_.native_handle(), peer_) {
@@ -213,7 +221,7 @@ void Connection::OnWrite(const boost::system::error_code& error) {
 
 void Connection::StartRead() {
   socket_.async_read_some(
-      asio::buffer(read_buffer_),
+      asio::buffer(read_buffer_.get(), read_buffer_bytes_),
       asio::bind_executor(
           strand_, [self = shared_from_this()](const boost::system::error_code& error,
                                                size_t bytes) { self->OnRead(error, bytes); }));
@@ -242,7 +250,7 @@ void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
   last_received_ = std::chrono::steady_clock::now();
   // While closing, bytes are read only to see the peer's end of stream, and dropped.
   if (!close_begun_) {
-    decoder_.Feed(std::string_view(read_buffer_.data(), bytes));
+    decoder_.Feed(std::string_view(read_buffer_.get(), bytes));
     Message message;
     FrameError frame_error;
     bool frame_completed = false;
@@ -265,7 +273,22 @@ void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
       partial_frame_since_ = last_received_;
     }
   }
+  // The read buffer follows the traffic (its bytes are in the decoder by now): a read that fills
+  // it makes it grow, and a run of small reads ending on a frame boundary gives it back its
+  // small size, so that a thousand quiet connections hold a few KiB each.
+  small_reads_ = bytes < kMinReadBytes ? small_reads_ + 1 : 0;
+  if (bytes == read_buffer_bytes_ && bytes < kMaxReadBytes) {
+    ResizeReadBuffer(std::min(kMaxReadBytes, 4 * bytes));
+  } else if (small_reads_ >= kSmallReadsBeforeShrink && read_buffer_bytes_ > kMinReadBytes &&
+             decoder_.buffered_bytes() == 0) {
+    ResizeReadBuffer(kMinReadBytes);
+  }
   StartRead();
+}
+
+void Connection::ResizeReadBuffer(size_t bytes) {
+  read_buffer_.reset(new char[bytes]);
+  read_buffer_bytes_ = bytes;
 }
 
 void Connection::Dispatch(Message message) {

@@ -16,6 +16,9 @@
 // Error reply and the connection stays up. Replies (type "Error" or ending in "Response") that
 // match no pending request are dropped, never answered, so two peers cannot trade Errors forever.
 //
+// Memory: an idle connection holds a few KiB. Its read buffer grows from 4 to 64 KiB while large
+// frames arrive and shrinks back after; the decoder keeps only the bytes of a frame not yet whole.
+//
 // Abuse bounds (see ConnectionSettings): frames queued to send and not yet written are capped in
 // bytes, and a peer that does not read is cut off when the cap would be exceeded; a frame whose
 // first bytes arrived must be whole within frame_timeout (bytes trickling in do not extend it);
@@ -189,6 +192,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnWrite(const boost::system::error_code& error);
   void StartRead();
   void OnRead(const boost::system::error_code& error, size_t bytes);
+  /// Replaces the read buffer by one of `bytes` bytes (between reads only).
+  void ResizeReadBuffer(size_t bytes);
   void Dispatch(Message message);
   void CompleteRequest(int64_t reference, RequestResult result);
   void FailPendingRequests();
@@ -217,7 +222,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Strand-only state.
   FrameDecoder decoder_;
-  std::vector<char> read_buffer_;
+  std::unique_ptr<char[]> read_buffer_;  // 4 KiB, up to 64 KiB while large frames arrive
+  size_t read_buffer_bytes_ = 0;         // its size
+  uint32_t small_reads_ = 0;             // reads in a row below 4 KiB
   std::deque<OutgoingFrame> write_queue_;
   std::vector<boost::asio::const_buffer> write_buffers_;  // the write in progress
   size_t frames_in_flight_ = 0;  // frames at the front of write_queue_ being written

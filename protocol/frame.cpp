@@ -11,6 +11,10 @@
 namespace asg::protocol {
 namespace {
 
+/// [bytes] storage a decoder keeps between frames; more, needed by a large frame, is given back
+/// once the frame is decoded, so an idle connection holds little.
+constexpr size_t kRetainedBufferBytes = 16 * 1024;
+
 void PutUint32BigEndian(uint32_t value, char* out) {
   out[0] = static_cast<char>((value >> 24) & 0xFF);
   out[1] = static_cast<char>((value >> 16) & 0xFF);
@@ -182,6 +186,13 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
     return Status::kError;
   }
   const size_t available = buffered_bytes();
+  if (available == 0) {
+    // Every byte fed is decoded: the storage a large frame needed is given back.
+    buffer_.clear();
+    read_offset_ = 0;
+    if (buffer_.capacity() > kRetainedBufferBytes) std::string().swap(buffer_);
+    return Status::kNeedMore;
+  }
   const char* header = buffer_.data() + read_offset_;
 
   // The magic is checked on the bytes present, so garbage is refused before a full header.

@@ -112,7 +112,7 @@ class FrameDecoder {
   explicit FrameDecoder(const FrameLimits& limits = {});
 
   /// Appends received bytes. Memory grows only with bytes actually fed, never with a length a
-  /// header claims.
+  /// header claims, and above 16 KiB is given back once every byte fed is decoded.
   void Feed(std::string_view bytes);
 
   /// Decodes the next frame into *message (kFrame), reports that more bytes are needed

@@ -14,6 +14,13 @@ namespace {
 
 using testutil::TempDir;
 
+/// Settings of a launcher that starts nothing.
+LauncherSettings NoLaunch() {
+  LauncherSettings settings;
+  settings.kind = "none";
+  return settings;
+}
+
 /// A farm loop over a two-scenario batch that launches no workers and has no vehicle nodes.
 class FarmLoopTest : public ::testing::Test {
  protected:
@@ -22,7 +29,7 @@ class FarmLoopTest : public ::testing::Test {
         logger_(dir_.path() / "asg_log.txt", false),
         progress_(batch_.scenarios.size(), ProgressSettings{false}, progress_text_),
         writer_(dir_.path()),
-        launcher_(MakeLauncher(LauncherSettings{.kind = "none"}, &logger_)) {
+        launcher_(MakeLauncher(NoLaunch(), &logger_)) {
     settings_.out_dir = dir_.path();
     settings_.workers = 0;
   }
