@@ -7,6 +7,7 @@
 
 #include "client/launcher.h"
 #include "client/worker_pool.h"
+#include "protocol/endpoint.h"
 
 namespace asg::client {
 
@@ -15,8 +16,10 @@ namespace {
 /// Consecutive processes ending before they register after which the farm gives up.
 constexpr uint32_t kMaxEarlyExits = 5;
 
+/// Whether a connection's peer ("HOST:PORT", as protocol::Connection::peer() gives it) is this
+/// machine.
 bool IsLoopbackPeer(const std::string& peer) {
-  return peer.rfind("127.", 0) == 0 || peer.rfind("::1", 0) == 0 || peer.rfind("[::1]", 0) == 0;
+  return protocol::IsLoopbackHost(std::string_view(peer).substr(0, peer.rfind(':')));
 }
 
 class LocalLauncher final : public Launcher {

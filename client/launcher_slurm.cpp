@@ -180,9 +180,7 @@ class SlurmLauncher final : public Launcher {
       left = Query();
     }
     const CommandResult result = RunCommand("scancel", {"--name=" + job_name_});
-    std::string jobs;
-    for (const std::string& id : arrays_) jobs += (jobs.empty() ? "" : ", ") + id;
-    logger_->Info("scancel of Slurm job " + jobs + " (" + std::to_string(left.pending) +
+    logger_->Info("scancel of Slurm job " + JobList() + " (" + std::to_string(left.pending) +
                   " tasks pending, " + std::to_string(left.total() - left.pending) +
                   " not yet ended)" +
                   (result.exit_code == 0 ? "" : ": scancel failed: " + FirstLine(result.err)));
@@ -234,7 +232,8 @@ class SlurmLauncher final : public Launcher {
     if (!settings_.token.empty()) environment["ASG_TOKEN"] = settings_.token;
     const CommandResult result = RunCommand("sbatch", arguments, environment);
     // --parsable prints "JOBID" or "JOBID;CLUSTER".
-    const std::string id = FirstLine(result.out).substr(0, FirstLine(result.out).find(';'));
+    const std::string line = FirstLine(result.out);
+    const std::string id = line.substr(0, line.find(';'));
     if (result.exit_code != 0 || id.empty() ||
         id.find_first_not_of("0123456789") != std::string::npos) {
       throw std::runtime_error("sbatch refused the worker array (exit " +
@@ -299,11 +298,16 @@ class SlurmLauncher final : public Launcher {
     return snapshot_;
   }
 
-  std::string StatusOf(const QueueSnapshot& snapshot) const {
-    if (arrays_.empty()) return "";
+  /// The run's job ids, oldest first: "812, 815".
+  std::string JobList() const {
     std::string jobs;
     for (const std::string& id : arrays_) jobs += (jobs.empty() ? "" : ", ") + id;
-    std::string status = (arrays_.size() > 1 ? "slurm jobs " : "slurm job ") + jobs + ": ";
+    return jobs;
+  }
+
+  std::string StatusOf(const QueueSnapshot& snapshot) const {
+    if (arrays_.empty()) return "";
+    std::string status = (arrays_.size() > 1 ? "slurm jobs " : "slurm job ") + JobList() + ": ";
     if (!snapshot.ok)
       return status + (snapshot.error.empty() ? "queue not read yet" : snapshot.error);
     status += std::to_string(snapshot.running) + " running, " + std::to_string(snapshot.pending) +

@@ -181,12 +181,8 @@ TEST(FarmFaults, WideIdsAndNumbersWorkAndATakenWorkerIdIsRefused) {
                {"run", (dir.path() / "batch.json").string(), "--out", out.string(), "--launcher",
                 "none", "--listen", "127.0.0.1:0"},
                dir.path() / "client.txt");
-  ASSERT_TRUE(testing::WaitForText(dir.path() / "client.txt", "waiting for workers on ",
-                                   std::chrono::seconds(10)));
-  const std::string text = client.Output();
-  const size_t at =
-      text.find("waiting for workers on ") + std::string("waiting for workers on ").size();
-  const std::string address = text.substr(at, text.find('\n', at) - at);
+  const std::string address = testing::ListeningEndpoint(out / "asg_log.txt");
+  ASSERT_FALSE(address.empty()) << client.Output();
 
   // The first worker holds id 40000 until the batch ends (it runs one scenario at a time, and
   // the scenario numbered 70000 comes last).

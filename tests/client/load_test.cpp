@@ -3,8 +3,6 @@
 // does and answering at once) through a real client, 2,000 scenarios.
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "e2e_process.h"
 #include "tests/temp_dir.h"
 
@@ -56,16 +54,12 @@ TEST(ClientLoad, HundredFakeWorkersServeTwoThousandScenariosIntoCompleteFolders)
                {"run", (dir.path() / "batch.json").string(), "--out", out.string(), "--launcher",
                 "none", "--listen", "127.0.0.1:0", "--token", "load-test", "--quiet"},
                dir.path() / "client.txt");
-  ASSERT_TRUE(testing::WaitForText(dir.path() / "client.txt", "waiting for workers on ",
-                                   std::chrono::seconds(20)))
-      << client.Output();
-  std::smatch match;
-  const std::string printed = client.Output();
-  ASSERT_TRUE(std::regex_search(printed, match, std::regex("waiting for workers on (\\S+)")));
+  const std::string address = testing::ListeningEndpoint(out / "asg_log.txt");
+  ASSERT_FALSE(address.empty()) << client.Output();
 
   const int fake_exit = testing::RunToEnd(
       Executable("fake_workers"),
-      {"--connect", match[1].str(), "--workers", std::to_string(kWorkers), "--token", "load-test"},
+      {"--connect", address, "--workers", std::to_string(kWorkers), "--token", "load-test"},
       dir.path() / "fake_workers.txt", std::chrono::seconds(60));
   const std::string fake_output = ReadText(dir.path() / "fake_workers.txt");
   ASSERT_EQ(fake_exit, 0) << fake_output;
