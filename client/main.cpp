@@ -6,16 +6,16 @@
 #include <iostream>
 #include <optional>
 
-#include "client/batch.h"
-#include "client/batch_schema.h"
-#include "client/client_options.h"
-#include "client/farm.h"
-#include "client/output_folder.h"
-#include "client/replay_run.h"
-#include "client/report.h"
-#include "client/scene_checks.h"
+#include "client/batch/batch.h"
+#include "client/batch/batch_schema.h"
+#include "client/batch/scene_checks.h"
+#include "client/farm/farm.h"
+#include "client/farm/output_folder.h"
+#include "client/options.h"
+#include "client/replay/replay_run.h"
+#include "core/open_files.h"
 #include "protocol/node_messages.h"
-#include "protocol/server.h"
+#include "report/report.h"
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -40,13 +40,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kReport) {
-    if (!asg::client::IsBatchFolder(command.report_dir)) {
+    if (!asg::report::IsBatchFolder(command.report_dir)) {
       std::cerr << "asg-client: " << command.report_dir.string()
                 << ": not a batch folder (no batch_identity.json)\n";
       return asg::client::kExitUsage;
     }
     try {
-      asg::client::WriteBatchReport(command.report_dir);
+      asg::report::WriteBatchReport(command.report_dir);
     } catch (const std::exception& error) {
       std::cerr << "asg-client: " << error.what() << "\n";
       return asg::client::kExitSomeFailed;
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;
   // Every worker connection holds a descriptor, and the result writer opens files beside them.
-  asg::protocol::RaiseOpenFileLimit();
+  asg::core::RaiseOpenFileLimit();
   if (command.mode == ClientCommand::Mode::kReplay) {
     // The process boundary, as for run below.
     try {

@@ -45,3 +45,22 @@ function(asg_add_benchmark name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
   target_compile_definitions(${name} PRIVATE ASG_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endfunction()
+
+# asg_embed_files(TARGET OUTPUT out.cpp HEADER h NAMESPACE ns TYPE T FUNCTION F FILES a b ...)
+# Adds to TARGET a source generated at build time that holds FILES byte for byte
+# (EmbedFiles.cmake); it is written again whenever one of them changes.
+function(asg_embed_files target)
+  cmake_parse_arguments(ARG "" "OUTPUT;HEADER;NAMESPACE;TYPE;FUNCTION" "FILES" ${ARGN})
+  set(output ${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT})
+  list(TRANSFORM ARG_FILES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE files)
+  string(REPLACE ";" "|" file_list "${files}")
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DHEADER=${ARG_HEADER}
+            -DNAMESPACE=${ARG_NAMESPACE} -DTYPE=${ARG_TYPE} -DFUNCTION=${ARG_FUNCTION}
+            "-DFILES=${file_list}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+    COMMENT "Embedding ${ARG_OUTPUT}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${output})
+endfunction()

@@ -22,7 +22,7 @@ namespace asg::ctl {
 
 namespace {
 
-using protocol::Json;
+using json::Json;
 using protocol::Message;
 using protocol::RequestResult;
 using Clock = std::chrono::steady_clock;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "json/parse.h"
 #include "protocol/endpoint.h"
-#include "protocol/json_parse.h"
 
 namespace asg::ctl {
 
@@ -53,10 +53,10 @@ std::string Quote(const std::string& text) {
 }
 
 /// Parses the JSON argument: strict JSON (no repeated keys) that is an object.
-protocol::Json ParseRequestBody(const std::string& text) {
-  protocol::Json body;
+json::Json ParseRequestBody(const std::string& text) {
+  json::Json body;
   try {
-    body = protocol::ParseJsonStrict<protocol::Json>(text);
+    body = json::ParseJsonStrict<json::Json>(text);
   } catch (const std::exception& error) {
     throw UsageError("the JSON argument " + Quote(text) + " does not parse: " + error.what());
   }

@@ -30,10 +30,10 @@ struct CtlCommand {
     kList,  ///< call ListServices and print the services as a table
   };
   Mode mode = Mode::kHelp;
-  std::string help;                                   ///< the --help text
-  std::string address;                                ///< HOST:PORT of the interactive worker
-  std::string service;                                ///< kCall: the service (the request's type)
-  protocol::Json request = protocol::Json::object();  ///< kCall: the request's body
+  std::string help;                           ///< the --help text
+  std::string address;                        ///< HOST:PORT of the interactive worker
+  std::string service;                        ///< kCall: the service (the request's type)
+  json::Json request = json::Json::object();  ///< kCall: the request's body
   /// Presented first as Hello {token}; empty: no Hello is sent.
   std::string token;
   /// Where attachments are saved; empty: the current directory.

@@ -7,7 +7,7 @@
 
 namespace asg::ctl {
 
-using protocol::Json;
+using json::Json;
 
 namespace {
 

@@ -18,7 +18,7 @@ inline constexpr int64_t kResultOk = 1;
 /// The error a reply body reports, or "" when it reports none: a `result` object whose `result`
 /// code is not kResultOk ("result 3 (RESULT_INCORRECT_STATE): <error_message>"), `"success":
 /// false` ("success false: <description or message>") or `"accepted": false`.
-std::string ResultProblem(const protocol::Json& body);
+std::string ResultProblem(const json::Json& body);
 
 /// The name of a simulation_interfaces Result code ("RESULT_NOT_FOUND"), or "" for a code
 /// without one (a service's own codes, > 100).
@@ -48,11 +48,11 @@ struct SavedAttachment {
 /// body gains "saved". A slice outside the attachment is not saved and is named in `problems`,
 /// as is a file that cannot be written. Nothing is done for an empty attachment.
 SavedAttachment SaveAttachment(const std::string& service, const std::string& attachment,
-                               const std::filesystem::path& out_dir, protocol::Json* body);
+                               const std::filesystem::path& out_dir, json::Json* body);
 
 /// ListServices' `services` ([{name, family, description}]) as a plain table: one line per
 /// service, the name and family columns padded to their widest entry plus two spaces, no
 /// trailing blanks. A missing field is empty; a field that is not a string is written as JSON.
-std::string FormatServiceTable(const protocol::Json& services);
+std::string FormatServiceTable(const json::Json& services);
 
 }  // namespace asg::ctl

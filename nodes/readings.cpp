@@ -13,7 +13,7 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 
 /// "reading 'front' (camera)" for error messages.
-std::string Describe(const protocol::Json& header) {
+std::string Describe(const json::Json& header) {
   std::string name = "?";
   std::string type = "?";
   if (header.is_object()) {
@@ -23,25 +23,25 @@ std::string Describe(const protocol::Json& header) {
   return "reading '" + name + "' (" + type + ")";
 }
 
-[[noreturn]] void Fail(const protocol::Json& header, const std::string& what) {
+[[noreturn]] void Fail(const json::Json& header, const std::string& what) {
   throw ReadingError(Describe(header) + ": " + what);
 }
 
-const protocol::Json& Key(const protocol::Json& header, const char* key) {
+const json::Json& Key(const json::Json& header, const char* key) {
   if (!header.is_object()) Fail(header, "header is not a JSON object");
   const auto it = header.find(key);
   if (it == header.end()) Fail(header, std::string("has no \"") + key + "\"");
   return *it;
 }
 
-uint64_t Unsigned(const protocol::Json& header, const char* key) {
-  const protocol::Json& value = Key(header, key);
+uint64_t Unsigned(const json::Json& header, const char* key) {
+  const json::Json& value = Key(header, key);
   if (value.is_number_unsigned()) return value.get<uint64_t>();
   if (value.is_number_integer() && value.get<int64_t>() >= 0) return value.get<uint64_t>();
   Fail(header, std::string("\"") + key + "\" is " + value.dump() + ", not an integer >= 0");
 }
 
-uint32_t Dimension(const protocol::Json& header, const char* key) {
+uint32_t Dimension(const json::Json& header, const char* key) {
   const uint64_t value = Unsigned(header, key);
   if (value == 0 || value > (uint64_t{1} << 16)) {
     Fail(header, std::string("\"") + key + "\" is " + std::to_string(value) + ", not in 1..65536");
@@ -49,20 +49,20 @@ uint32_t Dimension(const protocol::Json& header, const char* key) {
   return static_cast<uint32_t>(value);
 }
 
-double Number(const protocol::Json& header, const char* key) {
-  const protocol::Json& value = Key(header, key);
+double Number(const json::Json& header, const char* key) {
+  const json::Json& value = Key(header, key);
   if (!value.is_number()) Fail(header, std::string("\"") + key + "\" is not a number");
   return value.get<double>();
 }
 
-std::string String(const protocol::Json& header, const char* key) {
-  const protocol::Json& value = Key(header, key);
+std::string String(const json::Json& header, const char* key) {
+  const json::Json& value = Key(header, key);
   if (!value.is_string()) Fail(header, std::string("\"") + key + "\" is not a string");
   return value.get<std::string>();
 }
 
 template <class T>
-T Field(const protocol::Json& header, const protocol::Json& value, const std::string& path) {
+T Field(const json::Json& header, const json::Json& value, const std::string& path) {
   try {
     T result;
     protocol::Decode(value, path, &result);
@@ -73,15 +73,13 @@ T Field(const protocol::Json& header, const protocol::Json& value, const std::st
 }
 
 template <class T>
-T Field(const protocol::Json& header, const char* key) {
+T Field(const json::Json& header, const char* key) {
   return Field<T>(header, Key(header, key), key);
 }
 
-double Stamp(const protocol::Json& header) {
-  return Field<protocol::Time>(header, "stamp").Seconds();
-}
+double Stamp(const json::Json& header) { return Field<protocol::Time>(header, "stamp").Seconds(); }
 
-void RequireEncoding(const protocol::Json& header, const std::string& expected) {
+void RequireEncoding(const json::Json& header, const std::string& expected) {
   const std::string encoding = String(header, "encoding");
   if (encoding != expected) {
     Fail(header, "encoding is \"" + encoding + "\", expected \"" + expected + "\"");
@@ -90,7 +88,7 @@ void RequireEncoding(const protocol::Json& header, const std::string& expected) 
 
 }  // namespace
 
-std::string_view ReadingData(const protocol::Json& header, std::string_view attachment) {
+std::string_view ReadingData(const json::Json& header, std::string_view attachment) {
   const uint64_t offset = Unsigned(header, "offset");
   const uint64_t size = Unsigned(header, "size");
   // offset + size may overflow; compare against what remains instead.
@@ -102,7 +100,7 @@ std::string_view ReadingData(const protocol::Json& header, std::string_view atta
   return attachment.substr(offset, size);
 }
 
-LidarPoints DecodeLidar(const protocol::Json& header, std::string_view attachment) {
+LidarPoints DecodeLidar(const json::Json& header, std::string_view attachment) {
   RequireEncoding(header, "xyz32f");
   const uint64_t count = Unsigned(header, "count");
   if (header.contains("point_step") && Unsigned(header, "point_step") != 12) {
@@ -122,7 +120,7 @@ LidarPoints DecodeLidar(const protocol::Json& header, std::string_view attachmen
   return points;
 }
 
-OccupancyGrid DecodeOccupancyGrid(const protocol::Json& header, std::string_view attachment) {
+OccupancyGrid DecodeOccupancyGrid(const json::Json& header, std::string_view attachment) {
   RequireEncoding(header, "mono8");
   OccupancyGrid grid;
   grid.width = Dimension(header, "width");
@@ -149,7 +147,7 @@ OccupancyGrid DecodeOccupancyGrid(const protocol::Json& header, std::string_view
   return grid;
 }
 
-CameraImage DecodeCameraImage(const protocol::Json& header, std::string_view attachment) {
+CameraImage DecodeCameraImage(const json::Json& header, std::string_view attachment) {
   CameraImage image;
   image.encoding = String(header, "encoding");
   size_t pixel_bytes = 0;
@@ -193,7 +191,7 @@ CameraImage DecodeCameraImage(const protocol::Json& header, std::string_view att
   return image;
 }
 
-ImuSample DecodeImu(const protocol::Json& header) {
+ImuSample DecodeImu(const json::Json& header) {
   ImuSample sample;
   sample.orientation = Field<protocol::Quaternion>(header, "orientation");
   sample.angular_velocity = Field<protocol::Vector3>(header, "angular_velocity");
@@ -202,12 +200,12 @@ ImuSample DecodeImu(const protocol::Json& header) {
   return sample;
 }
 
-DetectionList DecodeDetections(const protocol::Json& header) {
+DetectionList DecodeDetections(const json::Json& header) {
   DetectionList list;
-  const protocol::Json& detections = Key(header, "detections");
+  const json::Json& detections = Key(header, "detections");
   if (!detections.is_array()) Fail(header, "\"detections\" is not an array");
   for (size_t i = 0; i < detections.size(); ++i) {
-    const protocol::Json& item = detections[i];
+    const json::Json& item = detections[i];
     const std::string path = "detections[" + std::to_string(i) + "]";
     if (!item.is_object()) Fail(header, path + " is not an object");
     Detection detection;

@@ -93,17 +93,17 @@ struct DetectionList {
 
 /// The bytes [offset, offset + size) of the attachment a header points to. Throws ReadingError
 /// when "offset" or "size" is missing, negative, not an integer, or reaches past the attachment.
-std::string_view ReadingData(const protocol::Json& header, std::string_view attachment);
+std::string_view ReadingData(const json::Json& header, std::string_view attachment);
 
 /// Decodes a lidar reading. Throws ReadingError (see the file comment).
-LidarPoints DecodeLidar(const protocol::Json& header, std::string_view attachment);
+LidarPoints DecodeLidar(const json::Json& header, std::string_view attachment);
 /// Decodes an occupancy-grid reading. Throws ReadingError.
-OccupancyGrid DecodeOccupancyGrid(const protocol::Json& header, std::string_view attachment);
+OccupancyGrid DecodeOccupancyGrid(const json::Json& header, std::string_view attachment);
 /// Decodes a camera image reading of any of the three encodings. Throws ReadingError.
-CameraImage DecodeCameraImage(const protocol::Json& header, std::string_view attachment);
+CameraImage DecodeCameraImage(const json::Json& header, std::string_view attachment);
 /// Decodes an IMU reading. Throws ReadingError.
-ImuSample DecodeImu(const protocol::Json& header);
+ImuSample DecodeImu(const json::Json& header);
 /// Decodes a detection reading. Throws ReadingError.
-DetectionList DecodeDetections(const protocol::Json& header);
+DetectionList DecodeDetections(const json::Json& header);
 
 }  // namespace asg::nodes

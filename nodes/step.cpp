@@ -8,7 +8,7 @@ namespace asg::nodes {
 
 namespace {
 
-bool HasString(const protocol::Json& header, const char* key, std::string_view value) {
+bool HasString(const json::Json& header, const char* key, std::string_view value) {
   if (!header.is_object()) return false;
   const auto it = header.find(key);
   return it != header.end() && it->is_string() && it->get_ref<const std::string&>() == value;
@@ -29,22 +29,22 @@ Step::Step(protocol::StepRequest request, std::string attachment)
 
 bool Step::Has(std::string_view name) const { return Find(name) != nullptr; }
 
-const protocol::Json* Step::Find(std::string_view name) const {
-  for (const protocol::Json& header : request_.readings) {
+const json::Json* Step::Find(std::string_view name) const {
+  for (const json::Json& header : request_.readings) {
     if (HasString(header, "name", name)) return &header;
   }
   return nullptr;
 }
 
-const protocol::Json* Step::Find(std::string_view name, std::string_view encoding) const {
-  for (const protocol::Json& header : request_.readings) {
+const json::Json* Step::Find(std::string_view name, std::string_view encoding) const {
+  for (const json::Json& header : request_.readings) {
     if (HasString(header, "name", name) && HasString(header, "encoding", encoding)) return &header;
   }
   return nullptr;
 }
 
-const protocol::Json& Step::Require(std::string_view name) const {
-  const protocol::Json* header = Find(name);
+const json::Json& Step::Require(std::string_view name) const {
+  const json::Json* header = Find(name);
   if (header == nullptr) {
     throw ReadingError("step " + std::to_string(request_.tick) + " has no reading named '" +
                        std::string(name) + "'");
@@ -52,8 +52,8 @@ const protocol::Json& Step::Require(std::string_view name) const {
   return *header;
 }
 
-const protocol::Json& Step::Require(std::string_view name, std::string_view encoding) const {
-  const protocol::Json* header = Find(name, encoding);
+const json::Json& Step::Require(std::string_view name, std::string_view encoding) const {
+  const json::Json* header = Find(name, encoding);
   if (header == nullptr) {
     throw ReadingError("step " + std::to_string(request_.tick) + " has no " +
                        std::string(encoding) + " reading named '" + std::string(name) + "'");

@@ -34,15 +34,15 @@ class Step {
   double yaw() const { return YawDegrees(request_.odometry.pose.orientation); }
 
   /// The reading headers, in the order sent.
-  const std::vector<protocol::Json>& readings() const { return request_.readings; }
+  const std::vector<json::Json>& readings() const { return request_.readings; }
   /// The binary attachment the headers point into.
   std::string_view attachment() const { return attachment_; }
   /// True when a reading of this sensor name is in the Step.
   bool Has(std::string_view name) const;
   /// The first header with this name, or nullptr.
-  const protocol::Json* Find(std::string_view name) const;
+  const json::Json* Find(std::string_view name) const;
   /// The first header with this name and encoding, or nullptr (camera images share the name).
-  const protocol::Json* Find(std::string_view name, std::string_view encoding) const;
+  const json::Json* Find(std::string_view name, std::string_view encoding) const;
 
   /// The lidar reading of a sensor. Throws ReadingError when missing or malformed.
   LidarPoints Lidar(std::string_view name) const;
@@ -64,8 +64,8 @@ class Step {
   const protocol::StepRequest& request() const { return request_; }
 
  private:
-  const protocol::Json& Require(std::string_view name) const;
-  const protocol::Json& Require(std::string_view name, std::string_view encoding) const;
+  const json::Json& Require(std::string_view name) const;
+  const json::Json& Require(std::string_view name, std::string_view encoding) const;
 
   protocol::StepRequest request_;
   std::string attachment_;

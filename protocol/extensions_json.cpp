@@ -3,27 +3,26 @@
 #include <array>
 #include <cmath>
 
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 #include "protocol/messages_json.h"
 
-namespace asg::protocol {
-namespace json_detail {
+namespace asg::json {
 namespace {
 
-constexpr std::array<NamedValue<ReliefFeature::Type>, 3> kReliefTypeTable{{
-    {ReliefFeature::Type::kHill, "hill"},
-    {ReliefFeature::Type::kRamp, "ramp"},
-    {ReliefFeature::Type::kNoise, "noise"},
+constexpr std::array<NamedValue<protocol::ReliefFeature::Type>, 3> kReliefTypeTable{{
+    {protocol::ReliefFeature::Type::kHill, "hill"},
+    {protocol::ReliefFeature::Type::kRamp, "ramp"},
+    {protocol::ReliefFeature::Type::kNoise, "noise"},
 }};
-constexpr Names<ReliefFeature::Type> kReliefTypes{"relief feature", kReliefTypeTable};
+constexpr Names<protocol::ReliefFeature::Type> kReliefTypes{"relief feature", kReliefTypeTable};
 
-constexpr std::array<NamedValue<DriverSpec::Type>, 4> kDriverTypeTable{{
-    {DriverSpec::Type::kPlanner, "planner"},
-    {DriverSpec::Type::kStraight, "straight"},
-    {DriverSpec::Type::kIdle, "idle"},
-    {DriverSpec::Type::kScripted, "scripted"},
+constexpr std::array<NamedValue<protocol::DriverSpec::Type>, 4> kDriverTypeTable{{
+    {protocol::DriverSpec::Type::kPlanner, "planner"},
+    {protocol::DriverSpec::Type::kStraight, "straight"},
+    {protocol::DriverSpec::Type::kIdle, "idle"},
+    {protocol::DriverSpec::Type::kScripted, "scripted"},
 }};
-constexpr Names<DriverSpec::Type> kDriverTypes{"driver", kDriverTypeTable};
+constexpr Names<protocol::DriverSpec::Type> kDriverTypes{"driver", kDriverTypeTable};
 
 }  // namespace
 
@@ -31,18 +30,18 @@ constexpr Names<DriverSpec::Type> kDriverTypes{"driver", kDriverTypeTable};
 
 // Only the fields of the feature's type are written and accepted.
 template <>
-struct Schema<ReliefFeature> {
+struct Schema<protocol::ReliefFeature> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.RequiredTag("type", m.type, kReliefTypes);
     switch (m.type) {
-      case ReliefFeature::Type::kHill:
+      case protocol::ReliefFeature::Type::kHill:
         v.Required("x", m.x);
         v.Required("y", m.y);
         v.Required("radius", m.radius, kPositive);
         v.Required("height", m.height);
         break;
-      case ReliefFeature::Type::kRamp:
+      case protocol::ReliefFeature::Type::kRamp:
         v.Required("height", m.height);
         v.Required("x0", m.x0);
         v.Required("y0", m.y0);
@@ -50,7 +49,7 @@ struct Schema<ReliefFeature> {
         v.Required("y1", m.y1);
         v.Required("width", m.width, kPositive);
         break;
-      case ReliefFeature::Type::kNoise:
+      case protocol::ReliefFeature::Type::kNoise:
         v.Required("amplitude", m.amplitude);
         v.Required("wavelength", m.wavelength, kPositive);
         v.Optional("octaves", m.octaves, Between(1, 12));
@@ -61,7 +60,7 @@ struct Schema<ReliefFeature> {
 };
 
 template <>
-struct Schema<ScriptedCommand> {
+struct Schema<protocol::ScriptedCommand> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("t", m.t, kNonNegative);
@@ -73,12 +72,12 @@ struct Schema<ScriptedCommand> {
 
 // Only the fields of the driver's type are written and accepted; a missing type is "planner".
 template <>
-struct Schema<DriverSpec> {
+struct Schema<protocol::DriverSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.OptionalTag("type", m.type, kDriverTypes);
     switch (m.type) {
-      case DriverSpec::Type::kPlanner:
+      case protocol::DriverSpec::Type::kPlanner:
         v.Optional("speed", m.speed, kNonNegative);
         v.Optional("sensor_range", m.sensor_range, kPositive);
         v.Optional("sensor_fov", m.sensor_fov, Limit{0.0, 360.0, true, false});
@@ -87,17 +86,17 @@ struct Schema<DriverSpec> {
         v.Optional("lookahead", m.lookahead, kPositive);
         v.Optional("replan_period", m.replan_period, kPositive);
         break;
-      case DriverSpec::Type::kStraight:
+      case protocol::DriverSpec::Type::kStraight:
         v.Optional("speed", m.speed);
         break;
-      case DriverSpec::Type::kIdle:
+      case protocol::DriverSpec::Type::kIdle:
         break;
-      case DriverSpec::Type::kScripted:
+      case protocol::DriverSpec::Type::kScripted:
         v.Optional("commands", m.commands);
         break;
     }
   }
-  static void Check(const DriverSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::DriverSpec& m, const FieldReader& reader) {
     for (size_t i = 1; i < m.commands.size(); ++i) {
       if (m.commands[i].t < m.commands[i - 1].t) {
         throw DecodeError(IndexPath(reader.Child("commands"), i) + ".t",
@@ -112,7 +111,7 @@ struct Schema<DriverSpec> {
 // Every field is optional: a request overrides any subset. The ranges are the vehicle model's
 // (scene/vehicle.cpp), so a bad vehicle is refused before it reaches a worker.
 template <>
-struct Schema<VehicleParams> {
+struct Schema<protocol::VehicleParams> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("mass", m.mass, kPositive);
@@ -141,13 +140,13 @@ struct Schema<VehicleParams> {
 };
 
 template <>
-struct Schema<SimulationSettings> {
+struct Schema<protocol::SimulationSettings> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("physics_rate", m.physics_rate, kPositive);
     v.Optional("control_rate", m.control_rate, kPositive);
   }
-  static void Check(const SimulationSettings& m, const FieldReader& reader) {
+  static void Check(const protocol::SimulationSettings& m, const FieldReader& reader) {
     const double steps_per_tick = m.physics_rate / m.control_rate;
     if (std::abs(steps_per_tick - std::round(steps_per_tick)) > 1e-9 * steps_per_tick) {
       throw DecodeError(reader.Child("control_rate"), FormatNumber(m.control_rate) +
@@ -158,7 +157,7 @@ struct Schema<SimulationSettings> {
 };
 
 template <>
-struct Schema<RunCounters> {
+struct Schema<protocol::RunCounters> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("control_messages", m.control_messages);
@@ -172,7 +171,7 @@ struct Schema<RunCounters> {
 };
 
 template <>
-struct Schema<RunVariation> {
+struct Schema<protocol::RunVariation> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("run", m.run);
@@ -182,7 +181,7 @@ struct Schema<RunVariation> {
 };
 
 template <>
-struct Schema<RegretReport> {
+struct Schema<protocol::RegretReport> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("computed", m.computed);
@@ -202,7 +201,7 @@ struct Schema<RegretReport> {
 };
 
 template <>
-struct Schema<CaptureFile> {
+struct Schema<protocol::CaptureFile> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -211,7 +210,7 @@ struct Schema<CaptureFile> {
 };
 
 template <>
-struct Schema<TrajectoryAttachment> {
+struct Schema<protocol::TrajectoryAttachment> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("offset", m.offset);
@@ -221,7 +220,9 @@ struct Schema<TrajectoryAttachment> {
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(ReliefFeature)
 ASG_DEFINE_JSON(ScriptedCommand)

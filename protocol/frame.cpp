@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "protocol/json_parse.h"
+#include "json/parse.h"
 
 namespace asg::protocol {
 namespace {
@@ -236,7 +236,7 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
   }
   Json envelope;
   try {
-    envelope = ParseJsonStrict<Json>(json_text);
+    envelope = json::ParseJsonStrict<Json>(json_text);
   } catch (const Json::parse_error& parse_error) {
     return Fail(error, FrameErrorKind::kInvalidJson,
                 std::string("frame JSON: ") + parse_error.what(), false);

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/json_declare.h"
+#include "json/declare.h"
 #include "protocol/messages.h"
 
 namespace asg::protocol {

@@ -1,14 +1,12 @@
 // JSON schemas of generator_messages.h.
+#include "json/fields.h"
 #include "protocol/generator_messages.h"
-#include "protocol/json_fields.h"
 #include "protocol/messages_json.h"
 
-namespace asg::protocol {
-
-namespace json_detail {
+namespace asg::json {
 
 template <>
-struct Schema<GeneratorRegistration> {
+struct Schema<protocol::GeneratorRegistration> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("generator_name", m.generator_name);
@@ -17,7 +15,7 @@ struct Schema<GeneratorRegistration> {
 };
 
 template <>
-struct Schema<GeneratorRegistrationResponse> {
+struct Schema<protocol::GeneratorRegistrationResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -26,7 +24,7 @@ struct Schema<GeneratorRegistrationResponse> {
 };
 
 template <>
-struct Schema<ProposedObstacle> {
+struct Schema<protocol::ProposedObstacle> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("path_name", m.path_name);
@@ -38,7 +36,7 @@ struct Schema<ProposedObstacle> {
 };
 
 template <>
-struct Schema<Proposal> {
+struct Schema<protocol::Proposal> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("obstacles", m.obstacles);
@@ -48,7 +46,7 @@ struct Schema<Proposal> {
 };
 
 template <>
-struct Schema<RejectedProposal> {
+struct Schema<protocol::RejectedProposal> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("index", m.index);
@@ -57,7 +55,7 @@ struct Schema<RejectedProposal> {
 };
 
 template <>
-struct Schema<ProposeScenariosRequest> {
+struct Schema<protocol::ProposeScenariosRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("count", m.count);
@@ -68,7 +66,7 @@ struct Schema<ProposeScenariosRequest> {
 };
 
 template <>
-struct Schema<ProposeScenariosResponse> {
+struct Schema<protocol::ProposeScenariosResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("scenarios", m.scenarios);
@@ -76,7 +74,7 @@ struct Schema<ProposeScenariosResponse> {
 };
 
 template <>
-struct Schema<ScenarioScore> {
+struct Schema<protocol::ScenarioScore> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("id", m.id);
@@ -87,7 +85,7 @@ struct Schema<ScenarioScore> {
 };
 
 template <>
-struct Schema<ScenarioResultsRequest> {
+struct Schema<protocol::ScenarioResultsRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("results", m.results);
@@ -95,7 +93,7 @@ struct Schema<ScenarioResultsRequest> {
 };
 
 template <>
-struct Schema<ScenarioResultsResponse> {
+struct Schema<protocol::ScenarioResultsResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -103,14 +101,16 @@ struct Schema<ScenarioResultsResponse> {
 };
 
 template <>
-struct Schema<SearchEndedMessage> {
+struct Schema<protocol::SearchEndedMessage> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("reason", m.reason);
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(GeneratorRegistration)
 ASG_DEFINE_JSON(GeneratorRegistrationResponse)

@@ -1,14 +1,13 @@
 // The JSON schemas of geometry.h: every field required, as in geometry_msgs and std_msgs.
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 #include "protocol/messages_json.h"
 
-namespace asg::protocol {
-namespace json_detail {
+namespace asg::json {
 
 // ---------------------------------------------------------------- geometry.h
 
 template <>
-struct Schema<Time> {
+struct Schema<protocol::Time> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("sec", m.sec);
@@ -17,7 +16,7 @@ struct Schema<Time> {
 };
 
 template <>
-struct Schema<Header> {
+struct Schema<protocol::Header> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("stamp", m.stamp);
@@ -26,7 +25,7 @@ struct Schema<Header> {
 };
 
 template <>
-struct Schema<ColorRGBA> {
+struct Schema<protocol::ColorRGBA> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("r", m.r, Between(0, 1));
@@ -37,7 +36,7 @@ struct Schema<ColorRGBA> {
 };
 
 template <>
-struct Schema<Point> {
+struct Schema<protocol::Point> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("x", m.x);
@@ -47,7 +46,7 @@ struct Schema<Point> {
 };
 
 template <>
-struct Schema<Vector3> {
+struct Schema<protocol::Vector3> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("x", m.x);
@@ -57,7 +56,7 @@ struct Schema<Vector3> {
 };
 
 template <>
-struct Schema<Quaternion> {
+struct Schema<protocol::Quaternion> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("x", m.x);
@@ -68,7 +67,7 @@ struct Schema<Quaternion> {
 };
 
 template <>
-struct Schema<Pose> {
+struct Schema<protocol::Pose> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("position", m.position);
@@ -77,7 +76,7 @@ struct Schema<Pose> {
 };
 
 template <>
-struct Schema<Twist> {
+struct Schema<protocol::Twist> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("linear", m.linear);
@@ -85,7 +84,9 @@ struct Schema<Twist> {
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(Time)
 ASG_DEFINE_JSON(Header)

@@ -6,32 +6,34 @@
 
 #include <array>
 
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 
-namespace asg::protocol {
-namespace json_detail {
+namespace asg::json {
 namespace {
 
 constexpr std::array<NamedValue<uint8_t>, 3> kStatusTable{{
-    {StatusCode::OFFLINE, "OFFLINE"},
-    {StatusCode::ONLINE_AND_READY, "ONLINE_AND_READY"},
-    {StatusCode::ONLINE_AND_RUNNING, "ONLINE_AND_RUNNING"},
+    {protocol::StatusCode::OFFLINE, "OFFLINE"},
+    {protocol::StatusCode::ONLINE_AND_READY, "ONLINE_AND_READY"},
+    {protocol::StatusCode::ONLINE_AND_RUNNING, "ONLINE_AND_RUNNING"},
 }};
 constexpr Codes kStatusCodes{"StatusCode", kStatusTable};
 
 constexpr std::array<NamedValue<uint8_t>, 2> kIssueTable{{
-    {WorkerIssueNotificationRequest::ISSUE_ROSBRIDGE_INTERRUPTED, "ISSUE_ROSBRIDGE_INTERRUPTED"},
-    {WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE, "ISSUE_PROBLEM_CREATING_SCENE"},
+    {protocol::WorkerIssueNotificationRequest::ISSUE_ROSBRIDGE_INTERRUPTED,
+     "ISSUE_ROSBRIDGE_INTERRUPTED"},
+    {protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE,
+     "ISSUE_PROBLEM_CREATING_SCENE"},
 }};
 constexpr Codes kIssueCodes{"issue_id", kIssueTable};
 
-// Every TerminationReason with a name, so the table follows the enum in messages.cpp.
+// Every protocol::TerminationReason with a name, so the table follows the enum in messages.cpp.
 const Codes& TerminationReasonCodes() {
   static const std::vector<NamedValue<uint8_t>> table = [] {
     std::vector<NamedValue<uint8_t>> known;
     for (int value = 0; value <= 255; ++value) {
       const auto code = static_cast<uint8_t>(value);
-      const std::string_view name = TerminationReasonName(static_cast<TerminationReason>(code));
+      const std::string_view name =
+          protocol::TerminationReasonName(static_cast<protocol::TerminationReason>(code));
       if (name != "REASON_UNKNOWN") known.push_back({code, name});
     }
     return known;
@@ -51,12 +53,12 @@ void CheckLengths(const FieldReader& reader, size_t expected, const std::string&
   }
 }
 
-/// Scenario numbers above kMaxScenarioNumber fit a uint32 but no RunScenario request.
+/// Scenario numbers above protocol::kMaxScenarioNumber fit a uint32 but no RunScenario request.
 void CheckScenarioNumber(const FieldReader& reader, uint32_t number) {
-  if (number > kMaxScenarioNumber) {
-    throw DecodeError(reader.Child("scenario_number"), std::to_string(number) +
-                                                           " is past the maximum scenario number " +
-                                                           std::to_string(kMaxScenarioNumber));
+  if (number > protocol::kMaxScenarioNumber) {
+    throw DecodeError(reader.Child("scenario_number"),
+                      std::to_string(number) + " is past the maximum scenario number " +
+                          std::to_string(protocol::kMaxScenarioNumber));
   }
 }
 
@@ -65,7 +67,7 @@ void CheckScenarioNumber(const FieldReader& reader, uint32_t number) {
 // ---------------------------------------------------------------- messages (.msg)
 
 template <>
-struct Schema<LandscapeDescription> {
+struct Schema<protocol::LandscapeDescription> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("nominal_size", m.nominal_size, kPositive);
@@ -76,7 +78,7 @@ struct Schema<LandscapeDescription> {
 };
 
 template <>
-struct Schema<OdometryWithoutCovariance> {
+struct Schema<protocol::OdometryWithoutCovariance> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("header", m.header);
@@ -87,7 +89,7 @@ struct Schema<OdometryWithoutCovariance> {
 };
 
 template <>
-struct Schema<PhysXControl> {
+struct Schema<protocol::PhysXControl> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("header", m.header);  // a node may leave it out: the worker applies it at its tick
@@ -98,7 +100,7 @@ struct Schema<PhysXControl> {
 };
 
 template <>
-struct Schema<SceneCaptureSettings> {
+struct Schema<protocol::SceneCaptureSettings> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("image_size", m.image_size, Between(1.0, 4096.0));
@@ -122,7 +124,7 @@ struct Schema<SceneCaptureSettings> {
 };
 
 template <>
-struct Schema<StructuralSceneActorLayout> {
+struct Schema<protocol::StructuralSceneActorLayout> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("path_name", m.path_name);
@@ -134,7 +136,7 @@ struct Schema<StructuralSceneActorLayout> {
     v.Required("yaw", m.yaw);
     v.Required("scale", m.scale, kPositive);
   }
-  static void Check(const StructuralSceneActorLayout& m, const FieldReader& reader) {
+  static void Check(const protocol::StructuralSceneActorLayout& m, const FieldReader& reader) {
     CheckLengths(reader, m.num_instances, "num_instances is " + std::to_string(m.num_instances),
                  {{"visible", m.visible.size()},
                   {"cast_shadow", m.cast_shadow.size()},
@@ -146,7 +148,7 @@ struct Schema<StructuralSceneActorLayout> {
 };
 
 template <>
-struct Schema<SceneDescription> {
+struct Schema<protocol::SceneDescription> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("landscape", m.landscape);
@@ -157,7 +159,7 @@ struct Schema<SceneDescription> {
 };
 
 template <>
-struct Schema<StatusCode> {
+struct Schema<protocol::StatusCode> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("status", m.status, kStatusCodes);
@@ -165,7 +167,7 @@ struct Schema<StatusCode> {
 };
 
 template <>
-struct Schema<VehicleNodeOperatingInfo> {
+struct Schema<protocol::VehicleNodeOperatingInfo> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_ids", m.worker_ids);
@@ -174,7 +176,7 @@ struct Schema<VehicleNodeOperatingInfo> {
     v.Required("save_dirs", m.save_dirs);
     v.Required("save_minimal", m.save_minimal);
   }
-  static void Check(const VehicleNodeOperatingInfo& m, const FieldReader& reader) {
+  static void Check(const protocol::VehicleNodeOperatingInfo& m, const FieldReader& reader) {
     CheckLengths(reader, m.worker_ids.size(),
                  "worker_ids has " + std::to_string(m.worker_ids.size()),
                  {{"scenario_numbers", m.scenario_numbers.size()},
@@ -185,7 +187,7 @@ struct Schema<VehicleNodeOperatingInfo> {
 };
 
 template <>
-struct Schema<VehicleStatus> {
+struct Schema<protocol::VehicleStatus> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("enabled", m.enabled);
@@ -196,7 +198,7 @@ struct Schema<VehicleStatus> {
 // ---------------------------------------------------------------- services (.srv)
 
 template <>
-struct Schema<AnalyzeScenarioRequest> {
+struct Schema<protocol::AnalyzeScenarioRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -210,13 +212,13 @@ struct Schema<AnalyzeScenarioRequest> {
     v.Optional("trajectory_attachment", m.trajectory_attachment);
     v.Optional("regret", m.regret);
   }
-  static void Check(const AnalyzeScenarioRequest& m, const FieldReader& reader) {
+  static void Check(const protocol::AnalyzeScenarioRequest& m, const FieldReader& reader) {
     CheckScenarioNumber(reader, m.scenario_number);
   }
 };
 
 template <>
-struct Schema<AnalyzeScenarioResponse> {
+struct Schema<protocol::AnalyzeScenarioResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -224,7 +226,7 @@ struct Schema<AnalyzeScenarioResponse> {
 };
 
 template <>
-struct Schema<NotifyReadyRequest> {
+struct Schema<protocol::NotifyReadyRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -236,7 +238,7 @@ struct Schema<NotifyReadyRequest> {
 };
 
 template <>
-struct Schema<NotifyReadyResponse> {
+struct Schema<protocol::NotifyReadyResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -245,7 +247,7 @@ struct Schema<NotifyReadyResponse> {
 };
 
 template <>
-struct Schema<RegisterVehicleNodeRequest> {
+struct Schema<protocol::RegisterVehicleNodeRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -254,7 +256,7 @@ struct Schema<RegisterVehicleNodeRequest> {
 };
 
 template <>
-struct Schema<RegisterVehicleNodeResponse> {
+struct Schema<protocol::RegisterVehicleNodeResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -262,7 +264,7 @@ struct Schema<RegisterVehicleNodeResponse> {
 };
 
 template <>
-struct Schema<RunScenarioRequest> {
+struct Schema<protocol::RunScenarioRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("scenario_number", m.scenario_number);
@@ -290,7 +292,7 @@ struct Schema<RunScenarioRequest> {
 };
 
 template <>
-struct Schema<RunScenarioResponse> {
+struct Schema<protocol::RunScenarioResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -298,7 +300,7 @@ struct Schema<RunScenarioResponse> {
 };
 
 template <>
-struct Schema<WorkerIssueNotificationRequest> {
+struct Schema<protocol::WorkerIssueNotificationRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -308,14 +310,16 @@ struct Schema<WorkerIssueNotificationRequest> {
 };
 
 template <>
-struct Schema<WorkerIssueNotificationResponse> {
+struct Schema<protocol::WorkerIssueNotificationResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(LandscapeDescription)
 ASG_DEFINE_JSON(OdometryWithoutCovariance)

@@ -14,38 +14,21 @@
 // subdivisions 0..10, scale > 0, octaves 1..12, control_rate dividing physics_rate), so a bad
 // request fails at the boundary with its path rather than deep inside a run.
 //
-// Json is nlohmann::ordered_json: objects keep their keys in insertion order, so encoded messages
-// and the JSON files written from them list fields in declaration order, as the spec does.
+// Json and DecodeError are json/json.h's; the field lists are json/fields.h's visitor.
 #pragma once
 
-#include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include "protocol/json_declare.h"
+#include "json/declare.h"
+#include "json/json.h"
+#include "json/parse.h"
 #include "protocol/messages.h"
 
 namespace asg::protocol {
 
-using Json = nlohmann::ordered_json;
-
-/// A JSON value that does not decode into the message asked for.
-class DecodeError : public std::runtime_error {
- public:
-  DecodeError(std::string path, const std::string& what)
-      : std::runtime_error(path.empty() ? what : path + ": " + what),
-        path_(std::move(path)),
-        problem_(what) {}
-  /// The JSON path of the offending value, e.g. "scene_description.ssa_array[1].yaw".
-  const std::string& path() const { return path_; }
-  /// What is wrong with it, without the path, e.g. "must be > 0, got -1".
-  const std::string& problem() const { return problem_; }
-
- private:
-  std::string path_;
-  std::string problem_;
-};
+using json::DecodeError;
+using json::Json;
 
 // to_json, from_json and Decode of every message (see json_declare.h).
 ASG_DECLARE_JSON(Time);
@@ -94,16 +77,10 @@ T DecodeMessage(const Json& j) {
   return value;
 }
 
-/// Parses JSON text strictly: a syntax error throws DecodeError with an empty path and a message
-/// giving the line and column; a key repeated within one object (which a plain parse would
-/// silently resolve to the last value) throws DecodeError with the key's path, and so does
-/// nesting deeper than 64 objects and arrays.
-Json ParseJson(std::string_view text);
-
 /// ParseJson then DecodeMessage<T>: text in, message out, every failure a DecodeError.
 template <class T>
 T ParseMessage(std::string_view text) {
-  return DecodeMessage<T>(ParseJson(text));
+  return DecodeMessage<T>(json::ParseJson(text));
 }
 
 }  // namespace asg::protocol

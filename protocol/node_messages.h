@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/json_declare.h"
+#include "json/declare.h"
 #include "protocol/messages.h"
 #include "protocol/sensor_specs.h"
 

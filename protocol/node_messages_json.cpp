@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "json/fields.h"
 #include "protocol/frame.h"
-#include "protocol/json_fields.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
 
@@ -21,14 +21,16 @@ PhysXControl ToPhysXControl(const EgoControl& control, const VehicleParams& vehi
   return result;
 }
 
-namespace json_detail {
+}  // namespace asg::protocol
+
+namespace asg::json {
 namespace {
 const Limit kUnit = Between(0.0, 1.0);
 const Limit kSigned = Between(-1.0, 1.0);
 }  // namespace
 
 template <>
-struct Schema<NodeRegistration> {
+struct Schema<protocol::NodeRegistration> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -38,7 +40,7 @@ struct Schema<NodeRegistration> {
 };
 
 template <>
-struct Schema<UnregisterVehicleNodeRequest> {
+struct Schema<protocol::UnregisterVehicleNodeRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -47,7 +49,7 @@ struct Schema<UnregisterVehicleNodeRequest> {
 };
 
 template <>
-struct Schema<UnregisterVehicleNodeResponse> {
+struct Schema<protocol::UnregisterVehicleNodeResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -55,7 +57,7 @@ struct Schema<UnregisterVehicleNodeResponse> {
 };
 
 template <>
-struct Schema<NodeOperatingInfo> {
+struct Schema<protocol::NodeOperatingInfo> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_ids", m.info.worker_ids);
@@ -65,7 +67,7 @@ struct Schema<NodeOperatingInfo> {
     v.Required("save_minimal", m.info.save_minimal);
     v.Optional("data_endpoints", m.data_endpoints);
   }
-  static void Check(const NodeOperatingInfo& m, const FieldReader& reader) {
+  static void Check(const protocol::NodeOperatingInfo& m, const FieldReader& reader) {
     const size_t n = m.info.worker_ids.size();
     const auto check = [&](std::string_view key, size_t size) {
       if (size != n) {
@@ -82,7 +84,7 @@ struct Schema<NodeOperatingInfo> {
 };
 
 template <>
-struct Schema<SaveNodeFileRequest> {
+struct Schema<protocol::SaveNodeFileRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     // Optional: the client knows both from the registration on the connection.
@@ -94,7 +96,7 @@ struct Schema<SaveNodeFileRequest> {
 };
 
 template <>
-struct Schema<SaveNodeFileResponse> {
+struct Schema<protocol::SaveNodeFileResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -103,7 +105,7 @@ struct Schema<SaveNodeFileResponse> {
 };
 
 template <>
-struct Schema<AttachNodeRequest> {
+struct Schema<protocol::AttachNodeRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("node_name", m.node_name);
@@ -112,7 +114,7 @@ struct Schema<AttachNodeRequest> {
 };
 
 template <>
-struct Schema<AttachNodeResponse> {
+struct Schema<protocol::AttachNodeResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("received", m.received);
@@ -120,7 +122,7 @@ struct Schema<AttachNodeResponse> {
 };
 
 template <>
-struct Schema<RunStartRequest> {
+struct Schema<protocol::RunStartRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("scenario_number", m.scenario_number);
@@ -139,7 +141,7 @@ struct Schema<RunStartRequest> {
 };
 
 template <>
-struct Schema<RunStartResponse> {
+struct Schema<protocol::RunStartResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("ready", m.ready);
@@ -147,7 +149,7 @@ struct Schema<RunStartResponse> {
 };
 
 template <>
-struct Schema<EgoControl> {
+struct Schema<protocol::EgoControl> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("forward_amount", m.forward_amount, kUnit);
@@ -158,7 +160,7 @@ struct Schema<EgoControl> {
 };
 
 template <>
-struct Schema<StepRequest> {
+struct Schema<protocol::StepRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("scenario_number", m.scenario_number);
@@ -170,7 +172,7 @@ struct Schema<StepRequest> {
 };
 
 template <>
-struct Schema<RunEndMessage> {
+struct Schema<protocol::RunEndMessage> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("scenario_number", m.scenario_number);
@@ -183,7 +185,7 @@ struct Schema<RunEndMessage> {
 };
 
 template <>
-struct Schema<RunPreemptedRequest> {
+struct Schema<protocol::RunPreemptedRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -192,7 +194,9 @@ struct Schema<RunPreemptedRequest> {
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(NodeRegistration)
 ASG_DEFINE_JSON(UnregisterVehicleNodeRequest)
@@ -218,7 +222,7 @@ void to_json(Json& j, const StepResponse& value) {
 
 void Decode(const Json& j, const std::string& path, StepResponse* value) {
   StepResponse result;
-  json_detail::FieldReader reader(j, path);
+  json::FieldReader reader(j, path);
   reader.Optional("control", result.control);
   reader.Optional("ego_control", result.ego_control);
   reader.Finish();
@@ -232,7 +236,7 @@ void Decode(const Json& j, const std::string& path, StepResponse* value) {
 
 void from_json(const Json& j, StepResponse& value) { Decode(j, "", &value); }
 
-Json DescribeJson(const StepResponse*, JsonSchemaBuilder& builder) {
+Json DescribeJson(const StepResponse*, json::SchemaBuilder& builder) {
   const std::string name = "StepResponse";
   const Json ref = {{"$ref", "#/$defs/" + name}};
   if (!builder.Begin(name)) return ref;
@@ -260,7 +264,7 @@ Json Envelope(std::string_view type, Json message, const std::string& direction)
 }
 
 template <class T>
-Json EnvelopeOf(JsonSchemaBuilder& builder, const std::string& direction,
+Json EnvelopeOf(json::SchemaBuilder& builder, const std::string& direction,
                 std::string_view type = T::kType) {
   return Envelope(type, SchemaRef<T>(builder), direction);
 }
@@ -268,7 +272,7 @@ Json EnvelopeOf(JsonSchemaBuilder& builder, const std::string& direction,
 }  // namespace
 
 Json NodeProtocolSchema() {
-  JsonSchemaBuilder builder(JsonSchemaBuilder::Mode::kStrict);
+  json::SchemaBuilder builder(json::SchemaBuilder::Mode::kStrict);
   const std::string to_client = "control plane, node to client";
   const std::string to_node = "control plane, client to node";
   const std::string to_worker = "data plane, node to worker";

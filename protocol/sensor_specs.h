@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "json/declare.h"
 #include "protocol/geometry.h"
-#include "protocol/json_declare.h"
 
 namespace asg::protocol {
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <set>
 
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 #include "protocol/messages_json.h"
 #include "protocol/sensor_specs.h"
 
@@ -41,17 +41,19 @@ double SensorSpec::Rate() const {
   return camera.rate;
 }
 
-namespace json_detail {
+}  // namespace asg::protocol
+
+namespace asg::json {
 namespace {
 
-constexpr std::array<NamedValue<SensorSpec::Type>, 5> kSensorTypeTable{{
-    {SensorSpec::Type::kCamera, "camera"},
-    {SensorSpec::Type::kLidar, "lidar"},
-    {SensorSpec::Type::kOccupancyGrid, "occupancy_grid"},
-    {SensorSpec::Type::kImu, "imu"},
-    {SensorSpec::Type::kDetection, "detection"},
+constexpr std::array<NamedValue<protocol::SensorSpec::Type>, 5> kSensorTypeTable{{
+    {protocol::SensorSpec::Type::kCamera, "camera"},
+    {protocol::SensorSpec::Type::kLidar, "lidar"},
+    {protocol::SensorSpec::Type::kOccupancyGrid, "occupancy_grid"},
+    {protocol::SensorSpec::Type::kImu, "imu"},
+    {protocol::SensorSpec::Type::kDetection, "detection"},
 }};
-constexpr Names<SensorSpec::Type> kSensorTypes{"sensor", kSensorTypeTable};
+constexpr Names<protocol::SensorSpec::Type> kSensorTypes{"sensor", kSensorTypeTable};
 
 constexpr Limit kPositiveCount{1.0, std::numeric_limits<double>::infinity(), false};
 constexpr Limit kElevation = Between(-90.0, 90.0);
@@ -64,7 +66,7 @@ void CheckName(const std::string& name, const FieldReader& reader) {
 }  // namespace
 
 template <>
-struct Schema<SensorMount> {
+struct Schema<protocol::SensorMount> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("offset", m.offset);
@@ -75,7 +77,7 @@ struct Schema<SensorMount> {
 };
 
 template <>
-struct Schema<CameraSpec> {
+struct Schema<protocol::CameraSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -88,7 +90,7 @@ struct Schema<CameraSpec> {
     v.Optional("depth", m.depth);
     v.Optional("segmentation", m.segmentation);
   }
-  static void Check(const CameraSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::CameraSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
     if (m.fov >= 180.0) {
       throw DecodeError(reader.Child("fov"), FormatNumber(m.fov) + " is not below 180 degrees");
@@ -97,7 +99,7 @@ struct Schema<CameraSpec> {
 };
 
 template <>
-struct Schema<LidarSpec> {
+struct Schema<protocol::LidarSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -108,7 +110,7 @@ struct Schema<LidarSpec> {
     v.Optional("min_range", m.min_range, kNonNegative);
     v.Optional("rate", m.rate, kPositive);
   }
-  static void Check(const LidarSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::LidarSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
     if (m.vertical_angles.empty()) {
       throw DecodeError(reader.Child("vertical_angles"), "needs at least one angle");
@@ -121,7 +123,7 @@ struct Schema<LidarSpec> {
 };
 
 template <>
-struct Schema<OccupancyGridSpec> {
+struct Schema<protocol::OccupancyGridSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -131,13 +133,13 @@ struct Schema<OccupancyGridSpec> {
     v.Optional("range", m.range, kPositive);
     v.Optional("rate", m.rate, kPositive);
   }
-  static void Check(const OccupancyGridSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::OccupancyGridSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
   }
 };
 
 template <>
-struct Schema<ImuSpec> {
+struct Schema<protocol::ImuSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -148,11 +150,13 @@ struct Schema<ImuSpec> {
     v.Optional("seed", m.seed);
     v.Optional("add_gravity", m.add_gravity);
   }
-  static void Check(const ImuSpec& m, const FieldReader& reader) { CheckName(m.name, reader); }
+  static void Check(const protocol::ImuSpec& m, const FieldReader& reader) {
+    CheckName(m.name, reader);
+  }
 };
 
 template <>
-struct Schema<DetectionSpec> {
+struct Schema<protocol::DetectionSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
@@ -163,53 +167,53 @@ struct Schema<DetectionSpec> {
     v.Optional("object_recognition_delay", m.object_recognition_delay, kNonNegative);
     v.Optional("seed", m.seed);
   }
-  static void Check(const DetectionSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::DetectionSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
   }
 };
 
 // The tag picks which member's fields follow, listed by that member's own schema.
 template <>
-struct Schema<SensorSpec> {
+struct Schema<protocol::SensorSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.RequiredTag("type", m.type, kSensorTypes);
     switch (m.type) {
-      case SensorSpec::Type::kCamera:
-        Schema<CameraSpec>::Fields(v, m.camera);
+      case protocol::SensorSpec::Type::kCamera:
+        Schema<protocol::CameraSpec>::Fields(v, m.camera);
         break;
-      case SensorSpec::Type::kLidar:
-        Schema<LidarSpec>::Fields(v, m.lidar);
+      case protocol::SensorSpec::Type::kLidar:
+        Schema<protocol::LidarSpec>::Fields(v, m.lidar);
         break;
-      case SensorSpec::Type::kOccupancyGrid:
-        Schema<OccupancyGridSpec>::Fields(v, m.occupancy_grid);
+      case protocol::SensorSpec::Type::kOccupancyGrid:
+        Schema<protocol::OccupancyGridSpec>::Fields(v, m.occupancy_grid);
         break;
-      case SensorSpec::Type::kImu:
-        Schema<ImuSpec>::Fields(v, m.imu);
+      case protocol::SensorSpec::Type::kImu:
+        Schema<protocol::ImuSpec>::Fields(v, m.imu);
         break;
-      case SensorSpec::Type::kDetection:
-        Schema<DetectionSpec>::Fields(v, m.detection);
+      case protocol::SensorSpec::Type::kDetection:
+        Schema<protocol::DetectionSpec>::Fields(v, m.detection);
         break;
     }
   }
-  static void Check(const SensorSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::SensorSpec& m, const FieldReader& reader) {
     switch (m.type) {
-      case SensorSpec::Type::kCamera:
-        return Schema<CameraSpec>::Check(m.camera, reader);
-      case SensorSpec::Type::kLidar:
-        return Schema<LidarSpec>::Check(m.lidar, reader);
-      case SensorSpec::Type::kOccupancyGrid:
-        return Schema<OccupancyGridSpec>::Check(m.occupancy_grid, reader);
-      case SensorSpec::Type::kImu:
-        return Schema<ImuSpec>::Check(m.imu, reader);
-      case SensorSpec::Type::kDetection:
-        return Schema<DetectionSpec>::Check(m.detection, reader);
+      case protocol::SensorSpec::Type::kCamera:
+        return Schema<protocol::CameraSpec>::Check(m.camera, reader);
+      case protocol::SensorSpec::Type::kLidar:
+        return Schema<protocol::LidarSpec>::Check(m.lidar, reader);
+      case protocol::SensorSpec::Type::kOccupancyGrid:
+        return Schema<protocol::OccupancyGridSpec>::Check(m.occupancy_grid, reader);
+      case protocol::SensorSpec::Type::kImu:
+        return Schema<protocol::ImuSpec>::Check(m.imu, reader);
+      case protocol::SensorSpec::Type::kDetection:
+        return Schema<protocol::DetectionSpec>::Check(m.detection, reader);
     }
   }
 };
 
 template <>
-struct Schema<VehicleNodesSpec> {
+struct Schema<protocol::VehicleNodesSpec> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("count", m.count);
@@ -218,7 +222,7 @@ struct Schema<VehicleNodesSpec> {
     v.Optional("step_deadline", m.step_deadline, kPositive);
     v.Optional("sensors", m.sensors);
   }
-  static void Check(const VehicleNodesSpec& m, const FieldReader& reader) {
+  static void Check(const protocol::VehicleNodesSpec& m, const FieldReader& reader) {
     std::set<std::string> names;
     for (size_t i = 0; i < m.sensors.size(); ++i) {
       if (!names.insert(m.sensors[i].Name()).second) {
@@ -229,10 +233,12 @@ struct Schema<VehicleNodesSpec> {
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 const char* SensorSpec::TypeName(Type type) {
-  for (const auto& entry : json_detail::kSensorTypeTable) {
+  for (const auto& entry : json::kSensorTypeTable) {
     if (entry.value == type) return entry.name.data();
   }
   return "unknown";

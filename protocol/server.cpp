@@ -3,8 +3,6 @@
 // Stop() returns the port no longer accepts.
 #include "protocol/server.h"
 
-#include <sys/resource.h>
-
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <mutex>
@@ -96,16 +94,5 @@ Server::Server(const asio::any_io_executor& executor, const std::string& host, u
 Server::~Server() { Stop(); }
 
 void Server::Stop() { state_->Stop(); }
-
-uint64_t RaiseOpenFileLimit() {
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
-  if (limit.rlim_cur < limit.rlim_max) {
-    const rlim_t before = limit.rlim_cur;
-    limit.rlim_cur = limit.rlim_max;
-    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) limit.rlim_cur = before;
-  }
-  return static_cast<uint64_t>(limit.rlim_cur);
-}
 
 }  // namespace asg::protocol

@@ -3,13 +3,12 @@
 
 #include <limits>
 
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 
-namespace asg::protocol {
-namespace json_detail {
+namespace asg::json {
 
 template <>
-struct Schema<RegisterWorkerRequest> {
+struct Schema<protocol::RegisterWorkerRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
@@ -20,7 +19,7 @@ struct Schema<RegisterWorkerRequest> {
 };
 
 template <>
-struct Schema<RegisterWorkerResponse> {
+struct Schema<protocol::RegisterWorkerResponse> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("accepted", m.accepted);
@@ -28,7 +27,9 @@ struct Schema<RegisterWorkerResponse> {
   }
 };
 
-}  // namespace json_detail
+}  // namespace asg::json
+
+namespace asg::protocol {
 
 ASG_DEFINE_JSON(RegisterWorkerRequest)
 ASG_DEFINE_JSON(RegisterWorkerResponse)

@@ -142,8 +142,8 @@ std::string ReadTextFile(const fs::path& file) {
 Json ReadJsonFile(const fs::path& path) {
   const std::string text = ReadTextFile(path);
   try {
-    return protocol::ParseJson(text);
-  } catch (const protocol::DecodeError& error) {
+    return json::ParseJson(text);
+  } catch (const json::DecodeError& error) {
     throw ResultError(path.string() + ": " + error.what());
   }
 }

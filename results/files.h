@@ -12,7 +12,7 @@
 
 namespace asg::results {
 
-using protocol::Json;
+using json::Json;
 
 /// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
 void WriteFileSynced(const std::filesystem::path& path, std::string_view bytes);

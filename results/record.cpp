@@ -3,13 +3,13 @@
 
 #include <array>
 
-#include "protocol/json_fields.h"
+#include "json/fields.h"
 
 namespace asg::results {
 namespace {
 
-using protocol::json_detail::NamedValue;
-using protocol::json_detail::Names;
+using json::NamedValue;
+using json::Names;
 
 constexpr std::array<NamedValue<ScenarioStatus>, 3> kStatusTable{{
     {ScenarioStatus::kDone, "done"},
@@ -21,7 +21,7 @@ constexpr Names<ScenarioStatus> kStatusNames{"scenario status", kStatusTable};
 }  // namespace
 }  // namespace asg::results
 
-namespace asg::protocol::json_detail {
+namespace asg::json {
 
 template <>
 struct Schema<results::RerunRecord> {
@@ -56,8 +56,8 @@ struct Schema<results::ScenarioResult> {
     if (m.status == results::ScenarioStatus::kDone) {
       v.Required("termination_reason", m.termination_reason);
       // Written for people; derived from termination_reason, so read and not kept.
-      std::string reason_name(
-          TerminationReasonName(static_cast<TerminationReason>(m.termination_reason)));
+      std::string reason_name(protocol::TerminationReasonName(
+          static_cast<protocol::TerminationReason>(m.termination_reason)));
       v.Optional("termination_reason_name", reason_name);
       v.Required("vehicle_sim_time", m.vehicle_sim_time);
       v.Required("counters", m.counters);
@@ -99,18 +99,18 @@ struct Schema<results::ScenarioTiming> {
   }
 };
 
-}  // namespace asg::protocol::json_detail
+}  // namespace asg::json
 
 namespace asg::results {
 
 // Encoding and strict decoding hooks (ADL, as for the messages).
-void to_json(Json& j, const RerunRecord& value) { protocol::json_detail::EncodeFields(j, value); }
+void to_json(Json& j, const RerunRecord& value) { json::EncodeFields(j, value); }
 void Decode(const Json& j, const std::string& path, RerunRecord* value) {
-  protocol::json_detail::DecodeFields(j, path, value);
+  json::DecodeFields(j, path, value);
 }
-void to_json(Json& j, const AttemptTiming& value) { protocol::json_detail::EncodeFields(j, value); }
+void to_json(Json& j, const AttemptTiming& value) { json::EncodeFields(j, value); }
 void Decode(const Json& j, const std::string& path, AttemptTiming* value) {
-  protocol::json_detail::DecodeFields(j, path, value);
+  json::DecodeFields(j, path, value);
 }
 
 std::string_view ScenarioStatusName(ScenarioStatus status) {
@@ -159,7 +159,7 @@ namespace {
 template <class T>
 Json ToJson(const T& value) {
   Json json;
-  protocol::json_detail::EncodeFields(json, value);
+  json::EncodeFields(json, value);
   return json;
 }
 
@@ -167,8 +167,8 @@ template <class T>
 T FromJson(const Json& json, const std::string& origin) {
   T value;
   try {
-    protocol::json_detail::DecodeFields(json, "", &value);
-  } catch (const protocol::DecodeError& error) {
+    json::DecodeFields(json, "", &value);
+  } catch (const json::DecodeError& error) {
     throw ResultError(origin + ": " + error.what());
   }
   return value;

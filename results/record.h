@@ -18,7 +18,7 @@
 
 namespace asg::results {
 
-using protocol::Json;
+using json::Json;
 
 /// A result folder or summary that cannot be written or read back; the message names the file.
 class ResultError : public std::runtime_error {

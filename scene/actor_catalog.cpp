@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

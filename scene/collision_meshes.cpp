@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

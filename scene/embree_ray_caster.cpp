@@ -1,7 +1,7 @@
 // Line-of-sight queries traced with Embree against the terrain and the collision meshes.
 #include "scene/embree_ray_caster.h"
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/actor_meshes.h"
 #include "scene/collision_meshes.h"
 

@@ -2,7 +2,7 @@
 // live_run_entities.cpp.
 #include "scene/live_run.h"
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/embree_ray_caster.h"
 #include "scene/live_run_internal.h"
 #include "scene/physics_world.h"

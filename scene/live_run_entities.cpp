@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/live_run.h"
 #include "scene/live_run_internal.h"
 #include "scene/physics_world.h"

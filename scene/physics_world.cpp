@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

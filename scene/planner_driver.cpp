@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

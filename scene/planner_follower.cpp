@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

@@ -2,7 +2,7 @@
 // fires or the driver aborts.
 #include "scene/scenario_runner.h"
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/embree_ray_caster.h"
 #include "scene/physics_world.h"
 #include "scene/run_stepper.h"

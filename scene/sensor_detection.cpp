@@ -13,8 +13,8 @@ DetectionSensor::DetectionSensor(const protocol::DetectionSpec& spec, const Worl
                                  uint64_t seed)
     : spec_(spec), world_(world), noise_(seed) {}
 
-protocol::Json DetectionSensor::Detect(const SensorInput& input) {
-  protocol::Json detections = protocol::Json::array();
+json::Json DetectionSensor::Detect(const SensorInput& input) {
+  json::Json detections = json::Json::array();
   const Eigen::Vector3d vehicle = input.pose.translation();
   const Eigen::Isometry3d world_to_body = input.pose.inverse();
   for (const ActorInstance& actor : world_.actors) {
@@ -26,7 +26,7 @@ protocol::Json DetectionSensor::Detect(const SensorInput& input) {
     position.x() += noise_.Gaussian(spec_.pos_noise_stddev);
     position.y() += noise_.Gaussian(spec_.pos_noise_stddev);
     if (lost) continue;
-    protocol::Json entry;
+    json::Json entry;
     entry["name"] = actor.kind->path_name;
     entry["ssa_index"] = actor.ssa_index;
     entry["instance"] = actor.instance_index;
@@ -52,7 +52,7 @@ SensorReading DetectionSensor::Sample(const SensorInput& input) {
     reading.header["detections"] = states_.front().second;
   } else {
     reading.header["state_time"] = protocol::Time::FromSeconds(input.time);
-    reading.header["detections"] = protocol::Json::array();
+    reading.header["detections"] = json::Json::array();
   }
   return reading;
 }

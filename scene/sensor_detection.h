@@ -40,12 +40,12 @@ class DetectionSensor {
 
  private:
   /// The detections seen from the input's pose now, noise and losses drawn.
-  protocol::Json Detect(const SensorInput& input);
+  json::Json Detect(const SensorInput& input);
 
   protocol::DetectionSpec spec_;
   const World& world_;
   NoiseGenerator noise_;
-  std::deque<std::pair<double, protocol::Json>> states_;  ///< (time [s], detections), oldest first
+  std::deque<std::pair<double, json::Json>> states_;  ///< (time [s], detections), oldest first
 };
 
 }  // namespace asg::scene

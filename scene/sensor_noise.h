@@ -1,4 +1,4 @@
-// The seeded random numbers of the sensor models: protocol::Random (xoshiro256** seeded through
+// The seeded random numbers of the sensor models: core::Random (xoshiro256** seeded through
 // splitmix64, the same sequence with every compiler and standard library) with Gaussians by the
 // Box-Muller transform.
 #pragma once
@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "protocol/random.h"
+#include "core/random.h"
 
 namespace asg::scene {
 
-using protocol::SplitMix64;
+using core::SplitMix64;
 
 /// A sensor's seed from the run seed, the sensor's own seed and its name (FNV-1a hashed).
 uint64_t SensorSeed(uint64_t run_seed, uint64_t sensor_seed, std::string_view name);
@@ -27,7 +27,7 @@ class NoiseGenerator {
   double Gaussian(double stddev);
 
  private:
-  protocol::Random random_;
+  core::Random random_;
   double spare_ = 0.0;  ///< second Box-Muller output, unit variance
   bool has_spare_ = false;
 };

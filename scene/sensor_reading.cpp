@@ -35,9 +35,9 @@ Eigen::Isometry3d MountTransform(const protocol::SensorMount& mount) {
   return transform;
 }
 
-protocol::Json ReadingHeader(const std::string& name, const std::string& type, double time,
-                             const std::string& frame_id) {
-  protocol::Json header = protocol::Json::object();
+json::Json ReadingHeader(const std::string& name, const std::string& type, double time,
+                         const std::string& frame_id) {
+  json::Json header = json::Json::object();
   header["name"] = name;
   header["type"] = type;
   header["stamp"] = protocol::Time::FromSeconds(time);
@@ -45,7 +45,7 @@ protocol::Json ReadingHeader(const std::string& name, const std::string& type, d
   return header;
 }
 
-protocol::Json PoseJson(const Eigen::Isometry3d& pose) {
+json::Json PoseJson(const Eigen::Isometry3d& pose) {
   const Eigen::Quaterniond q(pose.rotation());
   protocol::Pose out;
   out.position = {pose.translation().x(), pose.translation().y(), pose.translation().z()};
@@ -53,9 +53,7 @@ protocol::Json PoseJson(const Eigen::Isometry3d& pose) {
   return out;
 }
 
-protocol::Json VectorJson(const Eigen::Vector3d& v) {
-  return protocol::Vector3{v.x(), v.y(), v.z()};
-}
+json::Json VectorJson(const Eigen::Vector3d& v) { return protocol::Vector3{v.x(), v.y(), v.z()}; }
 
 SensorReading OdometryReading(const protocol::OdometryWithoutCovariance& odometry) {
   SensorReading reading;

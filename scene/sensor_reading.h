@@ -27,8 +27,8 @@ struct SensorInput {
 
 /// One sample of one sensor: header JSON and the binary payload it describes.
 struct SensorReading {
-  protocol::Json header;  ///< see the file comment and each sensor's header
-  std::string data;       ///< binary payload (a frame attachment); empty for header-only sensors
+  json::Json header;  ///< see the file comment and each sensor's header
+  std::string data;   ///< binary payload (a frame attachment); empty for header-only sensors
 };
 
 /// SensorInput of an odometry message at `time` [s].
@@ -39,13 +39,13 @@ SensorInput InputFromOdometry(double time, const protocol::OdometryWithoutCovari
 Eigen::Isometry3d MountTransform(const protocol::SensorMount& mount);
 
 /// The common header keys of a reading: name, type, stamp (from time [s]) and frame_id.
-protocol::Json ReadingHeader(const std::string& name, const std::string& type, double time,
-                             const std::string& frame_id);
+json::Json ReadingHeader(const std::string& name, const std::string& type, double time,
+                         const std::string& frame_id);
 
 /// A pose as protocol JSON {"position": {x,y,z}, "orientation": {x,y,z,w}}.
-protocol::Json PoseJson(const Eigen::Isometry3d& pose);
+json::Json PoseJson(const Eigen::Isometry3d& pose);
 /// A vector as protocol JSON {"x", "y", "z"}.
-protocol::Json VectorJson(const Eigen::Vector3d& v);
+json::Json VectorJson(const Eigen::Vector3d& v);
 
 /// The odometry sent with every control tick: header {"name": "odometry", "type": "odometry",
 /// "stamp", "frame_id": "world", "child_frame_id", "pose" (world), "twist" (body frame: linear

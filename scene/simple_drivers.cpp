@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 

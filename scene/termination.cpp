@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

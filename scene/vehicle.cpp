@@ -9,7 +9,7 @@
 #include <numbers>
 #include <sstream>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/scene_error.h"
 #include "scene/vehicle_tyres.h"
 

@@ -6,7 +6,7 @@
 #include <numbers>
 #include <sstream>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/scene_error.h"
 
 namespace asg::scene {

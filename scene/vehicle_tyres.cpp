@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::scene {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/run_variation.h"
 
 namespace asg::scene {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/history.h"
 #include "search/sampling.h"
 #include "search/strategy.h"
@@ -64,7 +64,7 @@ class BacreStrategy : public Strategy {
   SearchSpace space_;
   BacreSettings settings_;
   MutationSettings mutation_;
-  protocol::Random random_;
+  core::Random random_;
   History history_;
   uint32_t seeds_ = 0;     // seeds proposed
   uint64_t children_ = 0;  // children proposed

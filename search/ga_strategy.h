@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/history.h"
 #include "search/strategy.h"
 
@@ -57,7 +57,7 @@ class GaStrategy : public Strategy {
 
   SearchSpace space_;
   GaSettings settings_;
-  protocol::Random random_;
+  core::Random random_;
   History history_;
   std::vector<uint32_t> layout_;          // class of each slot
   uint32_t generation_ = 0;               // of the members in pending_

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::search {
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/history.h"
 #include "search/sampling.h"
 #include "search/strategy.h"
@@ -76,7 +76,7 @@ class NoveltyStrategy : public Strategy {
 
   SearchSpace space_;
   NoveltySettings settings_;
-  protocol::Random random_;
+  core::Random random_;
   History history_;
   uint32_t seeds_ = 0;
   std::vector<double> crowd_;           // by id - 1, for told candidates

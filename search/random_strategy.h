@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/history.h"
 #include "search/strategy.h"
 
@@ -34,7 +34,7 @@ class RandomStrategy : public Strategy {
  private:
   SearchSpace space_;
   RandomSettings settings_;
-  protocol::Random random_;
+  core::Random random_;
   History history_;
 };
 

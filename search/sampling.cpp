@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "protocol/check.h"
+#include "core/check.h"
 
 namespace asg::search {
 namespace {
@@ -15,7 +15,7 @@ constexpr int kLocalTries = 1000;
 bool Varies(const Range& range) { return range.max > range.min; }
 
 // An index drawn with the given non-negative weights; nullopt when they sum to 0.
-std::optional<size_t> Pick(const OperatorWeights& weights, protocol::Random& random) {
+std::optional<size_t> Pick(const OperatorWeights& weights, core::Random& random) {
   double total = 0.0;
   for (double w : weights) total += w;
   if (!(total > 0.0)) return std::nullopt;
@@ -32,7 +32,7 @@ std::optional<size_t> Pick(const OperatorWeights& weights, protocol::Random& ran
 
 // Applies one operator in place; false when it does not apply.
 bool Apply(const SearchSpace& space, MutationOperator op, double nudge_sigma,
-           std::vector<Obstacle>* obstacles, protocol::Random& random) {
+           std::vector<Obstacle>* obstacles, core::Random& random) {
   switch (op) {
     case MutationOperator::kAdd: {
       const std::optional<uint32_t> actor_class = SampleClassWithRoom(space, *obstacles, random);
@@ -112,13 +112,13 @@ const char* OperatorName(MutationOperator op) {
   return "?";
 }
 
-double Gaussian(protocol::Random& random) {
+double Gaussian(core::Random& random) {
   const double u1 = 1.0 - random.Uniform01();  // (0, 1]: the log stays finite
   const double u2 = random.Uniform01();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-Obstacle SampleObstacle(const SearchSpace& space, uint32_t actor_class, protocol::Random& random) {
+Obstacle SampleObstacle(const SearchSpace& space, uint32_t actor_class, core::Random& random) {
   ASG_CHECK(actor_class < space.classes.size());
   const ActorClassSpace& c = space.classes[actor_class];
   Obstacle obstacle;
@@ -130,8 +130,7 @@ Obstacle SampleObstacle(const SearchSpace& space, uint32_t actor_class, protocol
   return obstacle;
 }
 
-Obstacle SampleClearObstacle(const SearchSpace& space, uint32_t actor_class,
-                             protocol::Random& random) {
+Obstacle SampleClearObstacle(const SearchSpace& space, uint32_t actor_class, core::Random& random) {
   Obstacle obstacle = SampleObstacle(space, actor_class, random);
   for (int i = 0; i < kLocalTries && !ClearOfStartAndGoal(space, obstacle); ++i) {
     obstacle = SampleObstacle(space, actor_class, random);
@@ -147,7 +146,7 @@ bool ClearOfStartAndGoal(const SearchSpace& space, const Obstacle& obstacle) {
 
 std::optional<uint32_t> SampleClassWithRoom(const SearchSpace& space,
                                             const std::vector<Obstacle>& obstacles,
-                                            protocol::Random& random) {
+                                            core::Random& random) {
   std::vector<int64_t> room(space.classes.size());
   for (size_t c = 0; c < space.classes.size(); ++c) room[c] = space.classes[c].max_count;
   for (const Obstacle& obstacle : obstacles) {
@@ -173,7 +172,7 @@ uint32_t MaxObstacles(const SearchSpace& space) {
 }
 
 std::optional<std::vector<Obstacle>> SampleFeasible(const SearchSpace& space, size_t count,
-                                                    protocol::Random& random, uint32_t max_tries) {
+                                                    core::Random& random, uint32_t max_tries) {
   if (count > MaxObstacles(space) || count < space.min_obstacles) return std::nullopt;
   for (uint32_t attempt = 0; attempt < max_tries; ++attempt) {
     std::vector<Obstacle> obstacles;
@@ -188,7 +187,7 @@ std::optional<std::vector<Obstacle>> SampleFeasible(const SearchSpace& space, si
 }
 
 std::optional<Mutant> Mutate(const SearchSpace& space, const std::vector<Obstacle>& parent,
-                             const MutationSettings& settings, protocol::Random& random) {
+                             const MutationSettings& settings, core::Random& random) {
   for (uint32_t attempt = 0; attempt < settings.max_tries; ++attempt) {
     Mutant mutant;
     mutant.obstacles = parent;

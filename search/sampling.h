@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/space.h"
 
 namespace asg::search {
@@ -40,14 +40,13 @@ struct MutationSettings {
 };
 
 /// A standard normal draw (Box-Muller over two Uniform01 outputs).
-double Gaussian(protocol::Random& random);
+double Gaussian(core::Random& random);
 
 /// An obstacle of class `actor_class` with x, y, yaw and scale uniform in the class's ranges.
-Obstacle SampleObstacle(const SearchSpace& space, uint32_t actor_class, protocol::Random& random);
+Obstacle SampleObstacle(const SearchSpace& space, uint32_t actor_class, core::Random& random);
 
 /// SampleObstacle redrawn (up to 1000 times, no planning) until ClearOfStartAndGoal holds.
-Obstacle SampleClearObstacle(const SearchSpace& space, uint32_t actor_class,
-                             protocol::Random& random);
+Obstacle SampleClearObstacle(const SearchSpace& space, uint32_t actor_class, core::Random& random);
 
 /// Whether the obstacle keeps start_clearance from the start and goal_clearance from the goal.
 bool ClearOfStartAndGoal(const SearchSpace& space, const Obstacle& obstacle);
@@ -56,7 +55,7 @@ bool ClearOfStartAndGoal(const SearchSpace& space, const Obstacle& obstacle);
 /// uniform free "slot"); nullopt when every class is full.
 std::optional<uint32_t> SampleClassWithRoom(const SearchSpace& space,
                                             const std::vector<Obstacle>& obstacles,
-                                            protocol::Random& random);
+                                            core::Random& random);
 
 /// The largest number of obstacles a candidate may hold: the sum of the classes' max_count.
 uint32_t MaxObstacles(const SearchSpace& space);
@@ -65,7 +64,7 @@ uint32_t MaxObstacles(const SearchSpace& space);
 /// uniform and clear of the start and goal), redrawn whole when infeasible; nullopt after
 /// `max_tries` infeasible draws or when `count` is outside [min_obstacles, MaxObstacles].
 std::optional<std::vector<Obstacle>> SampleFeasible(const SearchSpace& space, size_t count,
-                                                    protocol::Random& random, uint32_t max_tries);
+                                                    core::Random& random, uint32_t max_tries);
 
 /// A mutated child and the operators that made it.
 struct Mutant {
@@ -79,6 +78,6 @@ struct Mutant {
 /// and redraws the whole child from the parent until it is feasible; nullopt after
 /// settings.max_tries infeasible children or when no operator applies.
 std::optional<Mutant> Mutate(const SearchSpace& space, const std::vector<Obstacle>& parent,
-                             const MutationSettings& settings, protocol::Random& random);
+                             const MutationSettings& settings, core::Random& random);
 
 }  // namespace asg::search

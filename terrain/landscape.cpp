@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "terrain/relief.h"
 
 namespace asg::terrain {

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     }
     return asg::worker::ServeClients(command.settings, catalog);
   } catch (const std::exception& error) {
-    asg::worker::Log(asg::protocol::LogLevel::kError, std::string("fatal: ") + error.what());
+    asg::worker::Log(asg::core::LogLevel::kError, std::string("fatal: ") + error.what());
     return asg::worker::kWorkerExitFailure;
   }
 }

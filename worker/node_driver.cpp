@@ -60,7 +60,7 @@ protocol::StepRequest ExternalNodeDriver::MakeStep(const scene::DriverInput& inp
 
 std::optional<std::string> ExternalNodeDriver::TickSync(const protocol::StepRequest& step,
                                                         std::string attachment) {
-  const protocol::Json body(step);
+  const json::Json body(step);
   auto state = std::make_shared<TickReplies>();
   state->remaining = nodes_.size();
   state->replies.resize(nodes_.size());
@@ -105,7 +105,7 @@ std::optional<std::string> ExternalNodeDriver::TickSync(const protocol::StepRequ
       // A reply that does not decode is the node's failure, like a missing one.
       try {
         responses[i] = protocol::DecodeMessage<protocol::StepResponse>(state->replies[i]->message);
-      } catch (const protocol::DecodeError& error) {
+      } catch (const json::DecodeError& error) {
         return "node '" + nodes_[i]->name() + "': bad StepResponse: " + error.what();
       }
     }
@@ -128,7 +128,7 @@ std::optional<std::string> ExternalNodeDriver::TickAsync(const scene::DriverInpu
   responses.reserve(nodes_.size());
   for (const auto& node : nodes_) responses.push_back(node->TakeControl());
   Choose(responses);
-  const protocol::Json body(step);
+  const json::Json body(step);
   for (size_t i = 0; i < nodes_.size(); ++i) {
     nodes_[i]->connection().Send(protocol::TypeOf<protocol::StepRequest>(), body,
                                  i + 1 == nodes_.size() ? std::move(attachment) : attachment);

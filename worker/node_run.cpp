@@ -38,7 +38,7 @@ std::optional<std::string> StartNodes(const std::vector<std::shared_ptr<NodeLink
   state->remaining = nodes.size();
   const auto timeout =
       std::chrono::milliseconds(static_cast<int64_t>(std::ceil(deadline * 1000.0)));
-  const protocol::Json body(start);
+  const json::Json body(start);
   for (const auto& node : nodes) {
     const std::string name = node->name();
     node->connection().AsyncRequest(
@@ -54,7 +54,7 @@ std::optional<std::string> StartNodes(const std::vector<std::shared_ptr<NodeLink
                        .ready) {
                 failure = "RunStartResponse ready is false";
               }
-            } catch (const protocol::DecodeError& error) {
+            } catch (const json::DecodeError& error) {
               failure = std::string("bad RunStartResponse: ") + error.what();
             }
           }
@@ -81,8 +81,8 @@ std::optional<std::string> StartNodes(const std::vector<std::shared_ptr<NodeLink
 /// Tells every node still connected that the run is over.
 void EndNodes(const std::vector<std::shared_ptr<NodeLink>>& nodes,
               const protocol::RunEndMessage& end) {
-  const protocol::Json status(protocol::VehicleStatus{false, end.preempted});
-  const protocol::Json body(end);
+  const json::Json status(protocol::VehicleStatus{false, end.preempted});
+  const json::Json body(end);
   for (const auto& node : nodes) {
     if (!node->open()) continue;
     node->connection().Send(protocol::TypeOf<protocol::VehicleStatus>(), status);
@@ -142,7 +142,7 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
           StartNodes(nodes, MakeRunStart(runner, request), spec.step_deadline)) {
     return preempt(std::move(*failure));
   }
-  const protocol::Json enabled(protocol::VehicleStatus{true, false});
+  const json::Json enabled(protocol::VehicleStatus{true, false});
   for (const auto& node : nodes)
     node->connection().Send(protocol::TypeOf<protocol::VehicleStatus>(), enabled);
   scene::RunOutcome run = [&] {

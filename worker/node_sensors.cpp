@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "scene/sensor_reading.h"
 
 namespace asg::worker {
@@ -14,7 +14,7 @@ namespace {
 void AppendImage(const protocol::CameraSpec& spec, double time, const Eigen::Isometry3d& pose,
                  const char* encoding, size_t pixel_bytes, const void* data, size_t size,
                  StepSensorData* out) {
-  protocol::Json header = scene::ReadingHeader(spec.name, "camera", time, spec.name);
+  json::Json header = scene::ReadingHeader(spec.name, "camera", time, spec.name);
   header["encoding"] = encoding;
   header["width"] = spec.width;
   header["height"] = spec.height;
@@ -26,7 +26,7 @@ void AppendImage(const protocol::CameraSpec& spec, double time, const Eigen::Iso
 
 }  // namespace
 
-void AppendReading(protocol::Json header, std::string_view data, StepSensorData* out) {
+void AppendReading(json::Json header, std::string_view data, StepSensorData* out) {
   header["offset"] = out->attachment.size();
   header["size"] = data.size();
   out->attachment.append(data);

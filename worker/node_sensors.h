@@ -25,8 +25,8 @@ namespace asg::worker {
 
 /// The readings of one tick: headers with offset/size, and the attachment they index.
 struct StepSensorData {
-  std::vector<protocol::Json> readings;  ///< suite readings in spec order, then camera images
-  std::string attachment;                ///< every reading's data, concatenated
+  std::vector<json::Json> readings;  ///< suite readings in spec order, then camera images
+  std::string attachment;            ///< every reading's data, concatenated
 };
 
 /// The sensors of one run. Not thread-safe; use on the thread that owns the camera renderer.
@@ -48,6 +48,6 @@ class NodeSensors {
 };
 
 /// Appends `data` to `out->attachment` and `header` with "offset" and "size" to `out->readings`.
-void AppendReading(protocol::Json header, std::string_view data, StepSensorData* out);
+void AppendReading(json::Json header, std::string_view data, StepSensorData* out);
 
 }  // namespace asg::worker

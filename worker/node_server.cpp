@@ -79,7 +79,7 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
         self->SetPeerTimeout(std::chrono::milliseconds(0));
         state->nodes[request.node_name] = *attached;
         state->changed.notify_all();
-        return protocol::Json(protocol::AttachNodeResponse{true});
+        return json::Json(protocol::AttachNodeResponse{true});
       });
   connection->SetHandler(std::string(protocol::StepResponse::kAsyncType),
                          [state, attached](const protocol::Message& message) {
@@ -95,7 +95,7 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
                          });
   connection->SetCloseHandler([state, attached, weak](const std::string& reason) {
     if (auto self = weak.lock(); self && !self->registered()) {
-      Log(protocol::LogLevel::kWarning,
+      Log(core::LogLevel::kWarning,
           "data connection from " + self->peer() + " closed before AttachNode: " + reason);
     }
     std::lock_guard lock(state->mutex);

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "protocol/check.h"
+#include "core/check.h"
 #include "protocol/messages_json.h"
 #include "results/files.h"
 #include "results/folder.h"
@@ -18,7 +18,7 @@ results::ScenarioRecord CompletedRecord(const protocol::RunScenarioRequest& requ
                                         ScenarioCompleted completed, uint16_t worker_id,
                                         double wall_time_s, const std::string& detail) {
   results::ScenarioRecord record;
-  record.request = protocol::Json(request);
+  record.request = json::Json(request);
   record.result = results::DoneResult(completed.analysis, request.seed);
   record.result.capture_error = std::move(completed.capture_error);
   record.trajectory = std::move(completed.analysis.vehicle_trajectory);
@@ -61,11 +61,11 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
   results::ScenarioRecord record;
   if (completed != nullptr) {
     if (!completed->capture_error.empty()) {
-      Log(protocol::LogLevel::kWarning, "captures not rendered: " + completed->capture_error);
+      Log(core::LogLevel::kWarning, "captures not rendered: " + completed->capture_error);
     }
     record = CompletedRecord(request, std::move(*completed), worker_id, wall_time_s, "");
   } else {
-    record.request = protocol::Json(request);
+    record.request = json::Json(request);
     record.result.scenario_number = number;
     record.result.status = results::ScenarioStatus::kInvalid;
     record.result.error = failed->error;

@@ -8,10 +8,10 @@
 
 namespace asg::worker {
 
-void Log(protocol::LogLevel level, std::string_view message) {
+void Log(core::LogLevel level, std::string_view message) {
   static std::mutex mutex;
   const std::string line =
-      protocol::FormatLogLine(std::chrono::system_clock::now(), level, message) + "\n";
+      core::FormatLogLine(std::chrono::system_clock::now(), level, message) + "\n";
   std::lock_guard lock(mutex);
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);

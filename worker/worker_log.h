@@ -4,11 +4,11 @@
 
 #include <string_view>
 
-#include "protocol/log.h"
+#include "core/log.h"
 
 namespace asg::worker {
 
 /// Writes one timestamped line to stderr; lines from different threads never interleave.
-void Log(protocol::LogLevel level, std::string_view message);
+void Log(core::LogLevel level, std::string_view message);
 
 }  // namespace asg::worker

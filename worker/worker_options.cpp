@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/install_layout.h"
 #include "protocol/endpoint.h"
-#include "protocol/install_layout.h"
 
 namespace asg::worker {
 
@@ -61,8 +61,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
      "cost of CPU the nodes may need")
     ("reconnect", "when the client goes away, connect again (every 0.5 s) instead of exiting")
     ("catalog", po::value<std::string>()->default_value(
-                    protocol::CatalogNextTo(SelfPath(argv[0])).string(),
-                    protocol::kCatalogNextToText),
+                    core::CatalogNextTo(SelfPath(argv[0])).string(),
+                    core::kCatalogNextToText),
      "actor catalog (JSON)")
     ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
     ("serve", po::value<std::string>(),

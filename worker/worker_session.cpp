@@ -29,8 +29,8 @@ namespace asg::worker {
 
 namespace {
 
-using protocol::Json;
-using protocol::LogLevel;
+using core::LogLevel;
+using json::Json;
 
 /// How long the worker waits for the client to answer a request.
 constexpr std::chrono::milliseconds kReplyTimeout{30'000};
@@ -72,10 +72,10 @@ class Session {
     try {
       const auto reply = protocol::RequestMessage<protocol::RegisterWorkerResponse>(
           *connection_, request, {}, kReplyTimeout);
-      Log(protocol::LogLevel::kInfo, reply.message + " by " + connection_->peer());
+      Log(core::LogLevel::kInfo, reply.message + " by " + connection_->peer());
       return true;
     } catch (const std::runtime_error& error) {  // RequestError or DecodeError
-      Log(protocol::LogLevel::kError, std::string("registration failed: ") + error.what());
+      Log(core::LogLevel::kError, std::string("registration failed: ") + error.what());
       return false;
     }
   }
@@ -102,29 +102,29 @@ class Session {
     const uint32_t number = static_cast<uint32_t>(job.scenario_number);
     const std::string scenario = "scenario " + std::to_string(number);
     if (settings_.faults.silent_on.contains(number)) {
-      Log(protocol::LogLevel::kWarning, "fault injection: not starting " + scenario);
+      Log(core::LogLevel::kWarning, "fault injection: not starting " + scenario);
       return;
     }
-    Log(protocol::LogLevel::kInfo, "running " + scenario);
+    Log(core::LogLevel::kInfo, "running " + scenario);
     Execution outcome = executor_->Execute(job, [&] {
       SendStatus(protocol::StatusCode::ONLINE_AND_RUNNING);
       if (settings_.faults.crash_on.contains(number)) {
-        Log(protocol::LogLevel::kWarning, "fault injection: crashing on " + scenario);
+        Log(core::LogLevel::kWarning, "fault injection: crashing on " + scenario);
         std::raise(SIGKILL);
       }
       if (settings_.faults.hang_on.contains(number)) {
-        Log(protocol::LogLevel::kWarning, "fault injection: hanging on " + scenario);
+        Log(core::LogLevel::kWarning, "fault injection: hanging on " + scenario);
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [this] { return closed_; });
       }
     });
     if (const auto* preempted = std::get_if<ScenarioPreempted>(&outcome)) {
-      Log(protocol::LogLevel::kWarning, scenario + " preempted: " + preempted->reason);
+      Log(core::LogLevel::kWarning, scenario + " preempted: " + preempted->reason);
       Deliver(protocol::RunPreemptedRequest{settings_.worker_id, number, preempted->reason});
       return;
     }
     if (const auto* failed = std::get_if<SceneNotCreated>(&outcome)) {
-      Log(protocol::LogLevel::kWarning, scenario + ": cannot create the scene: " + failed->error);
+      Log(core::LogLevel::kWarning, scenario + ": cannot create the scene: " + failed->error);
       protocol::WorkerIssueNotificationRequest issue;
       issue.worker_id = settings_.worker_id;
       issue.issue_id = protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE;
@@ -134,7 +134,7 @@ class Session {
     }
     ScenarioCompleted& execution = std::get<ScenarioCompleted>(outcome);
     if (settings_.faults.mismatch_on.contains(number)) {
-      Log(protocol::LogLevel::kWarning,
+      Log(core::LogLevel::kWarning,
           "fault injection: reporting " + scenario + " as " + std::to_string(number + 1));
       execution.analysis.scenario_number = static_cast<uint32_t>(number + 1);
     }
@@ -146,7 +146,7 @@ class Session {
       attachment.append(reinterpret_cast<const char*>(image.png.data()), image.png.size());
     }
     execution.analysis.capture_error = execution.capture_error;
-    Log(protocol::LogLevel::kInfo,
+    Log(core::LogLevel::kInfo,
         scenario + " ended: " +
             std::string(protocol::TerminationReasonName(
                 static_cast<protocol::TerminationReason>(execution.analysis.termination_reason))));
@@ -169,7 +169,7 @@ class Session {
     try {
       connection_->Request(protocol::TypeOf<T>(), Json(body), std::move(attachment), kReplyTimeout);
     } catch (const protocol::RequestError& error) {
-      Log(protocol::LogLevel::kWarning, error.what());
+      Log(core::LogLevel::kWarning, error.what());
     }
   }
 
@@ -199,7 +199,7 @@ class Session {
     std::lock_guard lock(mutex_);
     closed_ = true;
     changed_.notify_all();
-    Log(protocol::LogLevel::kInfo, "connection closed: " + reason);
+    Log(core::LogLevel::kInfo, "connection closed: " + reason);
     if (current_ && !settings_.reconnect) {
       // The client is gone and nobody wants this run's result: let it finish for a grace
       // period, then leave without it.
@@ -207,7 +207,7 @@ class Session {
       const int32_t number = *current_;
       std::thread([grace, number] {
         std::this_thread::sleep_for(grace);
-        Log(protocol::LogLevel::kWarning,
+        Log(core::LogLevel::kWarning,
             "abandoning scenario " + std::to_string(number) + " and exiting");
         std::_Exit(kWorkerExitOk);
       }).detach();
@@ -242,11 +242,10 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
     node_server->SetHandOver(&node_io);
     node_io.SetSpin(settings.node_spin);
   } catch (const std::exception& error) {
-    Log(protocol::LogLevel::kError,
-        std::string("cannot listen for vehicle nodes: ") + error.what());
+    Log(core::LogLevel::kError, std::string("cannot listen for vehicle nodes: ") + error.what());
     return kWorkerExitFailure;
   }
-  Log(protocol::LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
+  Log(core::LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
   ScenarioExecutor executor(catalog, settings.worker_id);
   executor.SetNodeServer(node_server.get());
   const auto first_deadline = std::chrono::steady_clock::now() + settings.connect_window;
@@ -261,19 +260,19 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
           settings.reconnect ||
           (!connected_before && std::chrono::steady_clock::now() < first_deadline);
       if (!keep_trying) {
-        Log(protocol::LogLevel::kError, std::string("cannot connect: ") + error.what());
+        Log(core::LogLevel::kError, std::string("cannot connect: ") + error.what());
         return connected_before ? kWorkerExitOk : kWorkerExitFailure;
       }
       std::this_thread::sleep_for(settings.retry_period);
       continue;
     }
     connected_before = true;
-    Log(protocol::LogLevel::kInfo,
+    Log(core::LogLevel::kInfo,
         "worker " + std::to_string(settings.worker_id) + " connected to " + settings.connect);
     Session session(connection, settings, &executor, node_server->endpoint());
     if (session.Serve() == Session::End::kRefused) return kWorkerExitFailure;
     if (!settings.reconnect) return kWorkerExitOk;
-    Log(protocol::LogLevel::kInfo, "reconnecting to " + settings.connect);
+    Log(core::LogLevel::kInfo, "reconnecting to " + settings.connect);
     std::this_thread::sleep_for(settings.retry_period);
   }
 }

@@ -39,6 +39,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/open_files.h"
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
@@ -50,7 +51,7 @@
 namespace asg::experiments {
 namespace {
 
-using protocol::Json;
+using json::Json;
 using SteadyClock = std::chrono::steady_clock;
 
 /// How long the client may take to answer a request (as asg-worker's kReplyTimeout).
@@ -311,7 +312,7 @@ std::shared_ptr<protocol::Connection> ConnectWithin(const boost::asio::any_io_ex
 }
 
 int Run(const Options& options) {
-  protocol::RaiseOpenFileLimit();
+  core::RaiseOpenFileLimit();
   const Report report = MakeReport();
   Tally tally;
   protocol::IoThreads io(options.threads);

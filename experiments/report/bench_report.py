@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the batch HTML report (client/report.h) at 10,000 scenarios.
+"""Benchmark of the batch HTML report (report/report.h) at 10,000 scenarios.
 
 Usage: bench_report.py BIN_DIR [--scenarios N]
 

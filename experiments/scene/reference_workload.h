@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/random.h"
 #include "protocol/messages.h"
-#include "protocol/random.h"
 
 namespace asg::scene::experiments {
 
@@ -49,7 +49,7 @@ inline protocol::RunScenarioRequest ReferenceWorkload(
   // splitmix64: the same positions on every platform.
   uint64_t state = seed;
   auto uniform = [&state](double low, double high) {
-    return low + (high - low) * static_cast<double>(protocol::SplitMix64(&state) >> 11) * 0x1.0p-53;
+    return low + (high - low) * static_cast<double>(core::SplitMix64(&state) >> 11) * 0x1.0p-53;
   };
   const char* const names[] = {"/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop",
                                "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_Desktop"};

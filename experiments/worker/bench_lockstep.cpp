@@ -80,16 +80,16 @@ class BenchNode {
     connection_ =
         protocol::Connect(io_.context().get_executor(), endpoint, std::chrono::seconds(2));
     connection_->SetRequestHandler("RunStart", [](const protocol::Message&) {
-      return protocol::Json(protocol::RunStartResponse{true});
+      return json::Json(protocol::RunStartResponse{true});
     });
     connection_->SetHandler("Step", [this, goal, max_steer](const protocol::Message& message) {
       const auto step = protocol::DecodeMessage<protocol::StepRequest>(message.message);
-      connection_->Reply(message, protocol::Json(StraightLaw(step, goal, max_steer)));
+      connection_->Reply(message, json::Json(StraightLaw(step, goal, max_steer)));
     });
     connection_->SetHandler("VehicleStatus", [](const protocol::Message&) {});
     connection_->SetHandler("RunEnd", [](const protocol::Message&) {});
     connection_->Start();
-    connection_->Request("AttachNode", protocol::Json(protocol::AttachNodeRequest{"bench", ""}));
+    connection_->Request("AttachNode", json::Json(protocol::AttachNodeRequest{"bench", ""}));
   }
   ~BenchNode() {
     connection_->Close("bench over");

@@ -75,7 +75,7 @@ class Served {
 
 void StepRoundTrip(benchmark::State& state) {
   Served served(Workload(12));
-  const protocol::Json step = {{"steps", 1}};
+  const json::Json step = {{"steps", 1}};
   long done = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -96,7 +96,7 @@ BENCHMARK(StepRoundTrip)->UseRealTime()->Unit(benchmark::kMicrosecond);
 void StepPipelined(benchmark::State& state) {
   Served served(Workload(12));
   const auto in_flight = static_cast<int>(state.range(0));
-  const protocol::Json step = {{"steps", 1}};
+  const json::Json step = {{"steps", 1}};
   long done = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -127,7 +127,7 @@ BENCHMARK(StepPipelined)->Arg(64)->UseRealTime()->Unit(benchmark::kMicrosecond);
 void EntitiesStates(benchmark::State& state) {
   const auto entities = static_cast<int>(state.range(0));
   Served served(Workload(entities - 1));  // the vehicle is the last one
-  const protocol::Json query = protocol::Json::object();
+  const json::Json query = json::Json::object();
   for (auto _ : state) {
     const protocol::Message reply = served.client().Request("GetEntitiesStates", query);
     if (reply.message["states"].size() != static_cast<size_t>(entities)) {

@@ -10,7 +10,7 @@ namespace asg::nodes::examples {
 
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 constexpr std::chrono::milliseconds kConnectTimeout{2000};
 /// How long a role keeps trying to reach its peer (which may start after it).

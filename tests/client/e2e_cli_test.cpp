@@ -3,7 +3,7 @@
 // output folders of another batch, --force, --retry failed and kept logs.
 #include <gtest/gtest.h>
 
-#include "e2e_process.h"
+#include "tests/client/e2e_process.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {

@@ -6,7 +6,7 @@
 namespace asg::ctl {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 /// ParseCtlCommandLine with ASG_TOKEN unset unless given.
 CtlCommand Parse(const std::vector<std::string>& args,

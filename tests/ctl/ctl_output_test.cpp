@@ -11,7 +11,7 @@
 namespace asg::ctl {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 /// The whole content of a file, or "" when it cannot be read.
 std::string ReadBytes(const std::filesystem::path& file) {

@@ -21,7 +21,7 @@
 namespace asg::ctl {
 namespace {
 
-using protocol::Json;
+using json::Json;
 using protocol::Message;
 using testing::ScriptedWorker;
 using testing::SharedTextBuffer;

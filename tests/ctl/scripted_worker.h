@@ -18,8 +18,8 @@
 
 namespace asg::ctl::testing {
 
+using json::Json;
 using protocol::Connection;
-using protocol::Json;
 using protocol::Message;
 
 /// Generous bound on anything a test waits for, for a loaded 2-core machine.

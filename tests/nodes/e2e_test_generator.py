@@ -1,5 +1,5 @@
 """A scenario generator for the end-to-end tests of the "external" strategy
-(tests/client/e2e_generator_test.cpp): random search (nodes/python/examples/random_generator.py)
+(tests/client/search/e2e_generator_test.cpp): random search (nodes/python/examples/random_generator.py)
 with a misbehaviour chosen by --mode:
 
   outside-first   round 0 of every ask proposes an actor 1 km outside the space; the refusals

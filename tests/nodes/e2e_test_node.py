@@ -1,4 +1,4 @@
-"""A test vehicle node for the end-to-end tests (tests/client/e2e_nodes_test.cpp).
+"""A test vehicle node for the end-to-end tests (tests/client/nodes/e2e_nodes_test.cpp).
 
 The example straight node plus test behaviours: a delay per Step (so a run lasts long enough to
 be killed), one rerun request per scenario, and node-file uploads after each finished run. Each

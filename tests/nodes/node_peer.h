@@ -94,7 +94,7 @@ class Peer {
     return connections_.back();
   }
   /// Sends a message to every accepted connection.
-  void Broadcast(const std::string& type, const protocol::Json& body) {
+  void Broadcast(const std::string& type, const json::Json& body) {
     std::lock_guard lock(mutex_);
     for (const auto& connection : connections_) connection->Send(type, body);
   }
@@ -133,7 +133,7 @@ class FakeClient {
       inbox_.Add(m);
       const auto request = protocol::DecodeMessage<protocol::NodeRegistration>(m.message);
       if (request.token != token_) throw std::runtime_error("wrong token");
-      return protocol::Json(protocol::RegisterVehicleNodeResponse{true});
+      return json::Json(protocol::RegisterVehicleNodeResponse{true});
     });
     connection->SetRequestHandler("NotifyReady", [this](const protocol::Message& m) {
       inbox_.Add(m);
@@ -143,7 +143,7 @@ class FakeClient {
         std::lock_guard lock(mutex_);
         response.accepted = rerun_requested_[request.last_scenario_number]++ == 0;
       }
-      return protocol::Json(response);
+      return json::Json(response);
     });
     connection->SetRequestHandler("SaveNodeFile", [this](const protocol::Message& m) {
       inbox_.Add(m);
@@ -153,12 +153,12 @@ class FakeClient {
       }
       char folder[32];
       std::snprintf(folder, sizeof(folder), "scenario_%04u", request.scenario_number);
-      return protocol::Json(protocol::SaveNodeFileResponse{
+      return json::Json(protocol::SaveNodeFileResponse{
           true, std::string(folder) + "/nodes/" + request.node_name + "/" + request.relative_path});
     });
     connection->SetRequestHandler("UnregisterVehicleNode", [this](const protocol::Message& m) {
       inbox_.Add(m);
-      return protocol::Json(protocol::UnregisterVehicleNodeResponse{true});
+      return json::Json(protocol::UnregisterVehicleNodeResponse{true});
     });
   }
 
@@ -188,7 +188,7 @@ class FakeWorker {
       inbox_.Add(m);
       const auto request = protocol::DecodeMessage<protocol::AttachNodeRequest>(m.message);
       if (request.token != token_) throw std::runtime_error("wrong token");
-      return protocol::Json(protocol::AttachNodeResponse{true});
+      return json::Json(protocol::AttachNodeResponse{true});
     });
     connection->SetHandler("Control", [this](const protocol::Message& m) { inbox_.Add(m); });
   }

@@ -13,7 +13,7 @@
 namespace asg::nodes {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 template <class T>
 void Append(std::string* bytes, const std::vector<T>& values) {

@@ -104,7 +104,7 @@ protocol::NodeOperatingInfo Info(const std::string& endpoint, uint32_t scenario)
   return info;
 }
 
-protocol::Json RunStartBody(uint32_t scenario, bool sync) {
+json::Json RunStartBody(uint32_t scenario, bool sync) {
   RunStart start;
   start.scenario_number = scenario;
   start.vehicle_goal_location = {50, 50, 0};
@@ -112,7 +112,7 @@ protocol::Json RunStartBody(uint32_t scenario, bool sync) {
   return start;
 }
 
-protocol::Json StepBody(uint32_t scenario, uint32_t tick) {
+json::Json StepBody(uint32_t scenario, uint32_t tick) {
   protocol::StepRequest step;
   step.scenario_number = scenario;
   step.tick = tick;
@@ -162,17 +162,17 @@ TEST(VehicleNodeTest, LivesThroughARunAndUnregistersOnStop) {
   NodeRun run(node, client);
   ASSERT_TRUE(run.ready());
 
-  const protocol::Json registration = client.inbox().Of("RegisterVehicleNode").at(0).message;
-  EXPECT_EQ(registration, protocol::Json(protocol::NodeRegistration{3, "planner", kToken}));
+  const json::Json registration = client.inbox().Of("RegisterVehicleNode").at(0).message;
+  EXPECT_EQ(registration, json::Json(protocol::NodeRegistration{3, "planner", kToken}));
   EXPECT_EQ(client.inbox().Of("NotifyReady").at(0).message,
-            protocol::Json(protocol::NotifyReadyRequest{3, "planner", 0, false, ""}));
+            json::Json(protocol::NotifyReadyRequest{3, "planner", 0, false, ""}));
 
   Attach(client, worker, 7);
   EXPECT_EQ(worker.inbox().Of("AttachNode").at(0).message,
-            protocol::Json(protocol::AttachNodeRequest{"planner", kToken}));
+            json::Json(protocol::AttachNodeRequest{"planner", kToken}));
   const auto data = worker.node();
   const protocol::Message ready = data->Request("RunStart", RunStartBody(7, true), {}, kWait);
-  EXPECT_EQ(ready.message, protocol::Json(protocol::RunStartResponse{true}));
+  EXPECT_EQ(ready.message, json::Json(protocol::RunStartResponse{true}));
   data->Send("VehicleStatus", protocol::VehicleStatus{true, false});
 
   std::vector<protocol::StepResponse> answers;
@@ -198,19 +198,19 @@ TEST(VehicleNodeTest, LivesThroughARunAndUnregistersOnStop) {
   const auto saves = client.inbox().Wait("SaveNodeFile");
   ASSERT_EQ(saves.size(), 1u);
   EXPECT_EQ(saves[0].message,
-            protocol::Json(protocol::SaveNodeFileRequest{3, "planner", 7, "logs/run.txt"}));
+            json::Json(protocol::SaveNodeFileRequest{3, "planner", 7, "logs/run.txt"}));
   EXPECT_EQ(saves[0].attachment, "bytes of scenario 7");
   const auto readies = client.inbox().Wait("NotifyReady", 2);
   ASSERT_EQ(readies.size(), 2u);
   EXPECT_EQ(readies[1].message,
-            protocol::Json(protocol::NotifyReadyRequest{3, "planner", 7, true, "flaky run"}));
+            json::Json(protocol::NotifyReadyRequest{3, "planner", 7, true, "flaky run"}));
 
   node.Stop();
   EXPECT_EQ(run.Join(), "");
   EXPECT_EQ(node.stop_reason(), "stopped");
   ASSERT_EQ(client.inbox().Of("UnregisterVehicleNode").size(), 1u);
   EXPECT_EQ(client.inbox().Of("UnregisterVehicleNode")[0].message,
-            protocol::Json(protocol::UnregisterVehicleNodeRequest{3, "planner"}));
+            json::Json(protocol::UnregisterVehicleNodeRequest{3, "planner"}));
 
   std::lock_guard lock(node.mutex);
   EXPECT_EQ(node.run_starts, std::vector<uint32_t>({7}));
@@ -241,7 +241,7 @@ TEST(VehicleNodeTest, PreemptedRunSavesNothingAndAsksNoRerun) {
   const auto readies = client.inbox().Wait("NotifyReady", 2);
   ASSERT_EQ(readies.size(), 2u);
   EXPECT_EQ(readies[1].message,
-            protocol::Json(protocol::NotifyReadyRequest{3, "planner", 4, false, ""}));
+            json::Json(protocol::NotifyReadyRequest{3, "planner", 4, false, ""}));
   node.Stop();
   EXPECT_EQ(run.Join(), "");
   EXPECT_TRUE(client.inbox().Of("SaveNodeFile").empty());
@@ -270,7 +270,7 @@ TEST(VehicleNodeTest, ARunPreemptedBeforeItStartedStillGetsTheNodeReady) {
   const auto readies = client.inbox().Wait("NotifyReady", 2);
   ASSERT_EQ(readies.size(), 2u);
   EXPECT_EQ(readies[1].message,
-            protocol::Json(protocol::NotifyReadyRequest{3, "planner", 6, false, ""}));
+            json::Json(protocol::NotifyReadyRequest{3, "planner", 6, false, ""}));
   node.Stop();
   EXPECT_EQ(run.Join(), "");
   std::lock_guard lock(node.mutex);
@@ -314,13 +314,13 @@ TEST(VehicleNodeTest, BadReadingIsAnErrorReplyAndTheNodeCarriesOn) {
   Attach(client, worker, 2);
   const auto data = worker.node();
   data->Request("RunStart", RunStartBody(2, true), {}, kWait);
-  protocol::Json step = StepBody(2, 0);
-  step["readings"] = protocol::Json::array({{{"name", "lidar"},
-                                             {"type", "lidar"},
-                                             {"encoding", "xyz32f"},
-                                             {"count", 2},
-                                             {"offset", 4},
-                                             {"size", 24}}});
+  json::Json step = StepBody(2, 0);
+  step["readings"] = json::Json::array({{{"name", "lidar"},
+                                         {"type", "lidar"},
+                                         {"encoding", "xyz32f"},
+                                         {"count", 2},
+                                         {"offset", 4},
+                                         {"size", 24}}});
   try {
     data->Request("Step", step, std::string(16, '\0'), kWait);
     ADD_FAILURE() << "a Step with a reading past the attachment was answered";
@@ -347,7 +347,7 @@ TEST(VehicleNodeTest, ReattachesWhenTheDataEndpointChanges) {
   ASSERT_EQ(second.inbox().Wait("AttachNode").size(), 1u);
   const protocol::Message reply =
       second.node()->Request("RunStart", RunStartBody(9, true), {}, kWait);
-  EXPECT_EQ(reply.message, protocol::Json(protocol::RunStartResponse{true}));
+  EXPECT_EQ(reply.message, json::Json(protocol::RunStartResponse{true}));
   node.Stop();
   EXPECT_EQ(run.Join(), "");
 }

@@ -1,18 +1,17 @@
 // The JSON Schema written from the decoders' field lists: required fields, ranges, defaults,
 // tagged variants, and every encoded key described.
-#include "protocol/json_schema.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "json/schema.h"
 #include "protocol/messages_json.h"
 
 namespace asg::protocol {
 namespace {
 
-Json Defs(JsonSchemaBuilder::Mode mode) {
-  JsonSchemaBuilder builder(mode);
+Json Defs(json::SchemaBuilder::Mode mode) {
+  json::SchemaBuilder builder(mode);
   EXPECT_EQ(SchemaRef<RunScenarioRequest>(builder), (Json{{"$ref", "#/$defs/RunScenarioRequest"}}));
   return builder.defs();
 }
@@ -40,7 +39,7 @@ void ExpectDescribed(const Json& defs, const Json& schema_or_ref, const Json& va
 }
 
 TEST(JsonSchema, EveryFieldOfAnEncodedRequestIsDescribed) {
-  const Json defs = Defs(JsonSchemaBuilder::Mode::kStrict);
+  const Json defs = Defs(json::SchemaBuilder::Mode::kStrict);
   RunScenarioRequest request;
   request.scene_description.landscape.relief.resize(3);
   request.scene_description.landscape.relief[1].type = ReliefFeature::Type::kRamp;
@@ -56,7 +55,7 @@ TEST(JsonSchema, EveryFieldOfAnEncodedRequestIsDescribed) {
 }
 
 TEST(JsonSchema, StrictDefinitionsRequireTheRequiredFieldsOnly) {
-  const Json defs = Defs(JsonSchemaBuilder::Mode::kStrict);
+  const Json defs = Defs(json::SchemaBuilder::Mode::kStrict);
   const Json& landscape = defs["LandscapeDescription"];
   EXPECT_EQ(landscape["required"], (Json{"nominal_size", "subdivisions"}));
   EXPECT_EQ(landscape["additionalProperties"], false);
@@ -68,7 +67,7 @@ TEST(JsonSchema, StrictDefinitionsRequireTheRequiredFieldsOnly) {
 }
 
 TEST(JsonSchema, RangesAreTheDecodersLimits) {
-  const Json defs = Defs(JsonSchemaBuilder::Mode::kStrict);
+  const Json defs = Defs(json::SchemaBuilder::Mode::kStrict);
   const Json& subdivisions = defs["LandscapeDescription"]["properties"]["subdivisions"];
   EXPECT_EQ(subdivisions["type"], "integer");
   EXPECT_EQ(subdivisions["minimum"], 0);
@@ -88,7 +87,7 @@ TEST(JsonSchema, RangesAreTheDecodersLimits) {
 }
 
 TEST(JsonSchema, TaggedMessagesListEachVariantsFields) {
-  const Json defs = Defs(JsonSchemaBuilder::Mode::kStrict);
+  const Json defs = Defs(json::SchemaBuilder::Mode::kStrict);
   const Json& relief = defs["ReliefFeature"];
   EXPECT_EQ(relief["properties"]["type"]["enum"], (Json{"hill", "ramp", "noise"}));
   EXPECT_EQ(relief["required"], Json{"type"});
@@ -112,7 +111,7 @@ TEST(JsonSchema, TaggedMessagesListEachVariantsFields) {
 }
 
 TEST(JsonSchema, PartialDefinitionsRequireNothingButArrayElementsStayWhole) {
-  const Json defs = Defs(JsonSchemaBuilder::Mode::kPartial);
+  const Json defs = Defs(json::SchemaBuilder::Mode::kPartial);
   const Json& request = defs["RunScenarioRequest"];
   EXPECT_FALSE(request.contains("required"));
   // Every field's default is a default-constructed request's value.
@@ -129,7 +128,7 @@ TEST(JsonSchema, PartialDefinitionsRequireNothingButArrayElementsStayWhole) {
 }
 
 TEST(JsonSchema, ADefinitionIsWrittenOnce) {
-  JsonSchemaBuilder builder(JsonSchemaBuilder::Mode::kStrict);
+  json::SchemaBuilder builder(json::SchemaBuilder::Mode::kStrict);
   SchemaRef<RunScenarioRequest>(builder);
   const size_t count = builder.defs().size();
   EXPECT_EQ(SchemaRef<Point>(builder), (Json{{"$ref", "#/$defs/Point"}}));

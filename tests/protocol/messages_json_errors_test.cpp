@@ -330,7 +330,7 @@ TEST(MessagesJsonErrors, NlohmannGetThrowsDecodeError) {
 
 TEST(ParseJson, GivesLineAndColumnOfSyntaxErrors) {
   try {
-    ParseJson("{\"x\": 1,\n \"y\": ,}");
+    json::ParseJson("{\"x\": 1,\n \"y\": ,}");
     FAIL() << "no DecodeError";
   } catch (const DecodeError& error) {
     EXPECT_EQ(error.path(), "");
@@ -342,7 +342,7 @@ TEST(ParseJson, GivesLineAndColumnOfSyntaxErrors) {
 
 TEST(ParseJson, RefusesANumberBeyondADouble) {
   try {
-    ParseJson(R"({"sim_timeout_period": 1e400})");
+    json::ParseJson(R"({"sim_timeout_period": 1e400})");
     FAIL() << "1e400 was accepted";
   } catch (const DecodeError& error) {
     EXPECT_NE(std::string(error.what()).find("1e400"), std::string::npos) << error.what();
@@ -351,21 +351,21 @@ TEST(ParseJson, RefusesANumberBeyondADouble) {
 
 TEST(ParseJson, RejectsDuplicateKeysWithTheirPath) {
   try {
-    ParseJson(R"({"a": [1, {"b": {}}, {"b": {"c": 1, "c": 2}}], "d": 0})");
+    json::ParseJson(R"({"a": [1, {"b": {}}, {"b": {"c": 1, "c": 2}}], "d": 0})");
     FAIL() << "no DecodeError";
   } catch (const DecodeError& error) {
     EXPECT_EQ(error.path(), "a[2].b.c");
     EXPECT_STREQ(error.what(), "a[2].b.c: duplicate key in one object");
   }
-  EXPECT_THROW(ParseJson(R"({"x": 1, "y": 2, "x": 3})"), DecodeError);
+  EXPECT_THROW(json::ParseJson(R"({"x": 1, "y": 2, "x": 3})"), DecodeError);
 }
 
 TEST(ParseJson, BoundsNestingDepth) {
   const std::string deep_ok = std::string(64, '[') + std::string(64, ']');
-  EXPECT_NO_THROW(ParseJson(deep_ok));
+  EXPECT_NO_THROW(json::ParseJson(deep_ok));
   const std::string too_deep = std::string(1'000'000, '[');
   try {
-    ParseJson(too_deep);
+    json::ParseJson(too_deep);
     FAIL() << "no DecodeError";
   } catch (const DecodeError& error) {
     std::string path_of_the_64th_array;

@@ -338,7 +338,7 @@ TEST(MessagesJson, ControlRateThatDividesPhysicsRateIsAccepted) {
 }
 
 TEST(MessagesJson, ParsesTextWithTheSameKeyInDifferentObjects) {
-  const Json j = ParseJson(R"({"a": {"x": 1}, "b": [{"x": 2}, {"x": 3}], "x": 4})");
+  const Json j = json::ParseJson(R"({"a": {"x": 1}, "b": [{"x": 2}, {"x": 3}], "x": 4})");
   EXPECT_EQ(j["b"][1]["x"], 3);
   EXPECT_EQ(j["x"], 4);
 }

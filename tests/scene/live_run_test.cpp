@@ -41,7 +41,7 @@ TEST(LiveRunTest, SteppedToTheEndGivesTheRunnersResultBitForBit) {
     ASSERT_TRUE(live.ended());
     const auto* result = std::get_if<RunResult>(&*live.outcome());
     ASSERT_NE(result, nullptr);
-    EXPECT_EQ(protocol::Json(result->analysis).dump(), protocol::Json(farm.analysis).dump());
+    EXPECT_EQ(json::Json(result->analysis).dump(), json::Json(farm.analysis).dump());
     EXPECT_EQ(steps, static_cast<long>(farm.analysis.counters.physics_steps));
   }
 }

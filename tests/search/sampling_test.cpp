@@ -16,7 +16,7 @@ TEST(SampleObstacle, StaysInTheClassRanges) {
   SearchSpace space = ResearchSpace(2.0);
   space.classes[1].x = {20.0, 25.0};
   space.classes[1].yaw = {0.0, 90.0};
-  protocol::Random random(1);
+  core::Random random(1);
   for (int i = 0; i < 200; ++i) {
     const Obstacle o = SampleObstacle(space, 1, random);
     EXPECT_EQ(o.actor_class, 1u);
@@ -31,7 +31,7 @@ TEST(SampleObstacle, StaysInTheClassRanges) {
 TEST(SampleClassWithRoom, DrawsOnlyClassesWithRoom) {
   const SearchSpace space = ResearchSpace(2.0);
   std::vector<Obstacle> six_trees(6, Obstacle{0, 45.0, 15.0});
-  protocol::Random random(2);
+  core::Random random(2);
   for (int i = 0; i < 50; ++i) EXPECT_EQ(SampleClassWithRoom(space, six_trees, random), 1u);
   std::vector<Obstacle> full = six_trees;
   for (int i = 0; i < 6; ++i) full.push_back({1, 15.0, 45.0});
@@ -41,7 +41,7 @@ TEST(SampleClassWithRoom, DrawsOnlyClassesWithRoom) {
 
 TEST(SampleFeasible, GivesFeasibleCandidatesOfTheAskedSize) {
   const SearchSpace space = ResearchSpace(2.0);
-  protocol::Random random(3);
+  core::Random random(3);
   for (size_t n : {1u, 6u, 12u}) {
     const auto obstacles = SampleFeasible(space, n, random, 200);
     ASSERT_TRUE(obstacles.has_value());
@@ -54,7 +54,7 @@ TEST(SampleFeasible, GivesFeasibleCandidatesOfTheAskedSize) {
 TEST(SampleFeasible, FailsAfterMaxTriesInAnInfeasibleSpace) {
   SearchSpace space = ResearchSpace(2.0);
   space.sim_timeout = 1.0;  // no path fits
-  protocol::Random random(4);
+  core::Random random(4);
   EXPECT_FALSE(SampleFeasible(space, 2, random, 5).has_value());
 }
 
@@ -63,7 +63,7 @@ TEST(Mutate, AddAppendsOneObstacle) {
   const std::vector<Obstacle> parent{{0, 45.0, 15.0}};
   MutationSettings settings;
   settings.weights = {1.0, 0.0, 0.0, 0.0};
-  protocol::Random random(5);
+  core::Random random(5);
   const auto mutant = Mutate(space, parent, settings, random);
   ASSERT_TRUE(mutant.has_value());
   EXPECT_EQ(mutant->origin, "add");
@@ -75,7 +75,7 @@ TEST(Mutate, RemoveNeedsTwoObstacles) {
   const SearchSpace space = ResearchSpace(2.0);
   MutationSettings settings;
   settings.weights = {0.0, 1.0, 0.0, 0.0};
-  protocol::Random random(6);
+  core::Random random(6);
   EXPECT_FALSE(Mutate(space, {{0, 45.0, 15.0}}, settings, random).has_value());
   const auto mutant = Mutate(space, {{0, 45.0, 15.0}, {1, 15.0, 45.0}}, settings, random);
   ASSERT_TRUE(mutant.has_value());
@@ -88,7 +88,7 @@ TEST(Mutate, MoveChangesExactlyOneCoordinate) {
   const std::vector<Obstacle> parent{{0, 45.0, 15.0}, {1, 15.0, 45.0}};
   MutationSettings settings;
   settings.weights = {0.0, 0.0, 1.0, 0.0};
-  protocol::Random random(7);
+  core::Random random(7);
   for (int i = 0; i < 20; ++i) {
     const auto mutant = Mutate(space, parent, settings, random);
     ASSERT_TRUE(mutant.has_value());
@@ -110,7 +110,7 @@ TEST(Mutate, NudgeStaysNearAndChainsNameEveryOperator) {
   settings.weights = {0.0, 0.0, 0.0, 1.0};
   settings.nudge_sigma = 1.0;
   settings.mutations_per_child = 3;
-  protocol::Random random(8);
+  core::Random random(8);
   const auto mutant = Mutate(space, parent, settings, random);
   ASSERT_TRUE(mutant.has_value());
   EXPECT_EQ(mutant->origin, "nudge+nudge+nudge");
@@ -119,7 +119,7 @@ TEST(Mutate, NudgeStaysNearAndChainsNameEveryOperator) {
 }
 
 TEST(Gaussian, HasZeroMeanAndUnitVariance) {
-  protocol::Random random(9);
+  core::Random random(9);
   double sum = 0.0, sum2 = 0.0;
   const int n = 20000;
   for (int i = 0; i < n; ++i) {

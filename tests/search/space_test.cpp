@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "tests/search/toy_objective.h"
 
 namespace asg::search {
@@ -104,7 +104,7 @@ namespace {
 // space (and a start heading the shortcut must refuse).
 TEST(StraightReference, AgreesWithThePlannerWheneverItAnswers) {
   SearchSpace space = testing::ResearchSpace();
-  protocol::Random random(17);
+  core::Random random(17);
   int answered = 0, declined = 0;
   for (int i = 0; i < 400; ++i) {
     std::vector<Obstacle> obstacles;

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "protocol/random.h"
+#include "core/random.h"
 #include "search/novelty_strategy.h"
 #include "search/space.h"
 #include "search/strategy.h"
@@ -39,7 +39,7 @@ inline double ToyRegret(const Candidate& candidate, uint64_t noise_seed) {
     closeness += std::exp(-0.5 * d2 / 9.0);
   }
   uint64_t state = noise_seed * 1000003u + candidate.id;
-  const double u = static_cast<double>(protocol::SplitMix64(&state) >> 11) * 0x1.0p-53;
+  const double u = static_cast<double>(core::SplitMix64(&state) >> 11) * 0x1.0p-53;
   return closeness / 3.0 + 0.1 * (u - 0.5);
 }
 

@@ -66,7 +66,7 @@ class FakeNode {
       std::lock_guard lock(mutex_);
       start_ = protocol::DecodeMessage<protocol::RunStartRequest>(message.message);
       events_.push_back("RunStart");
-      return protocol::Json(protocol::RunStartResponse{true});
+      return json::Json(protocol::RunStartResponse{true});
     });
     connection_->SetHandler("Step", [this](const protocol::Message& message) { OnStep(message); });
     connection_->SetHandler("VehicleStatus", [this](const protocol::Message& message) {
@@ -82,8 +82,8 @@ class FakeNode {
       changed_.notify_all();
     });
     connection_->Start();
-    attach_ = connection_->Request("AttachNode",
-                                   protocol::Json(protocol::AttachNodeRequest{name, token}));
+    attach_ =
+        connection_->Request("AttachNode", json::Json(protocol::AttachNodeRequest{name, token}));
   }
   ~FakeNode() {
     connection_->Close("test over");
@@ -138,9 +138,9 @@ class FakeNode {
     }
     const protocol::StepResponse response = law_(step, message.attachment);
     if (async_) {
-      connection_->Send("Control", protocol::Json(response));
+      connection_->Send("Control", json::Json(response));
     } else {
-      connection_->Reply(message, protocol::Json(response));
+      connection_->Reply(message, json::Json(response));
     }
   }
 

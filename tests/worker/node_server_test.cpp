@@ -37,8 +37,7 @@ class NodeServerTest : public ::testing::Test {
   }
   static protocol::Message Attach(protocol::Connection& connection, const std::string& name,
                                   const std::string& token = {}) {
-    return connection.Request("AttachNode",
-                              protocol::Json(protocol::AttachNodeRequest{name, token}));
+    return connection.Request("AttachNode", json::Json(protocol::AttachNodeRequest{name, token}));
   }
 
   protocol::IoThreads io_{1};
@@ -54,7 +53,7 @@ TEST_F(NodeServerTest, EndpointIsTheBoundLoopbackPort) {
 
 TEST_F(NodeServerTest, AttachesWithTheTokenAndRefusesAWrongOne) {
   auto good = Connect();
-  EXPECT_EQ(Attach(*good, "planner", "secret").message, protocol::Json({{"received", true}}));
+  EXPECT_EQ(Attach(*good, "planner", "secret").message, json::Json({{"received", true}}));
   auto bad = Connect();
   try {
     Attach(*bad, "intruder", "guess");
@@ -144,7 +143,7 @@ TEST(NodeSensorsTest, ReadingsIndexTheAttachmentExactlyWithCameraImages) {
     SCOPED_TRACE("tick " + std::to_string(k));
     size_t offset = 0;
     std::map<std::string, size_t> sizes;  // "name/encoding" -> bytes
-    for (const protocol::Json& header : steps[k].readings) {
+    for (const json::Json& header : steps[k].readings) {
       EXPECT_EQ(header.at("offset").get<size_t>(), offset);
       offset += header.at("size").get<size_t>();
       sizes[header.at("name").get<std::string>() + "/" + header.at("encoding").get<std::string>()] =
@@ -164,8 +163,8 @@ TEST(NodeSensorsTest, ReadingsIndexTheAttachmentExactlyWithCameraImages) {
     }
   }
   // The rgb image is a picture, not zeros.
-  const protocol::Json* rgb = nullptr;
-  for (const protocol::Json& header : steps[0].readings) {
+  const json::Json* rgb = nullptr;
+  for (const json::Json& header : steps[0].readings) {
     if (header.at("encoding") == "rgb8") rgb = &header;
   }
   ASSERT_NE(rgb, nullptr);

@@ -18,7 +18,7 @@
 namespace asg::worker {
 namespace {
 
-using protocol::Json;
+using json::Json;
 using testing::ServedClient;
 using testing::ServedWorker;
 using testing::SmallRequest;

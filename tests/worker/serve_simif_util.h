@@ -19,7 +19,7 @@
 
 namespace asg::worker::testing {
 
-using protocol::Json;
+using json::Json;
 
 /// The reference request (flat 60 m landscape, vehicle at (10, 10) heading 45 deg, the straight
 /// driver at 5 m/s to (50, 50)) with three junipers at (10, 40), (15, 50), (25, 55) (entities

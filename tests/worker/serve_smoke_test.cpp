@@ -14,12 +14,12 @@ using testing::SmallRequest;
 TEST(ServeSmokeTest, LoadsStepsAndReportsTheVehicle) {
   ServedWorker worker;
   auto client = worker.Connect();
-  const protocol::Json loaded =
-      client->Body("LoadScenario", {{"request", protocol::Json(SmallRequest(1))}});
+  const json::Json loaded =
+      client->Body("LoadScenario", {{"request", json::Json(SmallRequest(1))}});
   ASSERT_EQ(loaded["success"], true) << loaded.dump();
   EXPECT_EQ(client->Body("GetSimulationState")["state"]["state"], 2);
   EXPECT_EQ(client->Body("StepSimulation", {{"steps", 20}})["result"]["result"], 1);
-  const protocol::Json time = client->Body("GetSimulationTime");
+  const json::Json time = client->Body("GetSimulationTime");
   EXPECT_NEAR(time["simulation_time"].get<double>(), 0.2, 1e-9);
 }
 

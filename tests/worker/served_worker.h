@@ -44,17 +44,16 @@ class ServedClient {
   ~ServedClient() { connection_->Close("test done"); }
 
   /// Calls a service and returns its reply (a Response; an Error reply throws RequestError).
-  protocol::Message Call(const std::string& service, const protocol::Json& body = {},
+  protocol::Message Call(const std::string& service, const json::Json& body = {},
                          std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
-    return connection_->Request(service, body.is_null() ? protocol::Json::object() : body, {},
-                                timeout);
+    return connection_->Request(service, body.is_null() ? json::Json::object() : body, {}, timeout);
   }
   /// The reply body of a call.
-  protocol::Json Body(const std::string& service, const protocol::Json& body = {}) {
+  json::Json Body(const std::string& service, const json::Json& body = {}) {
     return Call(service, body).message;
   }
   /// The description of the Error reply a call gets; fails the test when it succeeds.
-  std::string ErrorOf(const std::string& service, const protocol::Json& body) {
+  std::string ErrorOf(const std::string& service, const json::Json& body) {
     try {
       Call(service, body);
     } catch (const protocol::RequestError& error) {

@@ -23,7 +23,7 @@ protocol::RunScenarioRequest SmallRequest() { return testing::SmallRequest(31, 4
 
 class SingleRunTest : public ::testing::Test {
  protected:
-  std::filesystem::path WriteRequest(const protocol::Json& json) {
+  std::filesystem::path WriteRequest(const json::Json& json) {
     const auto file = dir_.path() / "request.json";
     std::ofstream(file) << json.dump(2);
     return file;
@@ -35,9 +35,8 @@ class SingleRunTest : public ::testing::Test {
 TEST_F(SingleRunTest, WritesTheScenarioFolderOfARun) {
   const auto out = dir_.path() / "out";
   std::ostringstream printed;
-  EXPECT_EQ(
-      RunScenarioFile(WriteRequest(protocol::Json(SmallRequest())), out, catalog_, 3, printed),
-      kWorkerExitOk);
+  EXPECT_EQ(RunScenarioFile(WriteRequest(json::Json(SmallRequest())), out, catalog_, 3, printed),
+            kWorkerExitOk);
   EXPECT_NE(printed.str().find("scenario 31: REASON_SUCCESS"), std::string::npos) << printed.str();
   ASSERT_TRUE(results::ScenarioFolderComplete(out, 31));
   const auto outcome = results::LoadScenarioOutcome(out, 31);
@@ -72,7 +71,7 @@ TEST_F(SingleRunTest, AnUnknownActorIsRecordedAsAnInvalidScene) {
   request.scene_description.ssa_array.push_back(layout);
   const auto out = dir_.path() / "out";
   std::ostringstream printed;
-  EXPECT_EQ(RunScenarioFile(WriteRequest(protocol::Json(request)), out, catalog_, 1, printed),
+  EXPECT_EQ(RunScenarioFile(WriteRequest(json::Json(request)), out, catalog_, 1, printed),
             kWorkerExitFailure);
   const auto outcome = results::LoadScenarioOutcome(out, 31);
   ASSERT_TRUE(outcome.has_value());
@@ -82,7 +81,7 @@ TEST_F(SingleRunTest, AnUnknownActorIsRecordedAsAnInvalidScene) {
 }
 
 TEST_F(SingleRunTest, ABadRequestFileWritesNothingAndNamesTheField) {
-  protocol::Json json = protocol::Json(SmallRequest());
+  json::Json json = json::Json(SmallRequest());
   json["goal_radious"] = 3.0;
   const auto out = dir_.path() / "out";
   std::ostringstream printed;

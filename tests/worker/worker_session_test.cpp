@@ -76,7 +76,7 @@ class ScriptedClient {
             raw->Close("wrong token");
           } else {
             registrations_.push_back(request);
-            raw->Reply(message, protocol::Json(protocol::RegisterWorkerResponse{true, "ok"}));
+            raw->Reply(message, json::Json(protocol::RegisterWorkerResponse{true, "ok"}));
           }
           changed_.notify_all();
         });
@@ -91,7 +91,7 @@ class ScriptedClient {
           auto analysis =
               protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
           protocol::UnpackTrajectory(&analysis, message.attachment);
-          raw->Reply(message, protocol::Json(protocol::AnalyzeScenarioResponse{true}));
+          raw->Reply(message, json::Json(protocol::AnalyzeScenarioResponse{true}));
           std::lock_guard lock(mutex_);
           results_.push_back(std::move(analysis));
           changed_.notify_all();

@@ -7,25 +7,25 @@
 namespace asg::worker::serve {
 namespace {
 
-std::string Shown(const protocol::Json& value) {
+std::string Shown(const json::Json& value) {
   std::string text = value.dump();
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return text;
 }
 
-const protocol::Json& EmptyObject() {
-  static const protocol::Json empty = protocol::Json::object();
+const json::Json& EmptyObject() {
+  static const json::Json empty = json::Json::object();
   return empty;
 }
 
-const protocol::Json& EmptyArray() {
-  static const protocol::Json empty = protocol::Json::array();
+const json::Json& EmptyArray() {
+  static const json::Json empty = json::Json::array();
   return empty;
 }
 
 }  // namespace
 
-Fields::Fields(const protocol::Json& json, std::string path) : json_(json), path_(std::move(path)) {
+Fields::Fields(const json::Json& json, std::string path) : json_(json), path_(std::move(path)) {
   if (!json_.is_object()) {
     throw std::invalid_argument((path_.empty() ? std::string("message") : path_) + " = " +
                                 Shown(json_) + ": must be an object");
@@ -36,14 +36,14 @@ std::string Fields::PathOf(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
-const protocol::Json* Fields::Find(const std::string& key) {
+const json::Json* Fields::Find(const std::string& key) {
   read_.insert(key);
   const auto it = json_.find(key);
   return it == json_.end() ? nullptr : &*it;
 }
 
 std::string Fields::String(const std::string& key, const std::string& fallback) {
-  const protocol::Json* value = Find(key);
+  const json::Json* value = Find(key);
   if (value == nullptr) return fallback;
   if (!value->is_string()) {
     throw std::invalid_argument(PathOf(key) + " = " + Shown(*value) + ": must be a string");
@@ -52,7 +52,7 @@ std::string Fields::String(const std::string& key, const std::string& fallback) 
 }
 
 bool Fields::Bool(const std::string& key, bool fallback) {
-  const protocol::Json* value = Find(key);
+  const json::Json* value = Find(key);
   if (value == nullptr) return fallback;
   if (!value->is_boolean()) {
     throw std::invalid_argument(PathOf(key) + " = " + Shown(*value) + ": must be true or false");
@@ -61,7 +61,7 @@ bool Fields::Bool(const std::string& key, bool fallback) {
 }
 
 double Fields::Number(const std::string& key, double fallback) {
-  const protocol::Json* value = Find(key);
+  const json::Json* value = Find(key);
   if (value == nullptr) return fallback;
   if (!value->is_number()) {
     throw std::invalid_argument(PathOf(key) + " = " + Shown(*value) + ": must be a number");
@@ -74,7 +74,7 @@ double Fields::Number(const std::string& key, double fallback) {
 }
 
 int64_t Fields::Integer(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
-  const protocol::Json* value = Find(key);
+  const json::Json* value = Find(key);
   if (value == nullptr) return fallback;
   const std::string range =
       "must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
@@ -100,13 +100,13 @@ int64_t Fields::Integer(const std::string& key, int64_t fallback, int64_t min, i
 }
 
 Fields Fields::Object(const std::string& key) {
-  const protocol::Json* value = Find(key);
+  const json::Json* value = Find(key);
   if (value == nullptr) return Fields(EmptyObject(), PathOf(key));
   return Fields(*value, PathOf(key));
 }
 
-const protocol::Json& Fields::Array(const std::string& key) {
-  const protocol::Json* value = Find(key);
+const json::Json& Fields::Array(const std::string& key) {
+  const json::Json* value = Find(key);
   if (value == nullptr) return EmptyArray();
   if (!value->is_array()) {
     throw std::invalid_argument(PathOf(key) + " = " + Shown(*value) + ": must be an array");
@@ -122,19 +122,19 @@ void Fields::Done() const {
   }
 }
 
-protocol::Json Vector3Json(const Eigen::Vector3d& v) {
+json::Json Vector3Json(const Eigen::Vector3d& v) {
   return {{"x", v.x()}, {"y", v.y()}, {"z", v.z()}};
 }
 
-protocol::Json QuaternionJson(const Eigen::Quaterniond& q) {
+json::Json QuaternionJson(const Eigen::Quaterniond& q) {
   return {{"x", q.x()}, {"y", q.y()}, {"z", q.z()}, {"w", q.w()}};
 }
 
-protocol::Json PoseJson(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation) {
+json::Json PoseJson(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation) {
   return {{"position", Vector3Json(position)}, {"orientation", QuaternionJson(orientation)}};
 }
 
-protocol::Json HeaderJson(double time) {
+json::Json HeaderJson(double time) {
   const double seconds = std::floor(time);
   return {{"stamp",
            {{"sec", static_cast<int64_t>(seconds)},
@@ -142,7 +142,7 @@ protocol::Json HeaderJson(double time) {
           {"frame_id", "world"}};
 }
 
-protocol::Json EntityStateJson(const scene::EntityKinematics& k, double time) {
+json::Json EntityStateJson(const scene::EntityKinematics& k, double time) {
   return {
       {"header", HeaderJson(time)},
       {"pose", PoseJson(k.position, k.orientation)},
@@ -153,7 +153,7 @@ protocol::Json EntityStateJson(const scene::EntityKinematics& k, double time) {
         {"angular", Vector3Json(k.angular_acceleration)}}}};
 }
 
-protocol::Json BoxBoundsJson(const Eigen::AlignedBox3d& box) {
+json::Json BoxBoundsJson(const Eigen::AlignedBox3d& box) {
   return {{"type", 1}, {"points", {Vector3Json(box.max()), Vector3Json(box.min())}}};
 }
 
@@ -170,7 +170,7 @@ Eigen::Quaterniond ReadQuaternion(Fields fields) {
   return q;
 }
 
-protocol::Json ResultJson(int code, const std::string& message) {
+json::Json ResultJson(int code, const std::string& message) {
   return {{"result", code}, {"error_message", message}};
 }
 

@@ -19,7 +19,7 @@ class Fields {
  public:
   /// `json` must be an object (else throws naming `path`); `path` prefixes field names ("" at
   /// the top). `json` must outlive the reader.
-  Fields(const protocol::Json& json, std::string path);
+  Fields(const json::Json& json, std::string path);
 
   bool Has(const std::string& key) const { return json_.contains(key); }
   std::string String(const std::string& key, const std::string& fallback = {});
@@ -31,32 +31,32 @@ class Fields {
   /// A nested object (an empty one when absent).
   Fields Object(const std::string& key);
   /// An array (empty when absent).
-  const protocol::Json& Array(const std::string& key);
+  const json::Json& Array(const std::string& key);
   /// Throws naming the first field that was never read.
   void Done() const;
   /// The path of `key` in this object, for messages.
   std::string PathOf(const std::string& key) const;
 
  private:
-  const protocol::Json* Find(const std::string& key);
+  const json::Json* Find(const std::string& key);
 
-  const protocol::Json& json_;
+  const json::Json& json_;
   std::string path_;
   std::set<std::string> read_;
 };
 
 /// {x, y, z}.
-protocol::Json Vector3Json(const Eigen::Vector3d& v);
+json::Json Vector3Json(const Eigen::Vector3d& v);
 /// {x, y, z, w}.
-protocol::Json QuaternionJson(const Eigen::Quaterniond& q);
+json::Json QuaternionJson(const Eigen::Quaterniond& q);
 /// geometry_msgs/Pose.
-protocol::Json PoseJson(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation);
+json::Json PoseJson(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation);
 /// simulation_interfaces EntityState, header frame "world" stamped at `time` [s].
-protocol::Json EntityStateJson(const scene::EntityKinematics& kinematics, double time);
+json::Json EntityStateJson(const scene::EntityKinematics& kinematics, double time);
 /// simulation_interfaces Bounds of TYPE_BOX.
-protocol::Json BoxBoundsJson(const Eigen::AlignedBox3d& box);
+json::Json BoxBoundsJson(const Eigen::AlignedBox3d& box);
 /// std_msgs/Header.
-protocol::Json HeaderJson(double time);
+json::Json HeaderJson(double time);
 
 /// Reads {x, y, z} (missing components 0).
 Eigen::Vector3d ReadVector3(Fields fields);
@@ -64,6 +64,6 @@ Eigen::Vector3d ReadVector3(Fields fields);
 Eigen::Quaterniond ReadQuaternion(Fields fields);
 
 /// simulation_interfaces Result {result, error_message}.
-protocol::Json ResultJson(int code, const std::string& message = {});
+json::Json ResultJson(int code, const std::string& message = {});
 
 }  // namespace asg::worker::serve

@@ -6,13 +6,13 @@
 namespace asg::worker::serve {
 namespace {
 
-protocol::Json ToJson(const CommunicationEntry& entry) {
+json::Json ToJson(const CommunicationEntry& entry) {
   return {{"time", entry.time},   {"client_id", entry.client_id},
           {"type", entry.type},   {"direction", entry.direction},
           {"level", entry.level}, {"reference", entry.reference}};
 }
 
-protocol::Json ToJson(const DiagnosticEntry& entry) {
+json::Json ToJson(const DiagnosticEntry& entry) {
   return {{"time", entry.time},
           {"client_id", entry.client_id},
           {"level", entry.level},
@@ -61,8 +61,8 @@ void SessionLogs::Diagnostic(int client_id, const std::string& level, const std:
   if (diagnostics_.size() > kMaxEntries) diagnostics_.pop_front();
 }
 
-protocol::Json SessionLogs::QueryCommunication(const LogQuery& query) const {
-  protocol::Json entries = protocol::Json::array();
+json::Json SessionLogs::QueryCommunication(const LogQuery& query) const {
+  json::Json entries = json::Json::array();
   for (const CommunicationEntry& entry : communication_) {
     if (query.client_id && *query.client_id != entry.client_id) continue;
     if (query.type && *query.type != entry.type) continue;
@@ -72,8 +72,8 @@ protocol::Json SessionLogs::QueryCommunication(const LogQuery& query) const {
   return entries;
 }
 
-protocol::Json SessionLogs::QueryDiagnostics(const LogQuery& query) const {
-  protocol::Json entries = protocol::Json::array();
+json::Json SessionLogs::QueryDiagnostics(const LogQuery& query) const {
+  json::Json entries = json::Json::array();
   for (const DiagnosticEntry& entry : diagnostics_) {
     if (query.client_id && *query.client_id != entry.client_id) continue;
     if (query.level && *query.level != entry.level) continue;

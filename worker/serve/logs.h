@@ -65,9 +65,9 @@ class SessionLogs {
   void Diagnostic(int client_id, const std::string& level, const std::string& message);
 
   /// Communication entries matching `query` (type and level and client), oldest first.
-  protocol::Json QueryCommunication(const LogQuery& query) const;
+  json::Json QueryCommunication(const LogQuery& query) const;
   /// Diagnostic entries matching `query` (level and client), oldest first.
-  protocol::Json QueryDiagnostics(const LogQuery& query) const;
+  json::Json QueryDiagnostics(const LogQuery& query) const;
   /// Writes buffered file lines out.
   void Flush();
 

@@ -10,7 +10,7 @@
 namespace asg::worker::serve {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 Reply ListServices(Session&, const Call& call) {
   Fields(call.body(), "").Done();

@@ -12,7 +12,7 @@
 namespace asg::worker::serve {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 constexpr const char* kNoEgo = "no ego vehicle found";
 

@@ -8,7 +8,7 @@
 namespace asg::worker::serve {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 // simulation_interfaces Result codes.
 constexpr int kFeatureUnsupported = 0;

@@ -8,7 +8,7 @@
 namespace asg::worker::serve {
 namespace {
 
-using protocol::Json;
+using json::Json;
 
 Reply Ok(Json body = Json::object()) {
   body["success"] = true;

@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kHello = "Hello";
 
 /// True for a reply body that reports a failure.
-bool FailedBody(const protocol::Json& body) {
+bool FailedBody(const json::Json& body) {
   if (!body.is_object()) return false;
   if (auto it = body.find("success"); it != body.end() && it->is_boolean() && !*it) return true;
   if (auto it = body.find("result"); it != body.end() && it->is_object()) {
@@ -46,7 +46,7 @@ bool FailedBody(const protocol::Json& body) {
 std::string NodesNote(const protocol::RunScenarioRequest& request) {
   return "vehicle_nodes.count is " + std::to_string(request.vehicle_nodes.count) +
          ", but the interactive worker attaches no vehicle nodes: the built-in driver \"" +
-         protocol::Json(request.driver)["type"].get<std::string>() +
+         json::Json(request.driver)["type"].get<std::string>() +
          "\" drives until EgoControl_ID takes the wheel";
 }
 
@@ -174,7 +174,7 @@ void Session::Dispatch(const std::shared_ptr<protocol::Connection>& connection, 
 }
 
 void Session::SendReply(protocol::Connection& connection, int client_id,
-                        const protocol::Message& request, const protocol::Json& body,
+                        const protocol::Message& request, const json::Json& body,
                         std::string attachment) {
   logs_.Communication(client_id, protocol::ResponseType(request.type), "reply",
                       FailedBody(body) ? "error" : "info", request.reference);
@@ -182,7 +182,7 @@ void Session::SendReply(protocol::Connection& connection, int client_id,
 }
 
 void Session::Push(protocol::Connection& connection, int client_id, const std::string& type,
-                   const protocol::Json& body) {
+                   const json::Json& body) {
   logs_.Communication(client_id, type, "event", FailedBody(body) ? "error" : "info", 0);
   connection.Send(type, body);
 }
@@ -191,11 +191,11 @@ void Session::SetState(SimState state) {
   if (state == state_) return;
   state_ = state;
   pace_origin_.reset();
-  const protocol::Json event = {{"simulation_status_changed_event",
-                                 {{"status", SimulationStatusName(state)},
-                                  {"state", static_cast<int>(state)},
-                                  {"state_name", SimStateName(state)},
-                                  {"time", live_.loaded() ? live_.time() : 0.0}}}};
+  const json::Json event = {{"simulation_status_changed_event",
+                             {{"status", SimulationStatusName(state)},
+                              {"state", static_cast<int>(state)},
+                              {"state_name", SimStateName(state)},
+                              {"time", live_.loaded() ? live_.time() : 0.0}}}};
   for (auto it = subscribers_.begin(); it != subscribers_.end();) {
     if (auto connection = it->second.lock()) {
       Push(*connection, it->first, "Event", event);
@@ -250,12 +250,12 @@ void Session::StartSensors() {
   live_.SetTickObserver([this](const scene::DriverInput& input) {
     // Sensors run at their own rates: each keeps its latest reading.
     const StepSensorData data = sensors_->Sample(input);
-    for (const protocol::Json& header : data.readings) {
+    for (const json::Json& header : data.readings) {
       const size_t offset = header.at("offset").get<size_t>();
       const size_t size = header.at("size").get<size_t>();
       std::string key = header.value("name", std::string()) + "/" +
                         header.value("encoding", header.value("type", std::string()));
-      protocol::Json kept = header;
+      json::Json kept = header;
       kept.erase("offset");
       kept.erase("size");
       latest_readings_[key] = {std::move(kept), data.attachment.substr(offset, size)};
@@ -289,7 +289,7 @@ void Session::RunEnded() {
     const regret::ReferenceSettings reference_settings;
     analysis.regret = scene::RegretOf(
         analysis, problem, regret::PlanReference(problem, reference_settings), reference_settings);
-    result_json_ = protocol::Json(analysis);
+    result_json_ = json::Json(analysis);
     result_json_["termination_reason_name"] = protocol::TerminationReasonName(result->reason());
     if (!folder_.empty()) {
       ScenarioCompleted completed{analysis, {}, {}};
@@ -331,7 +331,7 @@ void Session::StartLongStep(const Call& call, uint64_t steps) {
 void Session::FinishLongStep() {
   LongStep step = std::move(*long_step_);
   long_step_.reset();
-  protocol::Json body = {{"result", {{"result", 1}, {"error_message", ""}}}};
+  json::Json body = {{"result", {{"result", 1}, {"error_message", ""}}}};
   if (step.remaining > 0) {
     body["result"] = {
         {"result", 4},
@@ -524,7 +524,7 @@ int ServeInteractive(const ServeSettings& settings, const scene::ActorCatalog& c
   }
   const uint16_t port = session.Listen();
   std::cout << "serving " << settings.host << ":" << port << std::endl;
-  Log(protocol::LogLevel::kInfo,
+  Log(core::LogLevel::kInfo,
       "interactive worker serving " + settings.host + ":" + std::to_string(port));
   return session.Run();
 }

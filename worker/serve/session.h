@@ -68,16 +68,16 @@ struct Call {
   std::shared_ptr<protocol::Connection> connection;
   int client_id = 0;
   const protocol::Message* message = nullptr;
-  const protocol::Json& body() const { return message->message; }
+  const json::Json& body() const { return message->message; }
 };
 
 /// A reply body and its attachment; `later` when the reply is sent by the session afterwards.
 struct Reply {
   Reply() = default;
   /// A reply with this body and no attachment, sent at once.
-  Reply(protocol::Json reply_body) : body(std::move(reply_body)) {}  // NOLINT: implicit
+  Reply(json::Json reply_body) : body(std::move(reply_body)) {}  // NOLINT: implicit
 
-  protocol::Json body = protocol::Json::object();
+  json::Json body = json::Json::object();
   std::string attachment;
   bool later = false;
 };
@@ -143,7 +143,7 @@ class Session {
   /// True while a SimulateSteps goal is running.
   bool goal_running() const { return goal_.has_value(); }
   /// The AnalyzeScenario JSON of the ended run (regret included), or null before an end.
-  const protocol::Json& result_json() const { return result_json_; }
+  const json::Json& result_json() const { return result_json_; }
   /// Where the ended run's folder was written, or empty.
   const std::filesystem::path& result_folder() const { return result_folder_; }
   /// The folder the scenario was opened from, or empty.
@@ -192,10 +192,10 @@ class Session {
                 const protocol::Message& message);
   /// Sends the reply to `request` and logs it.
   void SendReply(protocol::Connection& connection, int client_id, const protocol::Message& request,
-                 const protocol::Json& body, std::string attachment);
+                 const json::Json& body, std::string attachment);
   /// Sends a frame the session pushes (feedback, results, events) and logs it.
   void Push(protocol::Connection& connection, int client_id, const std::string& type,
-            const protocol::Json& body);
+            const json::Json& body);
   /// One step of whatever is running; false when nothing is.
   bool Advance();
   /// Steps once; handles the run's end. False when the run ended (or nothing is loaded).
@@ -224,7 +224,7 @@ class Session {
   std::map<int, std::shared_ptr<protocol::Connection>> clients_;
   int next_client_id_ = 1;
   bool quitting_ = false;
-  protocol::Json result_json_;
+  json::Json result_json_;
   std::filesystem::path folder_;
   std::filesystem::path result_folder_;
   SessionLogs logs_;
@@ -232,7 +232,7 @@ class Session {
   std::unique_ptr<capture::CameraSensorRenderer> cameras_;
   std::unique_ptr<NodeSensors> sensors_;
   /// The latest reading of each sensor (key: name and encoding or type): header, data.
-  std::map<std::string, std::pair<protocol::Json, std::string>> latest_readings_;
+  std::map<std::string, std::pair<json::Json, std::string>> latest_readings_;
   std::unique_ptr<StepSensorData> latest_sensors_;  // latest_readings_ as one attachment
   double sun_inclination_ = -1.0, sun_yaw_ = 0.0, haze_distance_ = 0.0;
   bool weather_set_ = false;

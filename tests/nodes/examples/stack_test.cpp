@@ -140,7 +140,7 @@ TEST(StackNodeTest, DrivesFromCameraStepsAndSavesItsMap) {
   std::string attachment(36 + 9, '\0');
   std::memcpy(attachment.data(), depth.depth.data(), 36);
   std::memcpy(attachment.data() + 36, labels.bytes.data(), 9);
-  const protocol::Json stamp = protocol::Time{};
+  const json::Json stamp = protocol::Time{};
   protocol::StepRequest step;
   step.scenario_number = 1;
   step.odometry.pose.position = {10.0, 10.0, 0.0};

@@ -21,13 +21,13 @@ class WireStraightDriver : public scene::Driver {
     request.tick = tick_++;
     request.time = input.time;
     request.odometry = *input.odometry;
-    const std::string text = protocol::Json(request).dump();
+    const std::string text = json::Json(request).dump();
     const Step step(protocol::ParseMessage<protocol::StepRequest>(text), {});
     protocol::StepResponse response;
     response.has_control = true;
     response.control =
         StraightControl(task_, step.time(), step.odometry().pose.position, step.yaw());
-    const std::string answer = protocol::Json(response).dump();
+    const std::string answer = json::Json(response).dump();
     return protocol::ParseMessage<protocol::StepResponse>(answer).control;
   }
 

@@ -1,0 +1,126 @@
+// The writer thread: takes records in order and writes each scenario folder atomically.
+#include "client/farm/result_writer.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "results/files.h"
+
+namespace asg::client {
+
+ResultWriter::ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files)
+    : batch_dir_(std::move(batch_dir)), node_files_(node_files), thread_([this] { Loop(); }) {}
+
+ResultWriter::~ResultWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void ResultWriter::Submit(results::ScenarioRecord record) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(record));
+  }
+  changed_.notify_all();
+}
+
+void ResultWriter::Drain() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+std::string ResultWriter::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void ResultWriter::Loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;
+    // Group commit: everything queued now is staged, made durable by one syncfs, then renamed
+    // into place, with one fsync of the batch folder for the group.
+    std::vector<results::ScenarioRecord> group;
+    while (!queue_.empty() && group.size() < kMaxGroup) {
+      group.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    busy_ = true;
+    lock.unlock();
+    const std::string failure = WriteGroup(group);
+    lock.lock();
+    busy_ = false;
+    if (!failure.empty() && error_.empty()) error_ = failure;
+    changed_.notify_all();
+  }
+}
+
+std::string ResultWriter::WriteGroup(const std::vector<results::ScenarioRecord>& group) {
+  std::string failure;
+  // A scenario written twice in one group (a rerun that finished quickly) is written once, as
+  // its latest record: both would be staged in the same folder.
+  std::map<uint32_t, const results::ScenarioRecord*> latest;
+  for (const results::ScenarioRecord& record : group) {
+    latest[record.result.scenario_number] = &record;
+  }
+  std::vector<const results::ScenarioRecord*> to_stage;
+  for (const results::ScenarioRecord& record : group) {
+    if (latest.at(record.result.scenario_number) == &record) to_stage.push_back(&record);
+  }
+  // Staging is file creation, mostly kernel time: with enough records, a second thread stages
+  // the second half meanwhile. Each record has its own staging folder.
+  std::vector<std::filesystem::path> folders(to_stage.size());
+  std::vector<std::string> errors(to_stage.size());
+  const auto stage = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      try {
+        folders[i] = results::StageScenarioFolder(batch_dir_, *to_stage[i]);
+      } catch (const std::exception& error) {
+        errors[i] = error.what();
+      }
+    }
+  };
+  if (to_stage.size() >= kParallelStaging) {
+    const size_t half = to_stage.size() / 2;
+    std::thread helper(stage, half, to_stage.size());
+    stage(0, half);
+    helper.join();
+  } else {
+    stage(0, to_stage.size());
+  }
+  std::vector<std::pair<const results::ScenarioRecord*, std::filesystem::path>> staged;
+  for (size_t i = 0; i < to_stage.size(); ++i) {
+    if (errors[i].empty()) {
+      staged.emplace_back(to_stage[i], folders[i]);
+    } else if (failure.empty()) {
+      failure = errors[i];
+    }
+  }
+  try {
+    if (!staged.empty()) results::SyncFileSystem(batch_dir_);
+    for (const auto& [record, folder] : staged) {
+      const uint32_t number = record->result.scenario_number;
+      const std::string& variant = record->result.variant;
+      const auto publish = [&, folder = folder] {
+        results::PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false, variant);
+      };
+      if (node_files_ != nullptr) {
+        node_files_->PublishScenario(number, publish);
+      } else {
+        publish();
+      }
+    }
+    if (!staged.empty()) results::SyncDirectory(batch_dir_);
+  } catch (const std::exception& error) {
+    if (failure.empty()) failure = error.what();
+  }
+  return failure;
+}
+
+}  // namespace asg::client

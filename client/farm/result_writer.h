@@ -1,0 +1,62 @@
+// Writes scenario folders on a thread of its own, so that the farm loop keeps handing out
+// scenarios while results are written. Folders queued together are committed as a group: their
+// files are written (by two threads when the group is large), made durable by one syncfs, and
+// only then renamed into place, so a folder that exists is complete even after a machine crash,
+// at one sync per group rather than per file.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/nodes/node_files.h"
+#include "results/folder.h"
+
+namespace asg::client {
+
+/// A background writer of ScenarioRecords into one batch folder. Thread-safe.
+class ResultWriter {
+ public:
+  /// Starts the writer thread for `batch_dir`. With `node_files` (which must outlive the
+  /// writer), every folder is written through NodeFileStore::PublishScenario so that vehicle
+  /// nodes' files are kept and moved in.
+  explicit ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files = nullptr);
+  /// Writes what is queued, then stops.
+  ~ResultWriter();
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  /// Queues a record; it is written in submission order.
+  void Submit(results::ScenarioRecord record);
+
+  /// Blocks until every record submitted so far is written.
+  void Drain();
+
+  /// The first write error, empty when every write succeeded.
+  std::string error() const;
+
+ private:
+  void Loop();
+  /// Writes one group of records; returns the first error, empty when all were written.
+  std::string WriteGroup(const std::vector<results::ScenarioRecord>& group);
+
+  static constexpr size_t kMaxGroup = 64;  ///< records committed by one sync at most
+  /// Records of a group from which two threads stage its folders.
+  static constexpr size_t kParallelStaging = 8;
+
+  std::filesystem::path batch_dir_;
+  NodeFileStore* node_files_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<results::ScenarioRecord> queue_;
+  bool busy_ = false;      // a record is being written
+  bool stopping_ = false;  // the destructor asked the thread to finish
+  std::string error_;
+  std::thread thread_;  // last: starts after the members it uses
+};
+
+}  // namespace asg::client

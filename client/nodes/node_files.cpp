@@ -1,0 +1,192 @@
+// Node file uploads: path checks, atomic writes, staging and publishing with scenario folders.
+#include "client/nodes/node_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "client/batch/batch.h"
+#include "client/nodes/node_registry.h"
+#include "results/files.h"
+#include "results/folder.h"
+#include "results/record.h"
+
+namespace asg::client {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kMaxPathBytes = 1024;
+constexpr size_t kMaxComponentBytes = 255;
+
+/// Whether `path`, made canonical as far as it exists, lies strictly inside `folder`.
+bool Inside(const fs::path& folder, const fs::path& path) {
+  std::error_code error;
+  const fs::path base = fs::weakly_canonical(folder, error);
+  if (error) return false;
+  const fs::path resolved = fs::weakly_canonical(path, error);
+  if (error) return false;
+  auto base_it = base.begin();
+  auto it = resolved.begin();
+  for (; base_it != base.end(); ++base_it, ++it) {
+    if (it == resolved.end() || *it != *base_it) return false;
+  }
+  return it != resolved.end();
+}
+
+/// Moves every file under `from` to the same relative place under `to`, replacing files there
+/// when `overwrite`, else leaving `from`'s copy behind; then removes `from`.
+void MergeInto(const fs::path& from, const fs::path& to, bool overwrite) {
+  std::error_code error;
+  if (!fs::is_directory(from, error)) return;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(from)) {
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  }
+  for (const fs::path& file : files) {
+    const fs::path target = to / fs::relative(file, from);
+    if (!overwrite && fs::exists(target)) continue;
+    fs::create_directories(target.parent_path());
+    fs::rename(file, target);
+  }
+  fs::remove_all(from);
+}
+
+}  // namespace
+
+std::string CheckNodeRelativePath(const std::string& relative_path) {
+  if (relative_path.empty()) return "the relative path is empty";
+  if (relative_path.size() > kMaxPathBytes) {
+    return "the relative path is longer than " + std::to_string(kMaxPathBytes) + " bytes";
+  }
+  if (relative_path.front() == '/') return "'" + relative_path + "' is absolute";
+  for (const char c : relative_path) {
+    if (c == '\\') return "'" + relative_path + "' contains a backslash";
+    if (c == '\0') return "the relative path contains a NUL";
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      return "the relative path contains a control character";
+    }
+  }
+  std::string_view rest = relative_path;
+  while (true) {
+    const size_t slash = rest.find('/');
+    const std::string_view component = rest.substr(0, slash);
+    if (component.empty()) return "'" + relative_path + "' has an empty component";
+    if (component == "." || component == "..") {
+      return "'" + relative_path + "' has a '" + std::string(component) + "' component";
+    }
+    if (component.size() > kMaxComponentBytes) {
+      return "'" + relative_path + "' has a component longer than " +
+             std::to_string(kMaxComponentBytes) + " bytes";
+    }
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+  }
+  return "";
+}
+
+fs::path NodeFolder(const fs::path& batch_dir, uint32_t scenario_number,
+                    const std::string& node_name, std::string_view variant) {
+  return results::ScenarioFolder(batch_dir, scenario_number, variant) / "nodes" / node_name;
+}
+
+fs::path NodeStagingFolder(const fs::path& batch_dir, uint32_t scenario_number,
+                           std::string_view variant) {
+  return batch_dir / ".nodes" / results::ScenarioFolderName(scenario_number, variant);
+}
+
+NodeFileStore::NodeFileStore(fs::path batch_dir, std::vector<std::string> variants)
+    : batch_dir_(fs::absolute(batch_dir)), variants_(std::move(variants)) {}
+
+std::string_view NodeFileStore::VariantOf(uint32_t scenario_number) const {
+  return VariantOfNumber(scenario_number, variants_);
+}
+
+std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& node_name,
+                                 const std::string& relative_path, const std::string& bytes) {
+  if (!IsSafeNodeName(node_name)) {
+    throw NodeFileError("refused: the node name is not a safe folder name");
+  }
+  if (const std::string problem = CheckNodeRelativePath(relative_path); !problem.empty()) {
+    throw NodeFileError("refused: " + problem);
+  }
+  std::lock_guard lock(mutex_);
+  const std::string_view variant = VariantOf(scenario_number);
+  const bool published = results::ScenarioFolderComplete(batch_dir_, scenario_number, variant);
+  const fs::path folder = published
+                              ? NodeFolder(batch_dir_, scenario_number, node_name, variant)
+                              : NodeStagingFolder(batch_dir_, scenario_number, variant) / node_name;
+  const fs::path target = folder / relative_path;
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) throw NodeFileError("cannot create " + folder.string() + ": " + error.message());
+  // The checks above leave no way out of the folder but a symbolic link on the way.
+  if (!Inside(folder, target)) {
+    throw NodeFileError("refused: '" + relative_path + "' resolves outside the node's folder");
+  }
+  fs::create_directories(target.parent_path(), error);
+  if (error || !Inside(folder, target.parent_path() / "x")) {
+    throw NodeFileError("cannot create the folder of '" + relative_path + "'");
+  }
+  if (fs::is_directory(target, error)) {
+    throw NodeFileError("refused: '" + relative_path + "' is a folder");
+  }
+  try {
+    results::WriteFileAtomically(target, bytes);
+  } catch (const results::ResultError& error) {
+    throw NodeFileError(error.what());
+  }
+  return (fs::path(results::ScenarioFolderName(scenario_number, variant)) / "nodes" / node_name /
+          relative_path)
+      .generic_string();
+}
+
+void NodeFileStore::PublishScenario(uint32_t scenario_number,
+                                    const std::function<void()>& write_folder) {
+  std::lock_guard lock(mutex_);
+  const std::string_view variant = VariantOf(scenario_number);
+  const fs::path staging = NodeStagingFolder(batch_dir_, scenario_number, variant);
+  const fs::path nodes = results::ScenarioFolder(batch_dir_, scenario_number, variant) / "nodes";
+  // Files already staged are newer than those in an older folder of the scenario.
+  MergeInto(nodes, staging, /*overwrite=*/false);
+  try {
+    write_folder();
+  } catch (...) {
+    MergeInto(staging, nodes, /*overwrite=*/true);
+    throw;
+  }
+  MergeInto(staging, nodes, /*overwrite=*/true);
+}
+
+size_t NodeFileStore::Recover() {
+  std::lock_guard lock(mutex_);
+  const fs::path root = batch_dir_ / ".nodes";
+  std::error_code error;
+  if (!fs::is_directory(root, error)) return 0;
+  std::vector<fs::path> staged;
+  for (const auto& entry : fs::directory_iterator(root)) staged.push_back(entry.path());
+  size_t moved = 0;
+  for (const fs::path& folder : staged) {
+    // The folder name must be a scenario's own, variant included.
+    const auto parsed = results::ParseScenarioFolderName(folder.filename().string());
+    if (parsed && parsed->second == VariantOf(parsed->first) &&
+        results::ScenarioFolderComplete(batch_dir_, parsed->first, parsed->second)) {
+      MergeInto(folder,
+                results::ScenarioFolder(batch_dir_, parsed->first, parsed->second) / "nodes",
+                /*overwrite=*/true);
+      ++moved;
+    } else {
+      fs::remove_all(folder, error);
+    }
+  }
+  fs::remove_all(root, error);
+  return moved;
+}
+
+}  // namespace asg::client

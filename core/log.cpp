@@ -1,0 +1,66 @@
+// Thread-safe line logger.
+#include "core/log.h"
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <stdexcept>
+
+namespace asg::core {
+
+std::string_view LogLevelName(LogLevel level) {
+  switch (level) {
+    case LogLevel::kDebug:
+      return "DEBUG";
+    case LogLevel::kInfo:
+      return "INFO";
+    case LogLevel::kWarning:
+      return "WARNING";
+    case LogLevel::kError:
+      return "ERROR";
+  }
+  return "INFO";
+}
+
+std::string FormatLogLine(std::chrono::system_clock::time_point time, LogLevel level,
+                          std::string_view message) {
+  using std::chrono::duration_cast;
+  using std::chrono::microseconds;
+  using std::chrono::seconds;
+  // Split into whole seconds (floored, also before 1970) and microseconds.
+  const auto since_epoch = duration_cast<microseconds>(time.time_since_epoch());
+  auto whole = duration_cast<seconds>(since_epoch);
+  if (whole > since_epoch) whole -= seconds(1);
+  const auto micros = (since_epoch - whole).count();
+  const std::time_t t = static_cast<std::time_t>(whole.count());
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char stamp[64];
+  std::snprintf(stamp, sizeof(stamp), "[%04d-%02d-%02d %02d:%02d:%02d.%06lld] ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<long long>(micros));
+  std::string line = stamp;
+  line += '[';
+  line += LogLevelName(level);
+  line += "] ";
+  line += message;
+  return line;
+}
+
+Logger::Logger(const std::filesystem::path& file, bool echo_to_stderr, LogLevel min_level)
+    : file_(file), echo_to_stderr_(echo_to_stderr), min_level_(min_level) {
+  std::error_code error;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), error);
+  out_.open(file, std::ios::app);
+  if (!out_) throw std::runtime_error(file.string() + ": cannot open the log file for appending");
+}
+
+void Logger::Log(LogLevel level, std::string_view message) {
+  if (level < min_level_) return;
+  const std::string line = FormatLogLine(std::chrono::system_clock::now(), level, message) + "\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  out_ << line << std::flush;
+  if (echo_to_stderr_) std::cerr << line << std::flush;
+}
+
+}  // namespace asg::core

@@ -1,0 +1,301 @@
+// Non-template parts of json_fields.h: paths, value descriptions, typo suggestions and the
+// scalar readers.
+#include "json/fields.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace asg::json {
+namespace {
+
+// Longest dump of a value quoted in an error message.
+constexpr size_t kMaxQuoted = 40;
+
+// Case-insensitive Levenshtein distance.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string Quoted(std::string_view name) {
+  std::string quoted;  // appended rather than concatenated: GCC 12 warns falsely on "\"" + s
+  quoted.reserve(name.size() + 2);
+  quoted.append(1, '"').append(name).append(1, '"');
+  return quoted;
+}
+
+std::string JoinQuoted(std::span<const std::string_view> names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += Quoted(names[i]);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string ChildPath(const std::string& path, std::string_view key) {
+  if (path.empty()) return std::string(key);
+  std::string child;
+  child.reserve(path.size() + 1 + key.size());
+  child.append(path).append(".").append(key);
+  return child;
+}
+
+std::string IndexPath(const std::string& path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+std::string Describe(const Json& j) {
+  if (j.is_null()) return "null";
+  if (j.is_number_float() && !std::isfinite(j.get<double>())) {  // only possible in memory
+    const double value = j.get<double>();
+    return std::isnan(value) ? "NaN" : value > 0 ? "infinity" : "-infinity";
+  }
+  std::string text = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted - 3) + "...";
+  switch (j.type()) {
+    case Json::value_t::boolean:
+      return text;
+    case Json::value_t::string:
+      return "string " + text;
+    case Json::value_t::array:
+      return "an array " + text;
+    case Json::value_t::object:
+      return "an object " + text;
+    default:
+      return "number " + text;
+  }
+}
+
+std::string_view ClosestName(std::string_view word, std::span<const std::string_view> candidates) {
+  std::string_view best;
+  size_t best_distance = 0;
+  for (const std::string_view candidate : candidates) {
+    size_t distance = EditDistance(word, candidate);
+    // A key cut short or run on ("sim_timeout" for "sim_timeout_period") is a likely slip too.
+    const bool prefix =
+        word.size() >= 3 && (candidate.starts_with(word) || word.starts_with(candidate));
+    if (prefix) distance = std::min<size_t>(distance, 1);
+    // About one edit in three characters still reads as the same word.
+    const size_t allowed = std::max<size_t>(1, std::min(word.size(), candidate.size()) / 3);
+    if (distance <= allowed && (best.empty() || distance < best_distance)) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+void CheckLimit(const std::string& path, double value, const Limit& limit) {
+  const bool above_low = limit.low_open ? value > limit.low : value >= limit.low;
+  const bool below_high = limit.high_open ? value < limit.high : value <= limit.high;
+  if (above_low && below_high) return;
+  std::string bound;
+  if (std::isinf(limit.high)) {
+    bound = (limit.low_open ? "> " : ">= ") + FormatNumber(limit.low);
+  } else if (std::isinf(limit.low)) {
+    bound = (limit.high_open ? "< " : "<= ") + FormatNumber(limit.high);
+  } else {
+    bound = std::string("in ") + (limit.low_open ? "(" : "[") + FormatNumber(limit.low) + ", " +
+            FormatNumber(limit.high) + (limit.high_open ? ")" : "]");
+  }
+  throw DecodeError(path, "must be " + bound + ", got " + FormatNumber(value));
+}
+
+void CheckCode(const std::string& path, uint8_t code, const Codes& codes) {
+  std::string known;
+  for (const auto& entry : codes.table) {
+    if (entry.value == code) return;
+    if (!known.empty()) known += ", ";
+    known += std::to_string(entry.value) + " " + std::string(entry.name);
+  }
+  throw DecodeError(path, std::to_string(code) + " is not a known " + std::string(codes.kind) +
+                              " (known: " + known + ")");
+}
+
+size_t ReadName(const Json& j, const std::string& path, std::span<const std::string_view> names) {
+  if (!j.is_string()) {
+    throw DecodeError(path, "expected one of " + JoinQuoted(names) + ", got " + Describe(j));
+  }
+  const auto& text = j.get_ref<const std::string&>();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) return i;
+  }
+  std::string message = "unknown value " + Quoted(text);
+  const std::string_view guess = ClosestName(text, names);
+  if (!guess.empty()) message += "; did you mean " + Quoted(guess) + "?";
+  throw DecodeError(path, message + " (one of " + JoinQuoted(names) + ")");
+}
+
+namespace {
+
+// The integral value of a float, or throws.
+double IntegralFloat(const Json& j, const std::string& path, std::string_view type_name) {
+  const double value = j.get<double>();
+  if (!std::isfinite(value) || value != std::trunc(value)) {
+    throw DecodeError(path,
+                      "expected an integer (" + std::string(type_name) + "), got " + Describe(j));
+  }
+  return value;
+}
+
+[[noreturn]] void ThrowOutOfRange(const std::string& path, const Json& j,
+                                  std::string_view type_name, const std::string& min,
+                                  const std::string& max) {
+  throw DecodeError(path, Describe(j) + " is out of range for " + std::string(type_name) + " (" +
+                              min + ".." + max + ")");
+}
+
+}  // namespace
+
+int64_t ReadSigned(const Json& j, const std::string& path, int64_t min, int64_t max,
+                   std::string_view type_name) {
+  auto out_of_range = [&] {
+    ThrowOutOfRange(path, j, type_name, std::to_string(min), std::to_string(max));
+  };
+  if (j.is_number_unsigned()) {
+    const auto value = j.get<uint64_t>();
+    if (value > static_cast<uint64_t>(max)) out_of_range();
+    return static_cast<int64_t>(value);
+  }
+  if (j.is_number_integer()) {
+    const auto value = j.get<int64_t>();
+    if (value < min || value > max) out_of_range();
+    return value;
+  }
+  if (j.is_number_float()) {
+    const double value = IntegralFloat(j, path, type_name);
+    // 2^63 and beyond cannot be an int64; below that every integral double converts exactly.
+    if (value < static_cast<double>(min) || value >= 9223372036854775808.0 ||
+        static_cast<int64_t>(value) > max) {
+      out_of_range();
+    }
+    return static_cast<int64_t>(value);
+  }
+  throw DecodeError(path,
+                    "expected an integer (" + std::string(type_name) + "), got " + Describe(j));
+}
+
+uint64_t ReadUnsigned(const Json& j, const std::string& path, uint64_t max,
+                      std::string_view type_name) {
+  auto out_of_range = [&] { ThrowOutOfRange(path, j, type_name, "0", std::to_string(max)); };
+  if (j.is_number_unsigned()) {
+    const auto value = j.get<uint64_t>();
+    if (value > max) out_of_range();
+    return value;
+  }
+  if (j.is_number_integer()) {  // parsed text holds only negatives here; values set in code too
+    const auto value = j.get<int64_t>();
+    if (value < 0 || static_cast<uint64_t>(value) > max) out_of_range();
+    return static_cast<uint64_t>(value);
+  }
+  if (j.is_number_float()) {
+    const double value = IntegralFloat(j, path, type_name);
+    if (value < 0.0 || value >= 18446744073709551616.0 || static_cast<uint64_t>(value) > max) {
+      out_of_range();
+    }
+    return static_cast<uint64_t>(value);
+  }
+  throw DecodeError(path,
+                    "expected an integer (" + std::string(type_name) + "), got " + Describe(j));
+}
+
+void ReadValue(const Json& j, const std::string& path, bool* out) {
+  if (!j.is_boolean()) throw DecodeError(path, "expected true or false, got " + Describe(j));
+  *out = j.get<bool>();
+}
+
+void ReadValue(const Json& j, const std::string& path, double* out) {
+  if (!j.is_number()) {
+    std::string message = "expected a number, got " + Describe(j);
+    if (j.is_null()) message += " (a NaN or infinite number is written as null)";
+    throw DecodeError(path, message);
+  }
+  const double value = j.get<double>();
+  if (!std::isfinite(value))
+    throw DecodeError(path, "expected a finite number, got " + Describe(j));
+  *out = value;
+}
+
+void ReadValue(const Json& j, const std::string& path, std::string* out) {
+  if (!j.is_string()) throw DecodeError(path, "expected a string, got " + Describe(j));
+  *out = j.get<std::string>();
+}
+
+FieldReader::FieldReader(const Json& j, const std::string& path) : j_(j), path_(path) {
+  if (!j.is_object()) throw DecodeError(path, "expected an object, got " + Describe(j));
+}
+
+void FieldReader::Finish() const {
+  for (const auto& [key, value] : j_.items()) {
+    if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
+    std::string message = variant_.empty() ? "unknown field" : "not a field of " + variant_;
+    const std::string_view guess = ClosestName(key, known_);
+    if (!guess.empty()) {
+      message += "; did you mean " + Quoted(guess) + "?";
+    } else {
+      message += " (fields: " + JoinQuoted(known_) + ")";
+    }
+    throw DecodeError(Child(key), message);
+  }
+  if (!missing_.empty()) throw DecodeError(Child(missing_), "missing required field");
+}
+
+}  // namespace asg::json
+
+// ---------------------------------------------------------------- SchemaWriter
+
+namespace asg::json {
+
+void SchemaWriter::Add(std::string_view key, Json schema, bool required) {
+  properties_[std::string(key)] = std::move(schema);
+  if (required) required_.emplace_back(key);
+}
+
+Json SchemaWriter::ValueSchema(const uint8_t&, const Codes& codes) {
+  Json schema = {{"type", "integer"}, {"enum", Json::array()}};
+  std::string meaning;
+  for (const auto& entry : codes.table) {
+    schema["enum"].push_back(entry.value);
+    meaning +=
+        (meaning.empty() ? "" : ", ") + std::to_string(entry.value) + " " + std::string(entry.name);
+  }
+  schema["description"] = std::string(codes.kind) + ": " + meaning;
+  return schema;
+}
+
+void SchemaWriter::ApplyLimit(Json& schema, const Limit& limit) {
+  if (std::isfinite(limit.low)) {
+    schema.erase("minimum");
+    schema[limit.low_open ? "exclusiveMinimum" : "minimum"] = limit.low;
+  }
+  if (std::isfinite(limit.high)) {
+    schema.erase("maximum");
+    schema[limit.high_open ? "exclusiveMaximum" : "maximum"] = limit.high;
+  }
+  // Whole-number bounds of integer fields stay integers: "minimum": 1 rather than 1.0.
+  if (schema.value("type", "") == "integer") {
+    for (const char* bound : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}) {
+      if (!schema.contains(bound) || !schema[bound].is_number_float()) continue;
+      const double value = schema[bound].get<double>();
+      if (value == std::trunc(value)) schema[bound] = static_cast<int64_t>(value);
+    }
+  }
+}
+
+}  // namespace asg::json

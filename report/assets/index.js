@@ -1,0 +1,246 @@
+// The batch page: facts, charts, the end-point map and the scenario table. The table's sort,
+// filters, search and page live in the URL fragment (#sort=sim_time&dir=asc&reason=...), read on
+// load and on every change, so a view can be shared as a link.
+"use strict";
+(function () {
+  var data = window.ASG_REPORT, rows = data.rows, batch = data.batch;
+  var PAGE_SIZE = 100;
+  var REASONS = Object.keys(ASG.REASON_COLORS);
+  var hasRegret = rows.some(function (r) { return r.regret !== null; });
+
+  function byId(id) { return document.getElementById(id); }
+  function addFact(name, value) {
+    var dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = name;
+    dd.textContent = value;
+    dd.setAttribute("data-fact", name);
+    byId("facts").appendChild(dt);
+    byId("facts").appendChild(dd);
+  }
+  addFact("scenarios", String(rows.length));
+  if (batch.seed !== null) addFact("seed", String(batch.seed));
+  if (batch.started !== null) addFact("started", batch.started);
+  addFact("workers", String(batch.workers));
+  if (batch.wall_time_s !== null) addFact("wall time", batch.wall_time_s.toFixed(3) + " s");
+  if (batch.scenarios_per_s !== null) {
+    addFact("throughput", batch.scenarios_per_s.toFixed(2) + " scenarios/s");
+  }
+  addFact("folder", batch.dir);
+
+  // Counts per status (all three) and per termination reason of done scenarios.
+  var statusCounts = { done: 0, invalid: 0, failed: 0 }, reasonCounts = {};
+  rows.forEach(function (r) {
+    statusCounts[r.status] = (statusCounts[r.status] || 0) + 1;
+    if (r.status === "done" && r.reason) reasonCounts[r.reason] = (reasonCounts[r.reason] || 0) + 1;
+  });
+  ASG.barChart(byId("status-chart"), "status", Object.keys(statusCounts).map(function (s) {
+    return { key: s, label: s, count: statusCounts[s], color: ASG.STATUS_COLORS[s] || "#000000" };
+  }));
+  var reasons = Object.keys(reasonCounts).sort(function (a, b) {
+    return (REASONS.indexOf(a) + 1 || 99) - (REASONS.indexOf(b) + 1 || 99) || (a < b ? -1 : 1);
+  });
+  if (reasons.length) {
+    ASG.barChart(byId("reason-chart"), "reason", reasons.map(function (r) {
+      return { key: r, label: r, count: reasonCounts[r], color: ASG.reasonColor(r) };
+    }));
+  } else {
+    byId("reason-chart").hidden = true;
+  }
+  var simTimes = rows.filter(function (r) { return r.sim_time !== null; })
+                     .map(function (r) { return r.sim_time; });
+  if (simTimes.length) ASG.histogram(byId("sim-time-chart"), simTimes, "sim time [s]", "#0072B2");
+  else byId("sim-time-chart").hidden = true;
+  var regrets = rows.filter(function (r) { return r.regret !== null; })
+                    .map(function (r) { return r.regret; });
+  if (regrets.length) ASG.histogram(byId("regret-chart"), regrets, "regret [1]", "#CC79A7");
+  else byId("regret-chart").hidden = true;
+
+  // End points on the landscape square of the largest nominal size.
+  var size = Math.max.apply(null, [0].concat(rows.map(function (r) { return r.size || 0; })));
+  var ends = rows.filter(function (r) { return r.end; });
+  if (size > 0 && ends.length) {
+    var map = ASG.landscapeMap(byId("map"), 0, size, 420);
+    ends.forEach(function (r) {
+      var dot = ASG.el("circle", { cx: map.u(r.end[0], r.end[1]).toFixed(2),
+                                   cy: map.v(r.end[0], r.end[1]).toFixed(2), r: 3.5,
+                                   fill: ASG.reasonColor(r.reason, r.status),
+                                   stroke: "#000000", "stroke-width": 0.5,
+                                   "data-folder": r.folder }, map.g);
+      ASG.el("title", {}, dot).textContent = r.folder + ": " + (r.reason || r.status);
+    });
+    var seen = {};
+    ends.forEach(function (r) { seen[r.reason || r.status] = ASG.reasonColor(r.reason, r.status); });
+    ASG.legend(byId("map"), Object.keys(seen).sort().map(function (k) {
+      return { label: k, color: seen[k] };
+    }));
+  } else {
+    byId("map").hidden = true;
+  }
+
+  // Search progress from search.csv: mean and best regret per generation.
+  var search = data.search;
+  if (search && search.rows.length) {
+    var col = function (name) {
+      var i = search.columns.indexOf(name);
+      return search.rows.map(function (row) { return row[i]; });
+    };
+    ASG.linePlot(byId("search-chart"), col("generation"), [
+      { ys: col("mean_regret"), color: "#0072B2" }, { ys: col("best_regret"), color: "#D55E00" }
+    ], "generation [count]", "regret [1]");
+    ASG.legend(byId("search-chart"), [{ label: "mean regret", color: "#0072B2" },
+                                      { label: "best regret so far", color: "#D55E00" }]);
+  } else {
+    byId("search-chart").hidden = true;
+  }
+
+  // The table.
+  function num(v, digits) { return v === null || v === undefined ? "" : v.toFixed(digits); }
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  var columns = [
+    { key: "number", label: "#", cell: function (r) {
+        return '<a href="' + esc(r.folder) + '/index.html">' + esc(r.folder.replace("scenario_", "")) + "</a>";
+      } },
+    { key: "status", label: "status", cell: function (r) { return esc(r.status); } },
+    { key: "reason", label: "reason", cell: function (r) {
+        return r.reason ? '<span class="swatch" style="background:' + ASG.reasonColor(r.reason) +
+            '"></span>' + esc(r.reason) : esc(r.error || "");
+      } },
+    { key: "sim_time", label: "sim time [s]", cell: function (r) { return num(r.sim_time, 2); } },
+    { key: "distance", label: "distance [m]", cell: function (r) { return num(r.distance, 2); } },
+    { key: "max_roll", label: "max roll [deg]", cell: function (r) { return num(r.max_roll, 2); } },
+    { key: "max_pitch", label: "max pitch [deg]", cell: function (r) { return num(r.max_pitch, 2); } },
+    { key: "attempts", label: "attempts", cell: function (r) { return num(r.attempts, 0); } },
+    { key: "reruns", label: "reruns", cell: function (r) { return num(r.reruns, 0); } },
+    { key: "wall_time", label: "wall time [s]", cell: function (r) { return num(r.wall_time, 3); } }
+  ];
+  if (hasRegret) {
+    columns.push({ key: "regret", label: "regret", cell: function (r) { return num(r.regret, 4); } });
+  }
+  columns.push({ key: "thumb", label: "ortho aerial", cell: function (r) {
+    return r.thumb ? '<a href="' + esc(r.folder) + '/index.html"><img class="thumb" src="' +
+        esc(r.thumb) + '" alt="" width="96" height="96"></a>' : "";
+  } });
+  var keys = columns.map(function (c) { return c.key; });
+
+  var statuses = Object.keys(statusCounts).filter(function (s) { return statusCounts[s] > 0; });
+  statuses.forEach(function (s) { byId("filter-status").add(new Option(s, s)); });
+  reasons.forEach(function (r) { byId("filter-reason").add(new Option(r, r)); });
+
+  function readState() {
+    var p = new URLSearchParams(location.hash.replace(/^#/, ""));
+    var sort = p.get("sort");
+    return { sort: keys.indexOf(sort) >= 0 ? sort : "number",
+             dir: p.get("dir") === "desc" ? "desc" : "asc",
+             status: p.get("status") || "", reason: p.get("reason") || "",
+             q: p.get("q") || "", page: Math.max(1, parseInt(p.get("page"), 10) || 1) };
+  }
+  function writeState(state) {
+    var p = new URLSearchParams();
+    p.set("sort", state.sort);
+    p.set("dir", state.dir);
+    if (state.status) p.set("status", state.status);
+    if (state.reason) p.set("reason", state.reason);
+    if (state.q) p.set("q", state.q);
+    if (state.page > 1) p.set("page", state.page);
+    var hash = "#" + p.toString();
+    if (location.hash !== hash) location.hash = hash;
+    else render();
+  }
+  function compare(key) {
+    return function (a, b) {
+      var x = a[key], y = b[key];
+      if (x === y) return a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      return x < y ? -1 : 1;
+    };
+  }
+  var headRow = document.querySelector("#scenarios thead tr");
+  columns.forEach(function (c) {
+    var th = document.createElement("th");
+    th.textContent = c.label;
+    th.setAttribute("data-key", c.key);
+    th.addEventListener("click", function () {
+      var s = readState();
+      s.dir = s.sort === c.key && s.dir === "asc" ? "desc" : "asc";
+      s.sort = c.key;
+      s.page = 1;
+      writeState(s);
+    });
+    headRow.appendChild(th);
+  });
+  ["filter-status", "filter-reason", "filter-number"].forEach(function (id) {
+    byId(id).addEventListener(id === "filter-number" ? "input" : "change", function () {
+      var s = readState();
+      s.status = byId("filter-status").value;
+      s.reason = byId("filter-reason").value;
+      s.q = byId("filter-number").value.trim();
+      s.page = 1;
+      writeState(s);
+    });
+  });
+  var tbody = document.querySelector("#scenarios tbody");
+  ASG.watchImages(tbody);
+
+  function render() {
+    var state = readState();
+    byId("filter-status").value = state.status;
+    byId("filter-reason").value = state.reason;
+    if (byId("filter-number").value.trim() !== state.q) byId("filter-number").value = state.q;
+    var shown = rows.filter(function (r) {
+      return (!state.status || r.status === state.status) &&
+             (!state.reason || r.reason === state.reason) &&
+             (!state.q || String(r.number).indexOf(state.q) >= 0 || r.folder.indexOf(state.q) >= 0);
+    });
+    var key = state.sort === "thumb" ? "thumb" : state.sort;
+    shown.sort(compare(key));
+    if (state.dir === "desc") {
+      var nulls = shown.filter(function (r) { return r[key] === null; });
+      shown = shown.filter(function (r) { return r[key] !== null; }).reverse().concat(nulls);
+    }
+    var pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+    var page = Math.min(state.page, pages);
+    var html = [];
+    shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).forEach(function (r) {
+      html.push('<tr data-folder="' + esc(r.folder) + '" data-status="' + esc(r.status) +
+                '" data-reason="' + esc(r.reason || "") + '" data-sim-time="' +
+                (r.sim_time === null ? "" : r.sim_time) + '">' +
+                columns.map(function (c) { return "<td>" + c.cell(r) + "</td>"; }).join("") +
+                "</tr>");
+    });
+    tbody.innerHTML = html.join("");
+    Array.prototype.forEach.call(headRow.children, function (th) {
+      th.className = th.getAttribute("data-key") === state.sort ? "sorted " + state.dir : "";
+    });
+    byId("shown").textContent = shown.length + " of " + rows.length + " scenarios";
+    var pager = byId("pager");
+    pager.textContent = "";
+    if (pages > 1) {
+      var link = function (text, target) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = text;
+        b.disabled = target < 1 || target > pages || target === page;
+        b.addEventListener("click", function () {
+          var s = readState();
+          s.page = target;
+          writeState(s);
+        });
+        pager.appendChild(b);
+      };
+      link("\u00ab first", 1);
+      link("\u2039 previous", page - 1);
+      pager.appendChild(document.createTextNode(" page " + page + " of " + pages + " "));
+      link("next \u203a", page + 1);
+      link("last \u00bb", pages);
+    }
+    document.documentElement.setAttribute("data-ready", "1");
+    document.documentElement.setAttribute("data-ready-ms", Math.round(performance.now()));
+  }
+  window.addEventListener("hashchange", render);
+  render();
+})();

@@ -1,0 +1,198 @@
+// SVG charts shared by the report's pages: bar charts, histograms, line plots and the landscape
+// map, with the Okabe-Ito colour-blind-safe palette.
+"use strict";
+var ASG = (function () {
+  var NS = "http://www.w3.org/2000/svg";
+  var REASON_COLORS = {
+    REASON_SUCCESS: "#009E73", REASON_VEHICLE_COLLISION: "#D55E00",
+    REASON_VEHICLE_FLIPPED: "#CC79A7", REASON_SIM_TIMEOUT: "#E69F00",
+    REASON_VEHICLE_IDLING_TIMEOUT: "#56B4E9", REASON_VEHICLE_STUCK_TIMEOUT: "#0072B2",
+    REASON_VEHICLE_OUT_OF_BOUNDS: "#F0E442"
+  };
+  var STATUS_COLORS = { done: "#009E73", invalid: "#E69F00", failed: "#D55E00" };
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(NS, name);
+    for (var key in attrs) node.setAttribute(key, attrs[key]);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function label(parent, x, y, text, attrs) {
+    var node = el("text", Object.assign({ x: x, y: y }, attrs || {}), parent);
+    node.textContent = text;
+    return node;
+  }
+  function svg(container, width, height) {
+    return el("svg", { viewBox: "0 0 " + width + " " + height, width: width, height: height,
+                       role: "img" }, container);
+  }
+  // A short label for a number: up to 4 significant digits, no trailing zeros.
+  function fmt(value) {
+    if (value === null || value === undefined) return "";
+    if (Math.abs(value) >= 1000 || value === Math.round(value)) return String(Math.round(value));
+    return String(Number(value.toPrecision(4)));
+  }
+  // About `count` round tick values covering [lo, hi].
+  function ticks(lo, hi, count) {
+    if (!(hi > lo)) return [lo];
+    var step = Math.pow(10, Math.floor(Math.log10((hi - lo) / count)));
+    var err = (hi - lo) / count / step;
+    step *= err >= 7.5 ? 10 : err >= 3.5 ? 5 : err >= 1.5 ? 2 : 1;
+    var out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+      out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    }
+    return out;
+  }
+  function scale(d0, d1, r0, r1) {
+    var k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+    return function (v) { return r0 + (v - d0) * k; };
+  }
+  // Axes over the box {x, y, w, h} for domains xd and yd; returns the two scales.
+  function axes(root, box, xd, yd, xlabel, ylabel) {
+    var sx = scale(xd[0], xd[1], box.x, box.x + box.w);
+    var sy = scale(yd[0], yd[1], box.y + box.h, box.y);
+    var g = el("g", { "class": "axes" }, root);
+    el("line", { x1: box.x, y1: box.y + box.h, x2: box.x + box.w, y2: box.y + box.h }, g);
+    el("line", { x1: box.x, y1: box.y, x2: box.x, y2: box.y + box.h }, g);
+    ticks(xd[0], xd[1], 5).forEach(function (v) {
+      el("line", { x1: sx(v), y1: box.y + box.h, x2: sx(v), y2: box.y + box.h + 4 }, g);
+      label(g, sx(v), box.y + box.h + 16, fmt(v), { "text-anchor": "middle" });
+    });
+    ticks(yd[0], yd[1], 4).forEach(function (v) {
+      el("line", { x1: box.x - 4, y1: sy(v), x2: box.x, y2: sy(v) }, g);
+      label(g, box.x - 6, sy(v) + 4, fmt(v), { "text-anchor": "end" });
+    });
+    label(g, box.x + box.w / 2, box.y + box.h + 32, xlabel, { "text-anchor": "middle" });
+    label(g, 12, box.y + box.h / 2, ylabel, {
+      "text-anchor": "middle", transform: "rotate(-90 12 " + (box.y + box.h / 2) + ")" });
+    return { x: sx, y: sy };
+  }
+  // Horizontal bars, one per entry {key, label, count, color}; the axis counts scenarios.
+  function barChart(container, kind, entries) {
+    var width = 520, left = 250, bar = 22, height = entries.length * (bar + 6) + 50;
+    var root = svg(container, width, height);
+    var max = Math.max(1, Math.max.apply(null, entries.map(function (e) { return e.count; })));
+    var box = { x: left, y: 6, w: width - left - 50, h: entries.length * (bar + 6) };
+    var sx = scale(0, max, box.x, box.x + box.w);
+    var g = el("g", { "class": "axes" }, root);
+    el("line", { x1: box.x, y1: box.y + box.h, x2: box.x + box.w, y2: box.y + box.h }, g);
+    ticks(0, max, 4).filter(function (v) { return v === Math.round(v); }).forEach(function (v) {
+      el("line", { x1: sx(v), y1: box.y + box.h, x2: sx(v), y2: box.y + box.h + 4 }, g);
+      label(g, sx(v), box.y + box.h + 16, fmt(v), { "text-anchor": "middle" });
+    });
+    label(g, box.x + box.w / 2, box.y + box.h + 32, "scenarios [count]", { "text-anchor": "middle" });
+    entries.forEach(function (e, i) {
+      var y = box.y + i * (bar + 6) + 3;
+      var row = el("g", { "class": "bar", "data-kind": kind, "data-key": e.key,
+                          "data-count": e.count }, root);
+      label(row, left - 6, y + bar / 2 + 4, e.label, { "text-anchor": "end" });
+      el("rect", { x: box.x, y: y, width: Math.max(0, sx(e.count) - box.x), height: bar,
+                   fill: e.color }, row);
+      label(row, sx(e.count) + 4, y + bar / 2 + 4, String(e.count));
+    });
+  }
+  // A histogram of `values` in `bins` equal bins; `xlabel` names the quantity and its unit.
+  function histogram(container, values, xlabel, color, bins) {
+    bins = bins || 20;
+    var width = 520, height = 240, box = { x: 56, y: 10, w: width - 76, h: height - 60 };
+    var root = svg(container, width, height);
+    var lo = Math.min.apply(null, values), hi = Math.max.apply(null, values);
+    if (!(hi > lo)) { lo -= 0.5; hi += 0.5; }
+    var counts = new Array(bins).fill(0);
+    values.forEach(function (v) {
+      counts[Math.min(bins - 1, Math.floor((v - lo) / (hi - lo) * bins))]++;
+    });
+    var s = axes(root, box, [lo, hi], [0, Math.max(1, Math.max.apply(null, counts))], xlabel,
+                 "scenarios [count]");
+    counts.forEach(function (c, i) {
+      var x0 = s.x(lo + (hi - lo) * i / bins), x1 = s.x(lo + (hi - lo) * (i + 1) / bins);
+      var rect = el("rect", { x: x0 + 0.5, y: s.y(c), width: Math.max(0, x1 - x0 - 1),
+                              height: s.y(0) - s.y(c), fill: color, "data-count": c }, root);
+      el("title", {}, rect).textContent = fmt(lo + (hi - lo) * i / bins) + " to " +
+          fmt(lo + (hi - lo) * (i + 1) / bins) + ": " + c;
+    });
+  }
+  // Lines of ys over xs, each series {ys, color, name}; a dot and a label mark each end.
+  function linePlot(container, xs, series, xlabel, ylabel, endLabel) {
+    var width = 520, height = 220, box = { x: 60, y: 10, w: width - 90, h: height - 56 };
+    var root = svg(container, width, height);
+    if (xs.length === 0) { label(root, 20, 40, "no trajectory rows"); return; }
+    var all = [];
+    series.forEach(function (s) { all = all.concat(s.ys); });
+    var lo = Math.min.apply(null, all), hi = Math.max.apply(null, all);
+    if (!(hi > lo)) { lo -= 1; hi += 1; }
+    var s = axes(root, box, [xs[0], Math.max(xs[xs.length - 1], xs[0] + 1e-9)], [lo, hi],
+                 xlabel, ylabel);
+    series.forEach(function (line) {
+      var points = xs.map(function (x, i) {
+        return s.x(x).toFixed(2) + "," + s.y(line.ys[i]).toFixed(2);
+      }).join(" ");
+      el("polyline", { points: points, fill: "none", stroke: line.color, "stroke-width": 1.5 },
+         root);
+      var last = xs.length - 1;
+      el("circle", { cx: s.x(xs[last]), cy: s.y(line.ys[last]), r: 4, fill: line.color,
+                     "class": "end" }, root);
+    });
+    if (endLabel) {
+      label(root, s.x(xs[xs.length - 1]) - 4, box.y + 10, endLabel, { "text-anchor": "end",
+                                                                       "class": "end-label" });
+    }
+  }
+  // The landscape square [lo, hi] x [lo, hi] [m] seen from above, north (+x) up and west (+y)
+  // left, in a `size`-pixel box with axes. Returns {root, g, u(x, y), v(x, y), k (px per m)}.
+  function landscapeMap(container, lo, hi, size) {
+    var margin = 50, root = svg(container, size + margin + 10, size + margin + 10);
+    var k = size / (hi - lo);
+    var ox = margin, oy = 10;
+    var u = function (x, y) { return ox + (hi - y) * k; };
+    var v = function (x, y) { return oy + (hi - x) * k; };
+    var g = el("g", { "class": "axes" }, root);
+    el("rect", { x: ox, y: oy, width: size, height: size, fill: "none" }, g);
+    ticks(lo, hi, 6).forEach(function (m) {
+      el("line", { x1: u(0, m), y1: oy + size, x2: u(0, m), y2: oy + size + 4 }, g);
+      label(g, u(0, m), oy + size + 16, fmt(m), { "text-anchor": "middle" });
+      el("line", { x1: ox - 4, y1: v(m, 0), x2: ox, y2: v(m, 0) }, g);
+      label(g, ox - 6, v(m, 0) + 4, fmt(m), { "text-anchor": "end" });
+    });
+    label(g, ox + size / 2, oy + size + 34, "y [m] (west is left)", { "text-anchor": "middle" });
+    label(g, 12, oy + size / 2, "x [m] (north is up)", {
+      "text-anchor": "middle", transform: "rotate(-90 12 " + (oy + size / 2) + ")" });
+    return { root: root, g: el("g", {}, root), u: u, v: v, k: k, ox: ox, oy: oy, size: size };
+  }
+  function reasonColor(reason, status) {
+    return REASON_COLORS[reason] || STATUS_COLORS[status] || "#000000";
+  }
+  // A colour key: one swatch and name per entry {label, color}.
+  function legend(container, entries) {
+    var list = document.createElement("ul");
+    list.className = "legend";
+    entries.forEach(function (e) {
+      var item = document.createElement("li");
+      var swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.style.background = e.color;
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(e.label));
+      list.appendChild(item);
+    });
+    container.appendChild(list);
+  }
+  // Marks every <img> below `root` with data-natural-width once it loads (0 when it fails), so
+  // a DOM dump shows which images loaded.
+  function watchImages(root) {
+    root.addEventListener("load", function (e) {
+      if (e.target.tagName === "IMG") e.target.setAttribute("data-natural-width", e.target.naturalWidth);
+    }, true);
+    root.addEventListener("error", function (e) {
+      if (e.target.tagName === "IMG") e.target.setAttribute("data-natural-width", "0");
+    }, true);
+    Array.prototype.forEach.call(root.querySelectorAll("img"), function (img) {
+      if (img.complete) img.setAttribute("data-natural-width", img.naturalWidth);
+    });
+  }
+  return { el: el, label: label, svg: svg, fmt: fmt, ticks: ticks, axes: axes,
+           barChart: barChart, histogram: histogram, linePlot: linePlot,
+           landscapeMap: landscapeMap, reasonColor: reasonColor, legend: legend,
+           watchImages: watchImages, REASON_COLORS: REASON_COLORS, STATUS_COLORS: STATUS_COLORS };
+})();

@@ -1,0 +1,99 @@
+// The batch summary: summary.json and summary.csv in the batch's output directory, and a short
+// outcome table for the terminal.
+//
+// summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
+// .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
+// "wall_time_s": w, "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
+// but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
+// crashed or hung worker raises) is deterministic.
+// summary.csv: header kSummaryCsvHeader, one row per scenario by ascending number.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/json.h"
+#include "results/folder.h"
+
+namespace asg::report {
+
+/// The first line of summary.csv (without the newline). `attempts` is the number of attempts in
+/// the scenario's timing.json (0 for a scenario never run).
+inline constexpr std::string_view kSummaryCsvHeader =
+    "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,worker_id,"
+    "attempts,regret,regret_cost_term,regret_time_term,regret_cost_position_term,"
+    "regret_time_position_term,cost,time,cost_opt,time_opt,seed,driver,variant,layout,"
+    "distance_travelled,"
+    "collisions_touched,max_abs_roll,max_abs_pitch,control_messages,physics_steps,settle_time,"
+    "error";
+
+/// Outcome counts of one variant of a variant batch (batch.h).
+struct VariantCounts {
+  std::string name;
+  size_t total = 0;
+  std::map<std::string, size_t> status_counts;  ///< by results::ScenarioStatusName
+  std::map<std::string, size_t> reason_counts;  ///< by termination reason name, done only
+};
+
+/// A layout whose variants ended differently: each variant's outcome (the termination reason
+/// name when done, else the status), in variant order.
+struct VariantDifference {
+  uint32_t layout = 0;
+  std::vector<std::pair<std::string, std::string>> outcomes;  ///< (variant, outcome)
+};
+
+/// Totals of a batch run.
+struct BatchSummary {
+  std::string batch_name;
+  uint64_t seed = 0;  ///< the batch seed
+  size_t total = 0;   ///< scenarios in the summary
+  std::map<std::string, size_t>
+      status_counts;  ///< by results::ScenarioStatusName, all three present
+  std::map<std::string, size_t> reason_counts;  ///< by termination reason name, done only
+  double wall_time_s = 0.0;                     ///< [s] wall-clock time of the whole run
+  size_t kept = 0;  ///< scenarios kept from an earlier run (--resume), not run in this one
+  /// scenarios done in this run / wall_time_s (0 when no time elapsed); kept ones do not count
+  double scenarios_per_s = 0.0;
+  std::vector<VariantCounts> variants;  ///< per variant, in batch order; empty without variants
+  size_t layouts = 0;                   ///< layouts of a variant batch
+  std::vector<VariantDifference> differences;  ///< layouts whose variants ended differently
+};
+
+/// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
+/// (`kept_done` of those done) were kept from an earlier run and not run in this one. Results
+/// with a variant are also counted per variant and compared layout by layout.
+BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
+                       const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
+                       size_t kept = 0, size_t kept_done = 0);
+
+/// summary.json's object; the rows are sorted by scenario number.
+json::Json SummaryToJson(const BatchSummary& summary,
+                         const std::vector<results::ScenarioOutcome>& outcomes);
+
+/// summary.csv's text; rows sorted by scenario number, empty termination_reason_name,
+/// vehicle_sim_time and counters (result.json's "counters": distance_travelled [m],
+/// collisions_touched, max_abs_roll and max_abs_pitch [deg], control_messages, physics_steps,
+/// settle_time [s]) for scenarios not done, empty worker_id when none ran it. `drivers` gives
+/// each scenario's driver ("planner", "straight", "idle", "scripted", or "nodes" for external
+/// vehicle nodes); error is quoted as CSV when it holds a comma, a quote or a line break.
+std::string SummaryToCsv(const std::vector<results::ScenarioOutcome>& outcomes,
+                         const std::map<uint32_t, std::string>& drivers = {});
+
+/// Writes batch_dir/summary.json and batch_dir/summary.csv, each atomically. Throws
+/// results::ResultError.
+void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& summary,
+                  const std::vector<results::ScenarioOutcome>& outcomes,
+                  const std::map<uint32_t, std::string>& drivers = {});
+
+/// A few lines for the terminal: counts per status and per termination reason with
+/// percentages, wall time and throughput, e.g.
+///   batch demo (seed 7): 50 scenarios in 312.4 s, 0.16 scenarios/s
+///     done      48  96.0%
+///     ...
+std::string FormatOutcomeTable(const BatchSummary& summary);
+
+}  // namespace asg::report

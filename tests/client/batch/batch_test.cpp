@@ -1,0 +1,463 @@
+// Tests for client/batch/batch.h.
+#include "client/batch/batch.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "client/batch/batch_seed.h"
+#include "client/batch/scene_checks.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+Batch Parse(const std::string& text) { return ParseBatchText(text, "test.json", "test"); }
+
+// The message of the BatchError that parsing `text` throws; fails the test if none is thrown.
+std::string ErrorOf(const std::string& text) {
+  try {
+    Parse(text);
+  } catch (const BatchError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no BatchError for " << text;
+  return "";
+}
+
+constexpr const char* kTreeLayout = R"({"path_name": "tree", "num_instances": 3,
+    "visible": [true, true, true], "cast_shadow": [true, true, true], "x": [1, 2, 3],
+    "y": [4, 5, 6], "yaw": [0, 0, 0], "scale": [1, 1, 1]})";
+
+TEST(BatchTest, ListedScenariosAreNumberedInOrderSkippingGivenNumbers) {
+  const Batch batch = Parse(R"({"scenarios": [{}, {"scenario_number": 2}, {},
+                                              {"scenario_number": 5}, {}]})");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  const std::pair<uint32_t, const char*> expected[] = {{1, "scenarios[0]"},
+                                                       {2, "scenarios[1]"},
+                                                       {3, "scenarios[2]"},
+                                                       {4, "scenarios[4]"},
+                                                       {5, "scenarios[3]"}};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(batch.scenarios[i].scenario_number, expected[i].first);
+    EXPECT_EQ(batch.scenarios[i].source, expected[i].second);
+    EXPECT_EQ(batch.scenarios[i].request.scenario_number, static_cast<int32_t>(expected[i].first));
+  }
+  ASSERT_NE(batch.Find(4), nullptr);
+  EXPECT_EQ(batch.Find(4)->source, "scenarios[4]");
+  EXPECT_EQ(batch.Find(6), nullptr);
+}
+
+TEST(BatchTest, DuplicateNumberIsAnErrorForTheFile) {
+  const std::string message =
+      ErrorOf(R"({"scenarios": [{"scenario_number": 3}, {"scenario_number": 3}]})");
+  EXPECT_EQ(message,
+            "test.json: scenarios[1].scenario_number: scenario number 3 is already used by "
+            "scenarios[0]");
+}
+
+TEST(BatchTest, NumberZeroIsReserved) {
+  EXPECT_NE(ErrorOf(R"({"scenarios": [{"scenario_number": 0}]})")
+                .find("scenarios[0].scenario_number: expected an integer in 1..2147483647"),
+            std::string::npos);
+}
+
+TEST(BatchTest, DefaultsMergeWithOverridesAndRequestDefaults) {
+  const Batch batch = Parse(R"({"defaults": {"goal_radius": 7,
+      "scene_description": {"sunlight_inclination": 40}},
+      "scenarios": [{"scene_description": {"sunlight_yaw_angle": 90}}, {"goal_radius": 2}]})");
+  ASSERT_EQ(batch.scenarios.size(), 2u);
+  const protocol::RunScenarioRequest& first = batch.scenarios[0].request;
+  EXPECT_EQ(first.goal_radius, 7.0);
+  EXPECT_EQ(first.scene_description.sunlight_inclination, 40.0);
+  EXPECT_EQ(first.scene_description.sunlight_yaw_angle, 90.0);
+  EXPECT_EQ(first.scene_description.landscape.nominal_size, 60.0);  // request default
+  EXPECT_EQ(batch.scenarios[1].request.goal_radius, 2.0);
+  EXPECT_EQ(batch.scenarios[1].request.scene_description.sunlight_yaw_angle, 0.0);
+}
+
+TEST(BatchTest, InvalidScenarioIsKeptWithPathPrefixedErrorAndOthersAreValid) {
+  const Batch batch = Parse(std::string(R"({"defaults": {"scene_description": {"ssa_array": [)") +
+                            kTreeLayout + R"(]}}, "scenarios": [{}, {"scene_description":
+      {"ssa_array": [{"path_name": "tree", "num_instances": 3,
+      "visible": [true, true, true], "cast_shadow": [true, true, true], "x": [1, 2],
+      "y": [4, 5, 6], "yaw": [0, 0, 0], "scale": [1, 1, 1]}]}}, {}]})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  EXPECT_EQ(batch.CountInvalid(), 1u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[2].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[2].request.scene_description.ssa_array.at(0).x[2], 3.0);
+  const PlannedScenario& invalid = batch.scenarios[1];
+  EXPECT_EQ(invalid.status, PlanStatus::kInvalid);
+  EXPECT_EQ(invalid.error,
+            "scenarios[1].scene_description.ssa_array[0].x: 2 values, "
+            "num_instances is 3");
+  EXPECT_EQ(invalid.request_json["scene_description"]["ssa_array"][0]["x"].size(), 2u);
+  EXPECT_EQ(invalid.request_json["scenario_number"], 2);
+}
+
+TEST(BatchTest, AnErrorWrittenInDefaultsIsNamedThere) {
+  // A typo in defaults: every scenario is invalid, each error names defaults.goal_radious.
+  const Batch batch = Parse(R"({"defaults": {"goal_radious": 5}, "scenarios": [{}, {}]})");
+  ASSERT_EQ(batch.CountInvalid(), 2u);
+  EXPECT_EQ(
+      batch.scenarios[0].error,
+      "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in scenarios[0])");
+  EXPECT_EQ(
+      batch.scenarios[1].error,
+      "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in scenarios[1])");
+  // A bad value in a nested default, under an object the scenario also writes into.
+  const Batch nested = Parse(R"({"defaults": {"scene_description": {"landscape":
+      {"nominal_size": -5}}}, "scenarios": [{"scene_description": {"sunlight_yaw_angle": 9}}]})");
+  EXPECT_EQ(
+      nested.scenarios[0].error.rfind("defaults.scene_description.landscape.nominal_size: ", 0), 0u)
+      << nested.scenarios[0].error;
+  // A value the scenario overrides is the scenario's, even when defaults write it too.
+  const Batch overridden = Parse(R"({"defaults": {"goal_radius": 3},
+      "scenarios": [{}, {"goal_radius": "x"}, {"goal_radious": 1}]})");
+  EXPECT_EQ(overridden.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(overridden.scenarios[1].error.rfind("scenarios[1].goal_radius: ", 0), 0u)
+      << overridden.scenarios[1].error;
+  EXPECT_EQ(overridden.scenarios[2].error.rfind("scenarios[2].goal_radious: unknown field", 0), 0u)
+      << overridden.scenarios[2].error;
+  // Generated scenarios take defaults too.
+  const Batch generated = Parse(R"({"defaults": {"goal_radious": 5}, "generate": {"count": 1,
+      "actors": []}})");
+  ASSERT_EQ(generated.CountInvalid(), 1u);
+  EXPECT_EQ(generated.scenarios[0].error,
+            "defaults.goal_radious: unknown field; did you mean \"goal_radius\"? (in generate[0])");
+}
+
+TEST(BatchTest, CheckReportListsTheFirstErrorsAndTheCounts) {
+  const Batch batch = Parse(R"({"defaults": {"goal_radious": 5}, "scenarios": [{}, {}, {}]})");
+  EXPECT_EQ(CheckReport(batch, 2),
+            "test.json: scenario 1: defaults.goal_radious: unknown field; did you mean "
+            "\"goal_radius\"? (in scenarios[0])\n"
+            "test.json: scenario 2: defaults.goal_radious: unknown field; did you mean "
+            "\"goal_radius\"? (in scenarios[1])\n"
+            "... and 1 more invalid scenarios\n"
+            "test.json: 3 scenarios: 0 valid, 3 invalid\n");
+  EXPECT_EQ(CheckReport(Parse(R"({"scenarios": [{}]})")),
+            "test.json: 1 scenarios: 1 valid, 0 invalid\n");
+}
+
+TEST(BatchSceneChecks, ClassesAndPositionsAreCheckedBeforeAnythingRuns) {
+  ActorClasses classes;
+  classes.names = {"tree", "bush"};
+  classes.catalog = "actors.json";
+  const std::string layout = R"({"path_name": "%s", "num_instances": 1, "visible": [true],
+      "cast_shadow": [true], "x": [%s], "y": [5], "yaw": [0], "scale": [1]})";
+  const auto scene = [&](const char* name, const char* x) {
+    char text[512];
+    std::snprintf(text, sizeof text, layout.c_str(), name, x);
+    return std::string(R"({"scene_description": {"ssa_array": [)") + text + "]}}";
+  };
+  const Batch batch = ParseBatchText(
+      R"({"scenarios": [)" + scene("tree", "20") + "," + scene("cactus", "20") + "," +
+          scene("bush", "75") + R"(, {"vehicle_goal_location": {"x": 500, "y": -300, "z": 0}},
+          {"vehicle_start_location": {"x": -50, "y": 5, "z": 0}}]})",
+      "b.json", "b", &classes);
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid) << batch.scenarios[0].error;
+  EXPECT_EQ(batch.scenarios[1].error,
+            "scenarios[1].scene_description.ssa_array[0].path_name: \"cactus\" is not an actor "
+            "class of actors.json (2 names, e.g. \"bush\")");
+  EXPECT_EQ(batch.scenarios[2].error,
+            "scenarios[2].scene_description.ssa_array[0].x[0]: 75 is outside the landscape "
+            "[0, 60]");
+  EXPECT_EQ(batch.scenarios[3].error,
+            "scenarios[3].vehicle_goal_location.x: 500 is outside the landscape [0, 60]");
+  EXPECT_EQ(batch.scenarios[4].error,
+            "scenarios[4].vehicle_start_location.x: -50 is outside the landscape [0, 60]");
+  // Without a catalog the class is not checked; positions always are.
+  const Batch unchecked = Parse(R"({"scenarios": [)" + scene("cactus", "20") + "]}");
+  EXPECT_EQ(unchecked.scenarios[0].status, PlanStatus::kValid);
+}
+
+TEST(BatchSceneChecks, GenerateRangesAndClassesAreBatchErrors) {
+  ActorClasses classes;
+  classes.names = {"tree"};
+  classes.catalog = "actors.json";
+  const auto error = [&](const std::string& text) {
+    try {
+      ParseBatchText(text, "b.json", "b", &classes);
+    } catch (const BatchError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "tree", "count": 1,
+                "x": [0, 600], "y": [0, 60]}]}})"),
+            "b.json: generate.actors[0].x: [0, 600] reaches outside the landscape [0, 60]");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "cactus", "count": 1,
+                "x": [0, 60], "y": [0, 60]}]}})"),
+            "b.json: generate.actors[0].path_name: \"cactus\" is not an actor class of "
+            "actors.json (1 names, e.g. \"tree\")");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "goal": {"x": [50, 70]}, "actors": []}})"),
+            "b.json: generate.goal.x: [50, 70] reaches outside the landscape [0, 60]");
+  EXPECT_EQ(error(R"({"generate": {"count": 2, "actors": [{"path_name": "tree", "count": 1,
+                "x": [0, 60], "y": [0, 60]}]}})"),
+            "");
+  // A searched class is checked as well.
+  EXPECT_EQ(error(R"({"search": {"strategy": "random", "budget": {"scenarios": 4},
+                "space": {"classes": [{"path_name": "tree"}, {"path_name": "cactus"}]}}})"),
+            "b.json: search.space.classes[1].path_name: \"cactus\" is not an actor class of "
+            "actors.json (1 names, e.g. \"tree\")");
+}
+
+TEST(BatchSettingsTest, AScenariosSeedMustBeANonNegativeInteger) {
+  const auto error = [](const std::string& text) {
+    try {
+      ParseBatchText(text, "b.json", "b");
+    } catch (const BatchError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(R"({"scenarios": [{}, {"seed": "x"}]})"),
+            "b.json: scenarios[1].seed: expected a non-negative integer, got \"x\"");
+  EXPECT_EQ(error(R"({"scenarios": [{"seed": -1}]})"),
+            "b.json: scenarios[0].seed: expected a non-negative integer, got -1");
+  EXPECT_EQ(error(R"({"$schema": 3, "scenarios": [{}]})"),
+            "b.json: $schema: expected a string (where an editor finds the schema), got 3");
+  EXPECT_EQ(error(R"({"$schema": "./batch.schema.json", "scenarios": [{"seed": 9}]})"), "");
+  EXPECT_EQ(ParseBatchText(R"({"scenarios": [{"seed": 9}]})", "b.json", "b").scenarios[0].seed, 9u);
+}
+
+TEST(BatchVariants, EveryLayoutRunsOncePerVariantOnTheSameScene) {
+  const Batch batch = Parse(R"({"seed": 3,
+      "defaults": {"driver": {"type": "planner", "speed": 4}},
+      "scenarios": [{"goal_radius": 3}, {"goal_radius": 4}],
+      "generate": {"count": 2, "actors": [{"path_name": "tree", "count": 2, "x": [20, 40],
+                   "y": [20, 40]}], "start_clearance": 3, "goal_clearance": 3},
+      "variants": [{"name": "planner"}, {"name": "straight", "driver": {"type": "straight"}}]})");
+  ASSERT_EQ(batch.scenarios.size(), 8u);
+  EXPECT_EQ(batch.variants, (std::vector<std::string>{"planner", "straight"}));
+  for (uint32_t layout = 1; layout <= 4; ++layout) {
+    const PlannedScenario& a = *batch.Find(2 * layout - 1);
+    const PlannedScenario& b = *batch.Find(2 * layout);
+    ASSERT_EQ(a.status, PlanStatus::kValid) << a.error;
+    ASSERT_EQ(b.status, PlanStatus::kValid) << b.error;
+    EXPECT_EQ(a.variant, "planner");
+    EXPECT_EQ(b.variant, "straight");
+    EXPECT_EQ(a.layout, layout);
+    EXPECT_EQ(b.layout, layout);
+    EXPECT_EQ(a.seed, ScenarioSeed(3, layout));
+    EXPECT_EQ(b.seed, a.seed);
+    EXPECT_EQ(b.request.seed, a.seed);
+    EXPECT_EQ(a.request_json["scene_description"], b.request_json["scene_description"]) << layout;
+    EXPECT_EQ(a.request_json["goal_radius"], b.request_json["goal_radius"]);
+    EXPECT_EQ(a.request.driver.type, protocol::DriverSpec::Type::kPlanner);
+    EXPECT_EQ(b.request.driver.type, protocol::DriverSpec::Type::kStraight);
+    EXPECT_EQ(a.request.driver.speed, 4.0);
+    EXPECT_EQ(b.request.driver.speed, 5.0);  // a driver of another type replaces the layout's
+    EXPECT_EQ(b.request_json["scenario_number"], 2 * layout);
+  }
+  // The generated layouts have their trees, the same in both variants.
+  EXPECT_EQ(batch.Find(5)->request.scene_description.ssa_array.at(0).num_instances, 2);
+}
+
+TEST(BatchVariants, MistakesAreNamedInTheVariants) {
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": []})"),
+            "test.json: variants: expected an array of 1..256 objects, got []");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a b"}]})"),
+            "test.json: variants[0].name: expected 1..32 letters, digits, '_', '-' or '.', got "
+            "string \"a b\"");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a"}, {"name": "a"}]})"),
+            "test.json: variants[1].name: \"a\" is used by an earlier variant");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}], "variants": [{"name": "a", "seed": 2}]})"),
+            "test.json: variants[0].seed: is set per layout, not per variant");
+  // A variant that breaks the request makes its scenarios invalid, named in the variant.
+  const Batch batch = Parse(R"({"scenarios": [{}], "variants": [{"name": "ok"},
+      {"name": "bad", "goal_radius": "far"}]})");
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid);
+  EXPECT_EQ(batch.scenarios[1].error.rfind("variants[1].goal_radius: ", 0), 0u)
+      << batch.scenarios[1].error;
+  EXPECT_NE(batch.scenarios[1].error.find("(for scenarios[0])"), std::string::npos);
+}
+
+TEST(BatchTest, AScenarioWithoutASimTimeoutGetsTheDefaultOne) {
+  const Batch batch = Parse(R"({"scenarios": [{}, {"sim_timeout_period": 30},
+      {"sim_timeout_period": -1}]})");
+  EXPECT_EQ(batch.scenarios[0].request.sim_timeout_period, kDefaultSimTimeout);
+  EXPECT_EQ(batch.scenarios[0].request_json["sim_timeout_period"], 120.0);
+  EXPECT_EQ(batch.scenarios[1].request.sim_timeout_period, 30.0);
+  EXPECT_EQ(batch.scenarios[2].request.sim_timeout_period, kDefaultSimTimeout);
+}
+
+TEST(BatchTest, SeedsDeriveFromBatchSeedAndNumberUnlessGiven) {
+  const Batch batch = Parse(R"({"seed": 7, "scenarios": [{}, {}, {"seed": 99}]})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  EXPECT_EQ(batch.scenarios[0].seed, ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[0].request.seed, ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[0].request_json["seed"], ScenarioSeed(7, 1));
+  EXPECT_EQ(batch.scenarios[1].seed, ScenarioSeed(7, 2));
+  EXPECT_NE(batch.scenarios[0].seed, batch.scenarios[1].seed);
+  EXPECT_EQ(batch.scenarios[2].seed, 99u);
+  EXPECT_EQ(batch.scenarios[2].request.seed, 99u);
+}
+
+TEST(BatchTest, ValidRequestJsonIsTheFullReencodedRequest) {
+  const Batch batch = Parse(R"({"scenarios": [{"goal_radius": 3}]})");
+  const Json& json = batch.scenarios[0].request_json;
+  EXPECT_EQ(json["goal_radius"], 3.0);
+  EXPECT_TRUE(json.contains("vehicle"));
+  EXPECT_TRUE(json.contains("scene_capture_settings"));
+}
+
+TEST(BatchTest, StructuralProblemsNameThePath) {
+  EXPECT_EQ(ErrorOf(R"({"defaults": [], "scenarios": [{}]})"),
+            "test.json: defaults: expected an object, got []");
+  EXPECT_EQ(ErrorOf(R"({"scenarios": {}})"), "test.json: scenarios: expected an array, got {}");
+  EXPECT_EQ(ErrorOf(R"({"seed": 7.5, "scenarios": [{}]})"),
+            "test.json: seed: expected a non-negative integer, got 7.5");
+  EXPECT_EQ(ErrorOf(R"({"seed": -1, "scenarios": [{}]})"),
+            "test.json: seed: expected a non-negative integer, got -1");
+  EXPECT_NE(ErrorOf(R"({"sead": 7, "scenarios": [{}]})").find("test.json: sead: unknown"),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf(R"({"scenarios": [{}, 3]})"),
+            "test.json: scenarios[1]: expected an object, got 3");
+  EXPECT_NE(ErrorOf(R"({"defaults": {"seed": 1}, "scenarios": [{}]})").find("defaults.seed"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"scenarios": []})").find("no scenarios"), std::string::npos);
+  EXPECT_EQ(ErrorOf("[1]"), "test.json: expected a JSON object at the top level, got [1]");
+}
+
+TEST(BatchTest, ClientSettingsHaveDefaultsAndOverrides) {
+  const Batch plain = Parse(R"({"scenarios": [{}]})");
+  EXPECT_EQ(plain.settings.name, "test");
+  EXPECT_EQ(plain.settings.max_attempts, 3u);
+  EXPECT_EQ(plain.settings.scenario_timeout_s, 300.0);
+  EXPECT_EQ(plain.settings.vehicle_nodes, BatchNodeSettings{});
+  EXPECT_EQ(plain.settings.vehicle_nodes.max_reruns, 3u);
+  EXPECT_FALSE(plain.settings.vehicle_nodes.save_minimal);
+  const Batch custom = Parse(R"({"name": "n", "max_attempts": 5, "scenario_timeout_s": 12.5,
+      "vehicle_nodes": {"count": 2}, "scenarios": [{}]})");
+  EXPECT_EQ(custom.settings.name, "n");
+  EXPECT_EQ(custom.settings.max_attempts, 5u);
+  EXPECT_EQ(custom.settings.scenario_timeout_s, 12.5);
+  EXPECT_EQ(custom.settings.vehicle_nodes.spec.count, 2u);
+  EXPECT_TRUE(custom.settings.vehicle_nodes.spec.sync);
+  EXPECT_NE(ErrorOf(R"({"max_attempts": 0, "scenarios": [{}]})").find("max_attempts"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"scenario_timeout_s": -1, "scenarios": [{}]})").find("scenario_timeout"),
+            std::string::npos);
+}
+
+TEST(BatchTest, TopLevelVehicleNodesReachEveryRequestWithoutClientOnlyKeys) {
+  const Batch batch = Parse(R"({"vehicle_nodes": {"count": 2, "sync": false, "max_reruns": 1,
+      "save_minimal": true, "sensors": [{"type": "camera", "name": "front"}]},
+      "scenarios": [{}, {"vehicle_nodes": {"count": 0}}], "generate": {"count": 1}})");
+  ASSERT_EQ(batch.scenarios.size(), 3u);
+  for (const PlannedScenario& planned : batch.scenarios) {
+    ASSERT_EQ(planned.status, PlanStatus::kValid) << planned.error;
+    EXPECT_FALSE(planned.request.vehicle_nodes.sync) << planned.source;
+    ASSERT_EQ(planned.request.vehicle_nodes.sensors.size(), 1u) << planned.source;
+    EXPECT_FALSE(planned.request_json["vehicle_nodes"].contains("max_reruns"));
+    EXPECT_FALSE(planned.request_json["vehicle_nodes"].contains("save_minimal"));
+  }
+  EXPECT_EQ(batch.scenarios[0].request.vehicle_nodes.count, 2u);
+  EXPECT_EQ(batch.scenarios[1].request.vehicle_nodes.count, 0u);  // the override wins
+  EXPECT_EQ(batch.scenarios[2].request.vehicle_nodes.count, 2u);  // generated
+  // The client-side settings are kept typed beside the spec.
+  EXPECT_EQ(batch.settings.vehicle_nodes.max_reruns, 1u);
+  EXPECT_TRUE(batch.settings.vehicle_nodes.save_minimal);
+  EXPECT_FALSE(batch.settings.vehicle_nodes.spec.sync);
+  // Without a top-level vehicle_nodes the built-in driver runs.
+  EXPECT_EQ(Parse(R"({"scenarios": [{}]})").scenarios[0].request.vehicle_nodes.count, 0u);
+}
+
+TEST(BatchTest, BadTopLevelVehicleNodesAreBatchErrorsNamingTheFileAndPath) {
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"max_reruns": "x"}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.max_reruns: expected an unsigned integer, got string "
+            "\"x\"");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"max_reruns": 256}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.max_reruns: expected at most 255, got 256");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"save_minimal": 1}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.save_minimal: expected a boolean, got number 1");
+  EXPECT_EQ(ErrorOf(R"({"vehicle_nodes": {"count": 300}, "scenarios": [{}]})"),
+            "test.json: vehicle_nodes.count: expected at most 255 nodes per worker, got 300");
+  // The spec's own fields are decoded strictly, with the path.
+  EXPECT_NE(ErrorOf(R"({"vehicle_nodes": {"synch": true}, "scenarios": [{}]})")
+                .find("test.json: vehicle_nodes"),
+            std::string::npos);
+}
+
+TEST(BatchTest, GeneratedScenariosAreNumberedAfterListedOnes) {
+  const Batch batch = Parse(R"({"scenarios": [{"scenario_number": 10}, {}],
+                                "generate": {"count": 3}})");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  const uint32_t expected[] = {1, 10, 11, 12, 13};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(batch.scenarios[i].scenario_number, expected[i]);
+  EXPECT_EQ(batch.Find(11)->source, "generate[0]");
+  EXPECT_EQ(batch.Find(13)->source, "generate[2]");
+  EXPECT_EQ(batch.Find(13)->status, PlanStatus::kValid);
+
+  const Batch started =
+      Parse(R"({"scenarios": [{}], "generate": {"count": 2, "start_number": 7}})");
+  EXPECT_NE(started.Find(7), nullptr);
+  EXPECT_NE(started.Find(8), nullptr);
+  EXPECT_NE(ErrorOf(R"({"scenarios": [{}], "generate": {"count": 2, "start_number": 1}})")
+                .find("scenario number 1 is already used by scenarios[0]"),
+            std::string::npos);
+}
+
+TEST(BatchTest, GenerationFailureMakesThatScenarioInvalid) {
+  // The whole square lies within the start's clearance: no position can be found.
+  const Batch batch = Parse(R"({"defaults": {"vehicle_start_location": {"x": 5, "y": 5, "z": 0}},
+      "generate": {"count": 1, "max_tries": 20, "actors": [{"path_name": "/Game/Rock",
+      "count": 1, "x": [0, 10], "y": [0, 10]}], "start_clearance": 100}})");
+  ASSERT_EQ(batch.scenarios.size(), 1u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kInvalid);
+  EXPECT_EQ(batch.scenarios[0].error.rfind("generate[0]: actor \"/Game/Rock\": no position", 0), 0u)
+      << batch.scenarios[0].error;
+}
+
+TEST(LoadBatchFileTest, MalformedJsonNamesFileLineAndColumn) {
+  testutil::TempDir dir;
+  const auto file = dir.path() / "broken.json";
+  std::ofstream(file) << "{\n  \"seed\": 7,\n  \"scenarios\": [{]\n}\n";
+  try {
+    LoadBatchFile(file);
+    FAIL() << "no error";
+  } catch (const BatchError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(file.string() + ":3:18: malformed JSON", 0), 0u)
+        << error.what();
+  }
+}
+
+TEST(LoadBatchFileTest, NameDefaultsToFileStem) {
+  testutil::TempDir dir;
+  const auto file = dir.path() / "night_run.json";
+  std::ofstream(file) << R"({"scenarios": [{}]})";
+  EXPECT_EQ(LoadBatchFile(file).settings.name, "night_run");
+  EXPECT_EQ(LoadBatchFile(file).origin, file.string());
+}
+
+TEST(ConfigBatchesTest, DemoBatchPlansFiftyValidScenarios) {
+  const Batch batch = LoadBatchFile(ASG_SOURCE_DIR "/configs/demo.json");
+  EXPECT_EQ(batch.settings.seed, 7u);
+  ASSERT_EQ(batch.scenarios.size(), 50u);
+  EXPECT_EQ(batch.CountInvalid(), 0u);
+  const protocol::RunScenarioRequest& request = batch.scenarios[0].request;
+  EXPECT_EQ(request.vehicle_start_location.x, 10.0);
+  EXPECT_EQ(request.vehicle_goal_location.y, 50.0);
+  EXPECT_EQ(request.sim_timeout_period, 17.0);
+  ASSERT_EQ(request.scene_description.ssa_array.size(), 2u);
+  EXPECT_EQ(request.scene_description.ssa_array[0].num_instances, 6);
+  EXPECT_EQ(request.scene_description.ssa_array[1].num_instances, 6);
+  EXPECT_EQ(request.driver.type, protocol::DriverSpec::Type::kPlanner);
+}
+
+TEST(ConfigBatchesTest, MixedBatchHasOneInvalidScenario) {
+  const Batch batch = LoadBatchFile(ASG_SOURCE_DIR "/configs/batches/mixed.json");
+  ASSERT_EQ(batch.scenarios.size(), 5u);
+  EXPECT_EQ(batch.CountInvalid(), 1u);
+  EXPECT_EQ(batch.Find(4)->status, PlanStatus::kInvalid);
+  EXPECT_NE(batch.Find(4)->error.find("num_instances"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,125 @@
+// Tests for client/farm/output_folder.h: empty or forced folders, batch identity on --resume, kept
+// logs, and which stored outcomes --retry failed keeps.
+#include "client/farm/output_folder.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "results/files.h"
+#include "results/folder.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+namespace fs = std::filesystem;
+using testutil::TempDir;
+
+Batch Parse(const std::string& text) { return ParseBatchText(text, "b.json", "b"); }
+
+const char* kBatch = R"({"scenarios": [{"goal_radius": 3}, {"goal_radius": 4}]})";
+const char* kOther = R"({"scenarios": [{"goal_radius": 3}, {"goal_radius": 9}]})";
+
+void Touch(const fs::path& file) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << "x";
+}
+
+std::string ErrorOf(const Batch& batch, const fs::path& dir, const OutputFolderUse& use) {
+  try {
+    PrepareOutputFolder(batch, dir, use);
+  } catch (const OutputFolderError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// A complete folder of scenario `number` of `batch` with `status`.
+void StoreScenario(const Batch& batch, const fs::path& dir, uint32_t number,
+                   results::ScenarioStatus status) {
+  results::ScenarioRecord record;
+  record.request = batch.Find(number)->request_json;
+  record.result = results::UnrunnableResult(number, status, "test", 1);
+  results::WriteScenarioFolder(dir, record);
+}
+
+TEST(BatchIdentityTest, FollowsTheExpandedRequests) {
+  EXPECT_EQ(BatchIdentity(Parse(kBatch)), BatchIdentity(Parse(kBatch)));
+  EXPECT_EQ(BatchIdentity(Parse(kBatch)).size(), 16u);
+  EXPECT_NE(BatchIdentity(Parse(kBatch)), BatchIdentity(Parse(kOther)));
+  // The same requests written differently are the same batch.
+  EXPECT_EQ(BatchIdentity(Parse(kBatch)), BatchIdentity(Parse(R"({"defaults": {"goal_radius": 3},
+                                    "scenarios": [{}, {"goal_radius": 4}]})")));
+}
+
+TEST(OutputFolderTest, ANonEmptyFolderIsRefusedUnlessForcedOrResumed) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  EXPECT_EQ(ErrorOf(Parse(kBatch), out, {}), "");  // missing: created
+  EXPECT_TRUE(fs::exists(out / "batch_identity.json"));
+  Touch(out / "stray.txt");
+  const std::string error = ErrorOf(Parse(kBatch), out, {});
+  EXPECT_EQ(error, out.string() +
+                       " is not empty (2 entries): --resume continues the batch it holds, "
+                       "--force empties it first");
+  EXPECT_EQ(ErrorOf(Parse(kBatch), out, {.resume = true}), "");
+  EXPECT_TRUE(fs::exists(out / "stray.txt"));
+  EXPECT_EQ(ErrorOf(Parse(kBatch), out, {.force = true}), "");
+  EXPECT_FALSE(fs::exists(out / "stray.txt"));
+  EXPECT_TRUE(fs::exists(out / "batch_identity.json"));
+  Touch(dir.path() / "file");
+  EXPECT_EQ(ErrorOf(Parse(kBatch), dir.path() / "file", {}),
+            (dir.path() / "file").string() + ": exists and is not a folder");
+}
+
+TEST(OutputFolderTest, ResumeRefusesAnotherBatchNamingTheFirstScenarioThatDiffers) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const Batch batch = Parse(kBatch);
+  ASSERT_EQ(ErrorOf(batch, out, {}), "");
+  StoreScenario(batch, out, 1, results::ScenarioStatus::kDone);
+  StoreScenario(batch, out, 2, results::ScenarioStatus::kDone);
+  EXPECT_EQ(ErrorOf(batch, out, {.resume = true}), "");
+  const std::string error = ErrorOf(Parse(kOther), out, {.resume = true});
+  EXPECT_NE(error.find("--resume: " + out.string() + " holds another batch (\"b\" from \"b.json\""),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("scenario 2 (scenarios[1]) differs from " +
+                       (out / "scenario_0002" / "request.json").string()),
+            std::string::npos)
+      << error;
+  // Without an identity file the stored requests still decide.
+  fs::remove(out / "batch_identity.json");
+  EXPECT_NE(ErrorOf(Parse(kOther), out, {.resume = true}).find("scenario 2"), std::string::npos);
+  EXPECT_EQ(ErrorOf(batch, out, {.resume = true}), "");
+}
+
+TEST(OutputFolderTest, EarlierLogsAreKeptNumbered) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const Batch batch = Parse(kBatch);
+  ASSERT_EQ(ErrorOf(batch, out, {}), "");
+  Touch(out / "logs" / "worker_1.log");
+  ASSERT_EQ(ErrorOf(batch, out, {.resume = true}), "");
+  EXPECT_TRUE(fs::exists(out / "logs.1" / "worker_1.log"));
+  Touch(out / "logs" / "worker_1.log");
+  ASSERT_EQ(ErrorOf(batch, out, {.resume = true}), "");
+  EXPECT_TRUE(fs::exists(out / "logs.2" / "worker_1.log"));
+  EXPECT_FALSE(fs::exists(out / "logs"));
+}
+
+TEST(OutputFolderTest, RetryFailedRunsFailedScenariosAgain) {
+  TempDir dir;
+  const Batch batch = Parse(kBatch);
+  StoreScenario(batch, dir.path(), 1, results::ScenarioStatus::kDone);
+  StoreScenario(batch, dir.path(), 2, results::ScenarioStatus::kFailed);
+  EXPECT_TRUE(KeptOutcome(dir.path(), 1, false).has_value());
+  EXPECT_TRUE(KeptOutcome(dir.path(), 2, false).has_value());
+  EXPECT_TRUE(KeptOutcome(dir.path(), 1, true).has_value());
+  EXPECT_FALSE(KeptOutcome(dir.path(), 2, true).has_value());
+  EXPECT_FALSE(KeptOutcome(dir.path(), 3, false).has_value());
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,69 @@
+// Tests for client/farm/result_writer.h.
+#include "client/farm/result_writer.h"
+
+#include <gtest/gtest.h>
+
+#include "results/files.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+namespace fs = std::filesystem;
+using testutil::TempDir;
+
+results::ScenarioRecord Record(uint32_t number, const std::string& outcome) {
+  results::ScenarioRecord record;
+  record.request = results::Json::object();
+  record.result.scenario_number = number;
+  record.result.status = results::ScenarioStatus::kDone;
+  record.timing.worker_id = 1;
+  record.timing.attempts = {{1, 1, 0.5, outcome, ""}};
+  return record;
+}
+
+TEST(ResultWriter, DrainedRecordsAreCompleteFoldersWithTheirTiming) {
+  TempDir dir;
+  ResultWriter writer(dir.path() / "out");
+  for (uint32_t number = 1; number <= 3; ++number) writer.Submit(Record(number, "done"));
+  writer.Drain();
+  EXPECT_EQ(writer.error(), "");
+  for (uint32_t number = 1; number <= 3; ++number) {
+    EXPECT_TRUE(results::ScenarioFolderComplete(dir.path() / "out", number)) << number;
+  }
+  const auto outcome = results::LoadScenarioOutcome(dir.path() / "out", 2);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->result.scenario_number, 2u);
+  EXPECT_EQ(outcome->timing.attempts, Record(2, "done").timing.attempts);
+}
+
+TEST(ResultWriter, ALaterRecordOfTheSameScenarioReplacesItsFolder) {
+  TempDir dir;
+  ResultWriter writer(dir.path());
+  writer.Submit(Record(4, "done"));
+  results::ScenarioRecord rerun = Record(4, "rerun requested");
+  rerun.timing.attempts.push_back({2, 1, 0.25, "done", ""});
+  writer.Submit(rerun);
+  writer.Drain();
+  const auto outcome = results::LoadScenarioOutcome(dir.path(), 4);
+  ASSERT_TRUE(outcome.has_value());
+  ASSERT_EQ(outcome->timing.attempts.size(), 2u);
+  EXPECT_EQ(outcome->timing.attempts[0].outcome, "rerun requested");
+  EXPECT_EQ(results::RemoveStagingFolders(dir.path()), 0u);  // nothing left half-written
+}
+
+TEST(ResultWriter, AWriteErrorIsKeptAndTheOtherRecordsAreStillWritten) {
+  TempDir dir;
+  ResultWriter writer(dir.path());
+  results::ScenarioRecord bad = Record(1, "done");
+  bad.captures.push_back({"../escape", "png bytes"});  // a capture name that is refused
+  writer.Submit(bad);
+  writer.Submit(Record(2, "done"));
+  writer.Drain();
+  EXPECT_NE(writer.error().find("escape"), std::string::npos) << writer.error();
+  EXPECT_FALSE(results::ScenarioFolderComplete(dir.path(), 1));
+  EXPECT_TRUE(results::ScenarioFolderComplete(dir.path(), 2));
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,141 @@
+// Tests for client/nodes/node_files.h.
+#include "client/nodes/node_files.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "results/folder.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Number of regular files under a folder (0 when it does not exist).
+size_t CountFiles(const fs::path& folder) {
+  if (!fs::exists(folder)) return 0;
+  size_t count = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (entry.is_regular_file()) ++count;
+  }
+  return count;
+}
+
+/// Publishes a complete scenario folder through the store.
+void Publish(NodeFileStore& store, const fs::path& dir, uint32_t number) {
+  results::ScenarioRecord record;
+  record.request = results::Json::object();
+  record.result.scenario_number = number;
+  record.result.status = results::ScenarioStatus::kDone;
+  store.PublishScenario(number, [&] { results::WriteScenarioFolder(dir, record); });
+  ASSERT_TRUE(results::ScenarioFolderComplete(dir, number));
+}
+
+TEST(NodeFilesTest, UnsafeRelativePathsAreRefused) {
+  for (const std::string& path :
+       {std::string("../../x"), std::string("/etc/passwd"), std::string("a/../../b"),
+        std::string("a\\b"), std::string(""), std::string("a//b"), std::string("a/"),
+        std::string("./a"), std::string("a\0b", 3), std::string("..")}) {
+    EXPECT_NE(CheckNodeRelativePath(path), "") << "'" << path << "' was accepted";
+  }
+  EXPECT_EQ(CheckNodeRelativePath("maps/grid.csv"), "");
+  EXPECT_EQ(CheckNodeRelativePath("a..b/c.d"), "");
+}
+
+TEST(NodeFilesTest, RefusedUploadsWriteNothing) {
+  testutil::TempDir temp;
+  // The store sits deep enough that every escape below would still land inside `temp`, where
+  // CountFiles sees it (and none lands in the shared temporary folder).
+  NodeFileStore store(temp.path() / "a" / "b" / "c");
+  for (const std::string& path :
+       {std::string("../../x"), std::string("/etc/passwd"), std::string("a/../../b"),
+        std::string("a\\b"), std::string(""), std::string("a//b"), std::string("a\0b", 3)}) {
+    EXPECT_THROW(store.Write(3, "mapper", path, "data"), NodeFileError) << path;
+  }
+  EXPECT_THROW(store.Write(3, "../mapper", "x", "data"), NodeFileError);
+  EXPECT_THROW(store.Write(3, std::string("map\0per", 7), "x", "data"), NodeFileError);
+  EXPECT_EQ(CountFiles(temp.path()), 0u);
+}
+
+TEST(NodeFilesTest, ASymbolicLinkOutOfTheNodeFolderIsRefused) {
+  testutil::TempDir temp;
+  NodeFileStore store(temp.path());
+  Publish(store, temp.path(), 3);
+  const fs::path outside = temp.path() / "outside";
+  fs::create_directories(outside);
+  fs::create_directories(NodeFolder(temp.path(), 3, "mapper"));
+  fs::create_directory_symlink(outside, NodeFolder(temp.path(), 3, "mapper") / "link");
+  EXPECT_THROW(store.Write(3, "mapper", "link/f.txt", "data"), NodeFileError);
+  EXPECT_EQ(CountFiles(outside), 0u);
+}
+
+TEST(NodeFilesTest, UploadToAPublishedScenarioLandsInItsNodeFolder) {
+  testutil::TempDir temp;
+  NodeFileStore store(temp.path());
+  Publish(store, temp.path(), 3);
+  const std::string path = store.Write(3, "mapper", "maps/grid.csv", "1,2\n3,4\n");
+  EXPECT_EQ(path, "scenario_0003/nodes/mapper/maps/grid.csv");
+  const fs::path expected =
+      temp.path() / "scenario_0003" / "nodes" / "mapper" / "maps" / "grid.csv";
+  EXPECT_EQ(ReadFile(expected), "1,2\n3,4\n");
+  EXPECT_EQ(CountFiles(temp.path() / "scenario_0003" / "nodes"), 1u) << "no temporary left";
+  // Uploading the same path again replaces the file.
+  store.Write(3, "mapper", "maps/grid.csv", "5");
+  EXPECT_EQ(ReadFile(expected), "5");
+}
+
+TEST(NodeFilesTest, UploadsBeforePublishingAreStagedAndMovedIn) {
+  testutil::TempDir temp;
+  NodeFileStore store(temp.path());
+  EXPECT_EQ(store.Write(3, "mapper", "maps/grid.csv", "early"),
+            "scenario_0003/nodes/mapper/maps/grid.csv");
+  EXPECT_EQ(ReadFile(NodeStagingFolder(temp.path(), 3) / "mapper" / "maps" / "grid.csv"), "early");
+  Publish(store, temp.path(), 3);
+  EXPECT_EQ(ReadFile(NodeFolder(temp.path(), 3, "mapper") / "maps" / "grid.csv"), "early");
+  EXPECT_FALSE(fs::exists(NodeStagingFolder(temp.path(), 3)));
+}
+
+TEST(NodeFilesTest, ARerunKeepsNodeFilesAndNewerOnesWin) {
+  testutil::TempDir temp;
+  NodeFileStore store(temp.path());
+  Publish(store, temp.path(), 3);
+  store.Write(3, "mapper", "first.txt", "run 1");
+  store.Write(3, "mapper", "shared.txt", "run 1");
+  // The rerun's result replaces the folder; its node files come before or after.
+  fs::create_directories(NodeStagingFolder(temp.path(), 3) / "mapper");
+  std::ofstream(NodeStagingFolder(temp.path(), 3) / "mapper" / "shared.txt") << "run 2";
+  Publish(store, temp.path(), 3);
+  EXPECT_EQ(ReadFile(NodeFolder(temp.path(), 3, "mapper") / "first.txt"), "run 1");
+  EXPECT_EQ(ReadFile(NodeFolder(temp.path(), 3, "mapper") / "shared.txt"), "run 2");
+}
+
+TEST(NodeFilesTest, RecoverMovesStagedFilesOfCompleteScenariosAndDropsTheRest) {
+  testutil::TempDir temp;
+  {
+    NodeFileStore store(temp.path());
+    Publish(store, temp.path(), 1);
+  }
+  for (uint32_t number : {1u, 2u}) {
+    fs::create_directories(NodeStagingFolder(temp.path(), number) / "n");
+    std::ofstream(NodeStagingFolder(temp.path(), number) / "n" / "f.txt") << number;
+  }
+  NodeFileStore store(temp.path());
+  EXPECT_EQ(store.Recover(), 1u);
+  EXPECT_EQ(ReadFile(NodeFolder(temp.path(), 1, "n") / "f.txt"), "1");
+  EXPECT_FALSE(fs::exists(temp.path() / ".nodes"));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(temp.path(), 2)));
+}
+
+}  // namespace
+}  // namespace asg::client

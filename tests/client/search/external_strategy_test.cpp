@@ -1,0 +1,297 @@
+// Tests of the "external" strategy's client side (client/search/external_strategy.h,
+// client/farm/generator_link.h): proposals checked against the space, the settings, and Ask/Tell
+// over a real loopback connection to an in-process generator registered through WorkerLinks.
+#include "client/search/external_strategy.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+
+#include "client/farm/farm_links.h"
+#include "protocol/endpoint.h"
+#include "protocol/io_threads.h"
+#include "protocol/typed_connection.h"
+#include "tests/temp_dir.h"
+
+namespace asg::client {
+namespace {
+
+using namespace std::chrono_literals;
+using protocol::Proposal;
+using protocol::ProposedObstacle;
+
+search::SearchSpace Space() {
+  search::SearchSpace space;
+  search::ActorClassSpace tree;
+  tree.path_name = "tree";
+  tree.max_count = 2;
+  tree.x = {0.0, 60.0};
+  tree.y = {0.0, 60.0};
+  tree.yaw = {0.0, 90.0};
+  search::ActorClassSpace bush = tree;
+  bush.path_name = "bush";
+  space.classes = {tree, bush};
+  return space;
+}
+
+Proposal Layout(std::vector<ProposedObstacle> obstacles) { return Proposal{obstacles, {}, ""}; }
+
+/// A reply of one proposal: a tree (or `path_name`) at (50, 10), far from the start (10, 10) and
+/// the goal (50, 50), with `parents`.
+protocol::ProposeScenariosResponse OneTree(std::vector<uint64_t> parents = {},
+                                           const std::string& path_name = "tree") {
+  protocol::ProposeScenariosResponse reply;
+  reply.scenarios.push_back(Layout({{path_name, 50.0, 10.0, 0.0, 1.0}}));
+  reply.scenarios.back().parents = std::move(parents);
+  return reply;
+}
+
+std::string Problem(const Proposal& proposal) {
+  std::vector<search::Obstacle> obstacles;
+  return CheckProposal(Space(), proposal, &obstacles);
+}
+
+TEST(ExternalProposal, AFeasibleProposalBecomesObstaclesOfItsClasses) {
+  std::vector<search::Obstacle> obstacles;
+  EXPECT_EQ(CheckProposal(Space(),
+                          Layout({{"bush", 50.0, 10.0, 30.0, 1.0}, {"tree", 10.0, 50.0, 0.0, 1.0}}),
+                          &obstacles),
+            "");
+  ASSERT_EQ(obstacles.size(), 2u);
+  EXPECT_EQ(obstacles[0], (search::Obstacle{1, 50.0, 10.0, 30.0, 1.0}));
+  EXPECT_EQ(obstacles[1], (search::Obstacle{0, 10.0, 50.0, 0.0, 1.0}));
+}
+
+TEST(ExternalProposal, RefusalsNameTheObstacleTheFieldAndTheValue) {
+  EXPECT_EQ(Problem(Layout({{"rock", 50.0, 10.0, 0.0, 1.0}})),
+            "obstacles[0].path_name: \"rock\" is not a class of the search space (\"tree\", "
+            "\"bush\")");
+  EXPECT_EQ(Problem(Layout({{"tree", 50.0, 10.0, 0.0, 1.0}, {"tree", 75.0, 10.0, 0.0, 1.0}})),
+            "obstacles[1].x: 75 is outside [0, 60] of class \"tree\"");
+  EXPECT_EQ(Problem(Layout({{"bush", 50.0, 10.0, 120.0, 1.0}})),
+            "obstacles[0].yaw: 120 is outside [0, 90] of class \"bush\"");
+  EXPECT_EQ(Problem(Layout({{"bush", 50.0, 10.0, 0.0, 2.0}})),
+            "obstacles[0].scale: 2 is outside [1, 1] of class \"bush\"");
+  EXPECT_EQ(Problem(Layout({{"tree", 50.0, 10.0, 0.0, 1.0},
+                            {"tree", 52.0, 10.0, 0.0, 1.0},
+                            {"tree", 54.0, 10.0, 0.0, 1.0}})),
+            "obstacles[2]: more than 2 of class \"tree\"");
+  EXPECT_EQ(Problem(Layout({})), "obstacles: 0 actors, fewer than min_obstacles 1");
+  // A tree 3 m from the start (10, 10): the space's start clearance is 10 m.
+  EXPECT_EQ(Problem(Layout({{"tree", 12.0, 12.0, 0.0, 1.0}})).rfind("infeasible: ", 0), 0u);
+}
+
+TEST(ExternalSettingsTest, DefaultsKeysAndBadValues) {
+  const ExternalSettings defaults = ParseExternalSettings(nullptr);
+  EXPECT_EQ(defaults.connect_timeout, 120.0);
+  EXPECT_EQ(defaults.reply_timeout, 600.0);
+  EXPECT_EQ(defaults.max_rounds, 20u);
+  const ExternalSettings given = ParseExternalSettings(
+      {{"connect_timeout", 5}, {"max_rounds", 3}, {"generator", {{"population", 40}}}});
+  EXPECT_EQ(given.connect_timeout, 5.0);
+  EXPECT_EQ(given.max_rounds, 3u);
+  EXPECT_EQ(given.generator["population"], 40);
+  const auto error = [](const nlohmann::ordered_json& settings) {
+    try {
+      ParseExternalSettings(settings);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error({{"conect_timeout", 5}}).find("conect_timeout"), std::string::npos);
+  EXPECT_NE(error({{"connect_timeout", 0}}).find("\"connect_timeout\" is 0"), std::string::npos);
+  EXPECT_NE(error({{"max_rounds", 0}}).find("\"max_rounds\" is 0"), std::string::npos);
+}
+
+/// A client port (WorkerLinks with a GeneratorLink) and an in-process generator connected to it
+/// whose answers the test scripts.
+class GeneratorFixture : public ::testing::Test {
+ protected:
+  GeneratorFixture()
+      : link_({{"seed", 7}}, "s3cret"),
+        links_(io_.context().get_executor(), LinkSettings{}, &events_, &logger_, &link_) {}
+  ~GeneratorFixture() override {
+    if (generator_) generator_->Close("test over");
+  }
+
+  /// Connects and registers the generator with `token`; returns the reply or throws.
+  protocol::GeneratorRegistrationResponse Register(const std::string& token) {
+    generator_ = protocol::Connect(io_.context().get_executor(),
+                                   "127.0.0.1:" + std::to_string(links_.port()), 2s);
+    protocol::OnRequest<protocol::ProposeScenariosRequest>(
+        *generator_, [this](const protocol::ProposeScenariosRequest& request, const auto&) {
+          std::lock_guard lock(mutex_);
+          asks_.push_back(request);
+          return propose_(request);
+        });
+    protocol::OnRequest<protocol::ScenarioResultsRequest>(
+        *generator_, [this](const protocol::ScenarioResultsRequest& request, const auto&) {
+          std::lock_guard lock(mutex_);
+          tells_.push_back(request);
+          return protocol::ScenarioResultsResponse{true};
+        });
+    generator_->Start();
+    return protocol::RequestMessage<protocol::GeneratorRegistrationResponse>(
+        *generator_, protocol::GeneratorRegistration{"scripted", token});
+  }
+
+  ExternalStrategy Strategy() {
+    ExternalSettings settings;
+    settings.connect_timeout = 5.0;
+    settings.reply_timeout = 5.0;
+    settings.max_rounds = 3;
+    return ExternalStrategy(settings, Space(), &link_);
+  }
+
+  protocol::IoThreads io_{1};
+  EventQueue events_;
+  testutil::TempDir dir_;
+  core::Logger logger_{dir_.path() / "log.txt", false};
+  GeneratorLink link_;
+  WorkerLinks links_;
+  std::shared_ptr<protocol::Connection> generator_;
+  std::mutex mutex_;
+  std::function<protocol::ProposeScenariosResponse(const protocol::ProposeScenariosRequest&)>
+      propose_;
+  std::vector<protocol::ProposeScenariosRequest> asks_;
+  std::vector<protocol::ScenarioResultsRequest> tells_;
+};
+
+TEST_F(GeneratorFixture, AWrongTokenIsRefusedAndTheRightOneToldTheSearch) {
+  EXPECT_THROW(Register("wrong"), protocol::RequestError);
+  generator_->Close("refused");
+  const auto reply = Register("s3cret");
+  EXPECT_TRUE(reply.received);
+  EXPECT_EQ(reply.search["seed"], 7);
+}
+
+TEST_F(GeneratorFixture, AskNumbersAcceptedProposalsAndRedrawsRefusedOnes) {
+  propose_ = [](const protocol::ProposeScenariosRequest& request) {
+    protocol::ProposeScenariosResponse reply;
+    for (uint32_t i = 0; i < request.count; ++i) {
+      // Round 0: the second proposal is outside the space.
+      const double x = request.round == 0 && i == 1 ? 99.0 : 40.0 + i;
+      reply.scenarios.push_back({{{"tree", x, 10.0, 0.0, 1.0}}, {}, "scripted"});
+    }
+    return reply;
+  };
+  Register("s3cret");
+  ExternalStrategy strategy = Strategy();
+  const std::vector<search::Candidate> first = strategy.Ask(3);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[0].id, 1u);
+  EXPECT_EQ(first[2].id, 3u);
+  EXPECT_EQ(first[0].origin, "scripted");
+  EXPECT_EQ(first[1].obstacles[0].x, 42.0);  // round 0's third proposal, accepted second
+  EXPECT_EQ(first[2].obstacles[0].x, 40.0);  // round 1's only proposal
+  std::lock_guard lock(mutex_);
+  ASSERT_EQ(asks_.size(), 2u);
+  EXPECT_EQ(asks_[0].count, 3u);
+  EXPECT_EQ(asks_[0].first_id, 1u);
+  EXPECT_EQ(asks_[1].round, 1u);
+  EXPECT_EQ(asks_[1].count, 1u);
+  EXPECT_EQ(asks_[1].first_id, 3u);
+  ASSERT_EQ(asks_[1].rejected.size(), 1u);
+  EXPECT_EQ(asks_[1].rejected[0].index, 1u);
+  EXPECT_EQ(asks_[1].rejected[0].reason, "obstacles[0].x: 99 is outside [0, 60] of class \"tree\"");
+}
+
+TEST_F(GeneratorFixture, TellSendsScoresWithTheProposalsAndChildrenKnowTheirLineage) {
+  std::atomic<int> call{0};
+  propose_ = [&call](const protocol::ProposeScenariosRequest& request) {
+    protocol::ProposeScenariosResponse reply;
+    const std::vector<uint64_t> parents =
+        call++ == 0 ? std::vector<uint64_t>{} : std::vector<uint64_t>{2};
+    for (uint32_t i = 0; i < request.count; ++i) {
+      reply.scenarios.push_back({{{"bush", 40.0 + i, 10.0, 0.0, 1.0}}, parents, "add"});
+    }
+    return reply;
+  };
+  Register("s3cret");
+  ExternalStrategy strategy = Strategy();
+  ASSERT_EQ(strategy.Ask(2).size(), 2u);
+  strategy.Tell({{1, 0.25, false}, {2, 1.5, true}});
+  const std::vector<search::Candidate> children = strategy.Ask(1);
+  ASSERT_EQ(children.size(), 1u);
+  EXPECT_EQ(children[0].id, 3u);
+  EXPECT_EQ(children[0].parents, std::vector<uint64_t>{2});
+  EXPECT_EQ(children[0].generation, 1u);
+  std::lock_guard lock(mutex_);
+  ASSERT_EQ(tells_.size(), 1u);
+  ASSERT_EQ(tells_[0].results.size(), 2u);
+  EXPECT_EQ(tells_[0].results[1].id, 2u);
+  EXPECT_EQ(tells_[0].results[1].regret, 1.5);
+  EXPECT_TRUE(tells_[0].results[1].failure);
+  EXPECT_EQ(tells_[0].results[1].scenario.obstacles[0].x, 41.0);
+}
+
+TEST_F(GeneratorFixture, ProtocolBreachesStopTheSearchWithTheReason) {
+  propose_ = [](const protocol::ProposeScenariosRequest& request) {
+    protocol::ProposeScenariosResponse reply;
+    for (uint32_t i = 0; i <= request.count; ++i) {  // one more than asked
+      reply.scenarios.push_back({{{"tree", 50.0, 10.0, 0.0, 1.0}}, {}, ""});
+    }
+    return reply;
+  };
+  Register("s3cret");
+  ExternalStrategy strategy = Strategy();
+  try {
+    strategy.Ask(2);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "scenario generator: 3 scenarios proposed, 2 asked for");
+  }
+  propose_ = [](const protocol::ProposeScenariosRequest&) { return OneTree({17}); };
+  EXPECT_THROW(
+      {
+        try {
+          strategy.Ask(1);
+        } catch (const std::runtime_error& error) {
+          EXPECT_STREQ(error.what(),
+                       "scenario generator: scenarios[0].parents: 17 is not the id of an "
+                       "earlier candidate");
+          throw;
+        }
+      },
+      std::runtime_error);
+  // Every proposal refused for max_rounds rounds.
+  propose_ = [](const protocol::ProposeScenariosRequest&) { return OneTree({}, "rock"); };
+  try {
+    strategy.Ask(1);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("every proposal of 3 rounds was refused; the last: "
+                        "scenarios[0].obstacles[0].path_name: \"rock\""),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(GeneratorFixture, AGeneratorThatLeavesOrNeverComesFailsTheWait) {
+  EXPECT_THROW(link_.Await(50ms), std::runtime_error);
+  Register("s3cret");
+  ASSERT_NE(link_.Await(1s), nullptr);
+  generator_->Close("gone");
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  std::string error;
+  while (error.empty() && std::chrono::steady_clock::now() < deadline) {
+    try {
+      link_.Await(10ms);
+      std::this_thread::sleep_for(10ms);
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+  }
+  EXPECT_EQ(error.rfind("generator 'scripted' disconnected: ", 0), 0u) << error;
+  link_.Cancel("interrupted by signal 2");
+  EXPECT_THROW(link_.Await(1s), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace asg::client

@@ -1,0 +1,63 @@
+// Tests for core/log.h.
+#include "core/log.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/temp_dir.h"
+
+namespace asg::core {
+namespace {
+
+TEST(FormatLogLineTest, UtcStampWithMicroseconds) {
+  // 2024-05-01 13:04:05 UTC is 1714568645 s after the epoch.
+  const auto time = std::chrono::system_clock::time_point(std::chrono::seconds(1714568645) +
+                                                          std::chrono::microseconds(123456));
+  EXPECT_EQ(FormatLogLine(time, LogLevel::kInfo, "scenario 3 done"),
+            "[2024-05-01 13:04:05.123456] [INFO] scenario 3 done");
+  EXPECT_EQ(FormatLogLine(time, LogLevel::kError, "x"), "[2024-05-01 13:04:05.123456] [ERROR] x");
+}
+
+TEST(LoggerTest, WritesLinesFromManyThreadsWithoutInterleaving) {
+  testutil::TempDir dir;
+  const auto file = dir.path() / "out/asg_log.txt";
+  {
+    Logger logger(file, false, LogLevel::kInfo);
+    logger.Debug("dropped below the minimum level");
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&logger, t] {
+        for (int i = 0; i < 50; ++i) {
+          logger.Warning("thread " + std::to_string(t) + " line " + std::to_string(i));
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  std::ifstream in(file);
+  const std::regex pattern(
+      R"(\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\] \[WARNING\] thread \d line \d+)");
+  int lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    ASSERT_TRUE(std::regex_match(line, pattern)) << line;
+  }
+  EXPECT_EQ(lines, 200);
+}
+
+TEST(LoggerTest, UnwritableFileThrowsNamingTheFile) {
+  const std::string file = "/proc/asg_no_such_dir/asg_log.txt";
+  try {
+    Logger logger(file, false);
+    FAIL() << "a log file under /proc was opened";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(file), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace asg::core

@@ -1,0 +1,76 @@
+// ReportRefresher: a running batch's report is rewritten when scenario folders were published.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "report/report.h"
+#include "tests/temp_dir.h"
+
+namespace asg::report {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+void WriteText(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+std::string ReadText(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Publishes a done scenario folder the way the result writer does: complete, then renamed in.
+void Publish(const fs::path& dir, int number) {
+  const std::string name = "scenario_000" + std::to_string(number);
+  const fs::path staged = dir / ("." + name + ".tmp");
+  WriteText(staged / "result.json", "{\"scenario_number\": " + std::to_string(number) +
+                                        ", \"status\": \"done\", \"termination_reason\": 1, "
+                                        "\"termination_reason_name\": \"REASON_SUCCESS\"}");
+  fs::rename(staged, dir / name);
+}
+
+// Waits up to 5 s for `predicate`.
+template <class Predicate>
+bool WaitFor(Predicate predicate) {
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!predicate()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
+}
+
+TEST(ReportRefresher, RewritesTheReportWhenFoldersArePublished) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  WriteText(dir / "batch_identity.json", "{\"batch\": \"live\", \"identity\": \"x\"}");
+  std::string errors;
+  {
+    const ReportRefresher refresher(dir, 50ms, [&](const std::string& e) { errors += e; });
+    Publish(dir, 1);
+    ASSERT_TRUE(WaitFor([&] {
+      return ReadText(dir / "report" / "data.js").find("scenario_0001") != std::string::npos;
+    }));
+    EXPECT_TRUE(fs::is_regular_file(dir / "index.html"));
+    EXPECT_TRUE(fs::is_regular_file(dir / "scenario_0001" / "index.html"));
+    Publish(dir, 2);
+    EXPECT_TRUE(WaitFor([&] {
+      return ReadText(dir / "report" / "data.js").find("scenario_0002") != std::string::npos;
+    }));
+  }
+  EXPECT_EQ(errors, "");
+  // Stopped: nothing is written any more.
+  fs::remove(dir / "index.html");
+  Publish(dir, 3);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_FALSE(fs::exists(dir / "index.html"));
+}
+
+}  // namespace
+}  // namespace asg::report
