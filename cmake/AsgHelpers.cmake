@@ -1,12 +1,20 @@
 # Small helpers shared by the module and test CMakeLists.
 
-# Adds each listed module folder that has a CMakeLists.txt.
-macro(asg_add_modules)
-  foreach(module ${ARGN})
-    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${module}/CMakeLists.txt)
-      add_subdirectory(${module})
-    endif()
-  endforeach()
+# asg_module(NAME [USES ...]): one row of cmake/Modules.cmake. Adds the module's folder (a
+# module inside another module's folder, such as client/farm, is added by that folder's
+# CMakeLists.txt) and records the module for tests/CMakeLists.txt, which adds tests/<module>.
+# USES is read by tests/architecture/layering_test.py, not by CMake.
+macro(asg_module name)
+  string(FIND "${name}" "/" nested)
+  if(nested EQUAL -1)
+    add_subdirectory(${name})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ASG_MODULES ${name})
+endmacro()
+
+# asg_tests_may_also_use(MODULE USES ...): a row of cmake/Modules.cmake's second table, read by
+# tests/architecture/layering_test.py; nothing for CMake to do.
+macro(asg_tests_may_also_use)
 endmacro()
 
 # asg_add_library(NAME SOURCES a.cpp b.cpp DEPS asg::protocol ...)
@@ -20,7 +28,7 @@ function(asg_add_library name)
   target_link_libraries(asg_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
 endfunction()
 
-# asg_add_test(NAME SOURCES a_test.cpp ... DEPS asg::terrain ... [LABELS slow])
+# asg_add_test(NAME SOURCES a_test.cpp ... DEPS asg::terrain ... [LABELS e2e slow] [TIMEOUT s])
 # A GoogleTest executable whose tests are registered with CTest one by one.
 function(asg_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
@@ -33,9 +41,20 @@ function(asg_add_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif()
+  # unit: in-process tests of a module; e2e: real executables and processes; slow: a minute or
+  # so of work, left out by `ctest -LE slow`.
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
   gtest_discover_tests(${name}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  # Labels are set by a script of their own, run by CTest after the discovered tests are added
+  # (their names are in ${name}_TESTS): gtest_discover_tests' PROPERTIES keep one value only.
+  set(label_script ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
+  file(WRITE ${label_script}
+       "set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_script})
 endfunction()
 
 # asg_add_benchmark(NAME SOURCES a_bench.cpp ... DEPS ...)

@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
       "asg-node-straight",
       "Drives the worker's vehicle straight at the goal with the built-in straight driver's law\n"
       "(steering 1.5 deg per deg of heading error, constant speed), from odometry only.",
-      {{"speed", "[m/s] target speed", &speed}}};
+      {{"speed", "[m/s] target speed", &speed}},
+      {}};
   NodeSettings settings;
   settings.node_name = "straight";
   const int code =

@@ -89,7 +89,7 @@ TEST(StackFollowerTest, SteersTowardThePathWithTheResearchGains) {
 
 TEST(ExampleOptionsTest, ParsesTheCommonOptions) {
   double speed = 5.0;
-  const ExampleUsage usage{"asg-node-x", "An example.", {{"speed", "[m/s] speed", &speed}}};
+  const ExampleUsage usage{"asg-node-x", "An example.", {{"speed", "[m/s] speed", &speed}}, {}};
   std::ostringstream out, err;
   NodeSettings settings;
   const char* argv[] = {"x",       "--connect", "10.0.0.2:7000", "--worker-id", "4", "--name", "n",

@@ -1,0 +1,32 @@
+# The modules, lowest first, and what each may use: the one table of the project's layering.
+# The root CMakeLists.txt adds them in this order; tests/architecture/layering_test.py fails
+# naming the file and line of any #include of a module not listed as usable, and of any module
+# the README's module map lists differently. A module is a folder (a sub-folder of another
+# module's folder when it is a library of its own, e.g. client/farm) and one library target.
+#
+#          module           may use
+asg_module(core)
+asg_module(json             core)
+asg_module(protocol         core json)
+asg_module(results          core json protocol)
+asg_module(regret           core)
+asg_module(search           core json regret)
+asg_module(terrain          core protocol)
+asg_module(scene            core json protocol regret terrain)
+asg_module(capture          core protocol scene terrain)
+asg_module(worker           core json protocol capture regret results scene terrain)
+asg_module(report           core json protocol results terrain)
+asg_module(client/batch     core json protocol results search terrain)
+asg_module(client/launch    core protocol)
+asg_module(client/nodes     core json protocol results client/batch)
+asg_module(client/farm      core json protocol results report client/batch client/launch client/nodes)
+asg_module(client/search    core json protocol results search client/batch client/farm)
+asg_module(client/replay    core json protocol results client/batch client/farm)
+asg_module(client           core json protocol report client/batch client/farm client/replay client/search)
+asg_module(ctl              core json protocol)
+asg_module(nodes            core json protocol)
+asg_module(nodes/examples   core json protocol nodes)
+
+# What a module's tests (tests/<module>/) may use beyond the module's own row.
+#                        module           may also use
+asg_tests_may_also_use(nodes/examples   scene)  # the example's control law against scene's driver
