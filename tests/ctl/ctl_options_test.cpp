@@ -1,4 +1,5 @@
-// asg-ctl's command line: defaults, the token's sources, the JSON argument and the checks.
+// Tests for ctl/ctl_options.h: asg-ctl's command line: defaults, the token's sources, the JSON
+// argument and the checks.
 #include "ctl/ctl_options.h"
 
 #include <gtest/gtest.h>

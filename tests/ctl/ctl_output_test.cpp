@@ -1,4 +1,5 @@
-// What asg-ctl makes of reply bodies: their errors, attachment files and the services table.
+// Tests for ctl/ctl_output.h: what asg-ctl makes of reply bodies: their errors, attachment files
+// and the services table.
 #include "ctl/ctl_output.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// asg-ctl against a scripted interactive worker, in-process (RunCtl) and as the built binary.
+// Tests for ctl/ctl.h: asg-ctl against a scripted interactive worker, in-process (RunCtl) and as
+// the built binary.
 #include "ctl/ctl.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// HandOverIo: the background thread runs the context until a thread takes it over; then the
-// taking thread alone runs its handlers, until it gives it back.
+// Tests for protocol/hand_over_io.h: the background thread runs the context until a thread
+// takes it over; then the taking thread alone runs its handlers, until it gives it back.
 #include "protocol/hand_over_io.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// ReportRefresher: a running batch's report is rewritten when scenario folders were published.
+// Tests for report/report.h: ReportRefresher rewrites a running batch's report when scenario
+// folders were published, and stops at once.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,5 +1,5 @@
-// The JSON Schema written from the decoders' field lists: required fields, ranges, defaults,
-// tagged variants, and every encoded key described.
+// Tests for protocol/messages_json.h: the JSON Schema written from the decoders' field lists:
+// required fields, ranges, defaults, tagged variants, and every encoded key described.
 #include <gtest/gtest.h>
 
 #include <string>
