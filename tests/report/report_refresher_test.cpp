@@ -56,10 +56,11 @@ TEST(ReportRefresher, RewritesTheReportWhenFoldersArePublished) {
   {
     const ReportRefresher refresher(dir, 50ms, [&](const std::string& e) { errors += e; });
     Publish(dir, 1);
+    // A write puts the scenario pages first, then data.js, then index.html.
     ASSERT_TRUE(WaitFor([&] {
-      return ReadText(dir / "report" / "data.js").find("scenario_0001") != std::string::npos;
+      return ReadText(dir / "report" / "data.js").find("scenario_0001") != std::string::npos &&
+             fs::is_regular_file(dir / "index.html");
     }));
-    EXPECT_TRUE(fs::is_regular_file(dir / "index.html"));
     EXPECT_TRUE(fs::is_regular_file(dir / "scenario_0001" / "index.html"));
     Publish(dir, 2);
     EXPECT_TRUE(WaitFor([&] {
