@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "tests/worker/serve_simif_util.h"
+#include "tests/worker/serve/simif_util.h"
 
 namespace asg::worker {
 namespace {

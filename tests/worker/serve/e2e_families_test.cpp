@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "protocol/messages_json.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <set>
 
-#include "tests/worker/serve_simif_util.h"
+#include "tests/worker/serve/simif_util.h"
 
 namespace asg::worker {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "protocol/messages_json.h"
 #include "tests/scene/scene_test_util.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker::testing {

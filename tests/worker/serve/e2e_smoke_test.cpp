@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/messages_json.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {
