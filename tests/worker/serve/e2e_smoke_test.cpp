@@ -1,4 +1,5 @@
-// The interactive worker starts, loads a scenario, steps and answers over a real socket.
+// End-to-end test of asg-worker --serve (worker/serve/session.h): the interactive worker starts,
+// loads a scenario, steps and answers over a real socket.
 #include <gtest/gtest.h>
 
 #include "protocol/messages_json.h"

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <regex>
@@ -26,6 +27,18 @@ namespace asg::worker::testing {
 
 using client::testing::Child;
 using client::testing::Executable;
+
+/// Polls `condition` until it holds; false when it still does not after `timeout`, which is
+/// generous: a test waits for what it expects, never for a set time.
+inline bool Eventually(const std::function<bool()>& condition,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
 
 /// A connection to a served worker with a queue of the frames it pushes.
 class ServedClient {

@@ -1,5 +1,5 @@
 // Scenarios and request builders of the simulation_interfaces tests of the interactive worker
-// (serve_simif_test.cpp, serve_simif_state_test.cpp): a scenario with hand-placed actors whose
+// (e2e_simif_test.cpp, e2e_simif_state_test.cpp): a scenario with hand-placed actors whose
 // entity names are known, one that never ends by itself, and short JSON builders.
 #pragma once
 
@@ -112,6 +112,11 @@ inline double Time(ServedClient& client) {
 /// GetSimulationState's state.
 inline int StateNumber(ServedClient& client) {
   return client.Body("GetSimulationState").at("state").at("state").get<int>();
+}
+
+/// [s] wall time since `start`.
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Sends a request without waiting; the future holds its outcome.
