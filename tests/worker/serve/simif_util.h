@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -117,17 +116,6 @@ inline int StateNumber(ServedClient& client) {
 /// [s] wall time since `start`.
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// Sends a request without waiting; the future holds its outcome.
-inline std::future<protocol::RequestResult> Later(ServedClient& client, const std::string& service,
-                                                  const Json& body) {
-  auto promise = std::make_shared<std::promise<protocol::RequestResult>>();
-  std::future<protocol::RequestResult> future = promise->get_future();
-  client.connection().AsyncRequest(
-      service, body, {}, std::chrono::seconds(30),
-      [promise](protocol::RequestResult result) { promise->set_value(std::move(result)); });
-  return future;
 }
 
 }  // namespace asg::worker::testing
