@@ -5,9 +5,23 @@
 #include <string>
 
 #include "scene/live_run.h"
-#include "worker/serve/session.h"
+#include "worker/serve/call.h"
 
 namespace asg::worker::serve {
+
+class Session;
+
+/// One service: its family, a one-line description and its handler. A handler throws
+/// std::invalid_argument (or json::DecodeError) for a request it cannot decode (answered Error,
+/// naming the field and the value).
+struct Service {
+  const char* family;       ///< "simulation_interfaces", "monodrive", "roadrunner_sse" or "asg"
+  const char* description;  ///< one line, as ListServices gives it
+  Reply (*handler)(Session& session, const Call& call);
+};
+
+/// Every service by name (services_*.cpp).
+const std::map<std::string, Service>& Services();
 
 /// simulation_interfaces Result code of an entity operation's status.
 int EntityCode(scene::EntityStatus status);

@@ -3,7 +3,7 @@
 
 #include "capture/capture_error.h"
 #include "protocol/messages_json.h"
-#include "worker/serve/fields.h"
+#include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
 
@@ -13,7 +13,7 @@ namespace {
 using json::Json;
 
 Reply ListServices(Session&, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   Json services = Json::array();
   for (const auto& [name, service] : Services()) {
     services.push_back(
@@ -23,13 +23,9 @@ Reply ListServices(Session&, const Call& call) {
 }
 
 Reply LoadScenario(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const bool has_request = request.Has("request");
-  const std::string folder = request.String("folder");
-  const Json* body = has_request ? &call.body().at("request") : nullptr;
-  if (has_request) request.Object("request");  // read as a whole below
-  request.Done();
-  if (has_request == !folder.empty()) {
+  const auto request = ReadRequest<LoadScenarioRequest>(call.body());
+  const bool has_request = !request.request.is_null();
+  if (has_request == !request.folder.empty()) {
     throw std::invalid_argument(
         "give exactly one of request (a RunScenario body) and folder "
         "(a scenario folder of a result)");
@@ -38,19 +34,19 @@ Reply LoadScenario(Session& session, const Call& call) {
   std::filesystem::path from;
   if (has_request) {
     try {
-      scenario = protocol::DecodeMessage<protocol::RunScenarioRequest>(*body);
+      scenario = protocol::DecodeMessage<protocol::RunScenarioRequest>(request.request);
     } catch (const std::exception& error) {
       throw std::invalid_argument(std::string("request: ") + error.what());
     }
   } else {
-    from = folder;
+    from = request.folder;
     try {
       scenario = ReadFolderRequest(from);
     } catch (const std::exception& error) {
       return {{{"success", false}, {"description", error.what()}}};
     }
   }
-  if (session.goal_running()) {
+  if (session.clock().goal_running()) {
     return {{{"success", false}, {"description", "a SimulateSteps goal is running"}}};
   }
   try {
@@ -64,38 +60,37 @@ Reply LoadScenario(Session& session, const Call& call) {
                 {"seed", scenario.seed},
                 {"entities", session.live().EntityNames().size()},
                 {"driver", Json(scenario.driver)["type"]},
-                {"state", SimStateName(session.state())}};
+                {"state", SimStateName(session.clock().state())}};
   if (scenario.vehicle_nodes.count > 0) reply["note"] = NodesNote(scenario);
   return reply;
 }
 
 Reply GetResult(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
-  if (session.result_json().is_null()) {
+  ReadRequest<EmptyRequest>(call.body());
+  const RunResults& results = session.results();
+  if (results.result_json().is_null()) {
     return {{{"success", false},
              {"available", false},
              {"description", "no run has ended yet (the state becomes STATE_STOPPED at the end)"}}};
   }
-  Json body = {{"success", true}, {"available", true}, {"analysis", session.result_json()}};
-  if (!session.result_folder().empty()) body["folder"] = session.result_folder().string();
+  Json body = {{"success", true}, {"available", true}, {"analysis", results.result_json()}};
+  if (!results.result_folder().empty()) body["folder"] = results.result_folder().string();
   return {body};
 }
 
 Reply CaptureScene(Session& session, const Call& call) {
-  Fields request(call.body(), "");
+  const auto request = ReadRequest<CaptureSceneRequest>(call.body());
+  const bool given = !request.scene_capture_settings.is_null();
   protocol::SceneCaptureSettings settings;
-  if (request.Has("scene_capture_settings")) {
-    request.Object("scene_capture_settings");
-    settings = protocol::DecodeMessage<protocol::SceneCaptureSettings>(
-        call.body().at("scene_capture_settings"));
+  if (given) {
+    settings =
+        protocol::DecodeMessage<protocol::SceneCaptureSettings>(request.scene_capture_settings);
   }
-  request.Done();
   if (!session.live().loaded()) return {{{"success", false}, {"description", NotLoaded()}}};
-  if (!request.Has("scene_capture_settings"))
-    settings = session.live().request().scene_capture_settings;
+  if (!given) settings = session.live().request().scene_capture_settings;
   std::vector<protocol::CaptureImage> images;
   try {
-    images = session.Capture(settings);
+    images = session.captures().Capture(session.live(), settings);
   } catch (const capture::CaptureError& error) {
     return {{{"success", false}, {"description", std::string("capture: ") + error.what()}}};
   }

@@ -5,7 +5,7 @@
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
 #include "worker/node_sensors.h"
-#include "worker/serve/fields.h"
+#include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
 
@@ -21,7 +21,7 @@ Reply Answer(bool success, Json message) {
 }
 
 Reply GetVersion(Session&, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   return Answer(true, "simulator_version: asg-farm " ASG_FARM_VERSION ", api_version: 5.0");
 }
 
@@ -32,7 +32,7 @@ Reply ClosedLoopConfig(Session& session, const Call& call) {
   } catch (const std::exception& error) {
     return Answer(false, std::string("Failed to configure scenario. ") + error.what());
   }
-  if (session.goal_running()) {
+  if (session.clock().goal_running()) {
     return Answer(false, "Failed to configure scenario. A SimulateSteps goal is running.");
   }
   try {
@@ -44,9 +44,7 @@ Reply ClosedLoopConfig(Session& session, const Call& call) {
 }
 
 Reply ClosedLoopStep(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const double time_step = request.Number("time_step", 0.0);
-  request.Done();
+  const double time_step = ReadRequest<ClosedLoopStepRequest>(call.body()).time_step;
   if (!session.live().loaded()) return Answer(false, false);
   const double dt = session.live().timing().dt;
   const double steps = std::round(time_step / dt);
@@ -57,11 +55,10 @@ Reply ClosedLoopStep(Session& session, const Call& call) {
                                 std::to_string(dt) + " s, at most " +
                                 std::to_string(Session::kInlineSteps) + " steps");
   }
-  if (session.state() != SimState::kPaused || session.goal_running()) {
-    return Answer(false, false);
-  }
+  SimulationClock& clock = session.clock();
+  if (clock.state() != SimState::kPaused || clock.goal_running()) return Answer(false, false);
   const auto wanted = static_cast<uint64_t>(steps);
-  const bool complete = session.StepNow(wanted) == wanted;
+  const bool complete = clock.StepNow(wanted) == wanted;
   return Answer(complete, complete);
 }
 
@@ -78,9 +75,7 @@ Reply EgoControl(Session& session, const Call& call) {
 }
 
 Reply SampleSensors(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  request.Integer("timeout", 0, 0, INT32_MAX);  // readings are ready at once
-  request.Done();
+  ReadRequest<SampleSensorsRequest>(call.body());  // its timeout is not used: readings are ready
   if (!session.live().loaded()) {
     return Answer(false,
                   "An attempt to sample sensors was made but no ego vehicle is registered to the "
@@ -88,7 +83,7 @@ Reply SampleSensors(Session& session, const Call& call) {
   }
   Reply reply = Answer(true, "complete");
   reply.body["readings"] = Json::array();
-  if (const StepSensorData* data = session.LatestSensors()) {
+  if (const StepSensorData* data = session.sensors().Latest()) {
     reply.body["readings"] = data->readings;
     reply.attachment = data->attachment;
   }
@@ -96,23 +91,22 @@ Reply SampleSensors(Session& session, const Call& call) {
 }
 
 Reply WeatherConfig(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const protocol::RunScenarioRequest* loaded =
-      session.live().loaded() ? &session.live().request() : nullptr;
-  const double inclination = request.Number(
-      "sun_inclination", loaded ? loaded->scene_description.sunlight_inclination : 30.0);
-  const double yaw =
-      request.Number("sun_yaw", loaded ? loaded->scene_description.sunlight_yaw_angle : 0.0);
-  const double haze = request.Number("haze_distance", 0.0);
-  const std::string profile = request.String("profile_id", "custom");
-  request.Done();
-  if (inclination < -90.0 || inclination > 90.0 || haze < 0.0) {
+  // The sun defaults to the loaded scenario's.
+  WeatherRequest request;
+  if (session.live().loaded()) {
+    const protocol::SceneDescription& scene = session.live().request().scene_description;
+    request.sun_inclination = scene.sunlight_inclination;
+    request.sun_yaw = scene.sunlight_yaw_angle;
+  }
+  ReadRequest(call.body(), &request);
+  if (request.sun_inclination < -90.0 || request.sun_inclination > 90.0 ||
+      request.haze_distance < 0.0) {
     return Answer(false,
                   "Weather configuration failed: sun_inclination must be in [-90, 90] "
                   "and haze_distance >= 0");
   }
-  session.SetWeather(inclination, yaw, haze);
-  return Answer(true, "Weather configured to " + profile);
+  session.captures().SetWeather({request.sun_inclination, request.sun_yaw, request.haze_distance});
+  return Answer(true, "Weather configured to " + request.profile_id);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // ROS 2 simulation_interfaces services (seed 000) over the interactive worker's session.
 #include <regex>
 
-#include "worker/serve/fields.h"
+#include "worker/serve/reply_json.h"
+#include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
 
@@ -33,46 +34,25 @@ struct Filters {
   double radius = 0.0;
 };
 
-/// Reads EntityFilters; an unsupported bounds type gives *unsupported.
-Filters ReadFilters(Fields fields, std::string* unsupported) {
+/// The filters of `value`; an unsupported bounds type gives *unsupported.
+Filters CompileFilters(const FiltersValue& value, std::string* unsupported) {
   Filters filters;
-  const std::string pattern = fields.String("filter");
-  if (!pattern.empty()) {
+  if (!value.filter.empty()) {
     try {
-      filters.name.emplace(pattern, std::regex::extended | std::regex::nosubs);
+      filters.name.emplace(value.filter, std::regex::extended | std::regex::nosubs);
     } catch (const std::regex_error& error) {
-      throw std::invalid_argument(fields.PathOf("filter") + " = \"" + pattern +
+      throw std::invalid_argument("filters.filter = \"" + value.filter +
                                   "\": not a POSIX extended regular expression (" + error.what() +
                                   ")");
     }
   }
-  const Json& categories = fields.Array("categories");
-  for (size_t i = 0; i < categories.size(); ++i) {
-    Fields category(categories[i], fields.PathOf("categories") + "[" + std::to_string(i) + "]");
-    filters.categories.push_back(static_cast<int>(category.Integer("category", 0, 0, 255)));
-    category.Done();
+  for (const CategoryValue& category : value.categories) {
+    filters.categories.push_back(category.category);
   }
-  Fields tags = fields.Object("tags");
-  const Json& tag_list = tags.Array("tags");
-  for (size_t i = 0; i < tag_list.size(); ++i) {
-    if (!tag_list[i].is_string()) {
-      throw std::invalid_argument(tags.PathOf("tags") + "[" + std::to_string(i) +
-                                  "] = " + tag_list[i].dump() + ": must be a string");
-    }
-    filters.tags.push_back(tag_list[i].get<std::string>());
-  }
-  filters.all_tags = tags.Integer("filter_mode", 0, 0, 1) == 1;
-  tags.Done();
-  Fields bounds = fields.Object("bounds");
-  filters.bounds_type = static_cast<int>(bounds.Integer("type", 0, 0, 3));
-  const Json& points = bounds.Array("points");
-  std::vector<Eigen::Vector3d> corners;
-  for (size_t i = 0; i < points.size(); ++i) {
-    corners.push_back(
-        ReadVector3(Fields(points[i], bounds.PathOf("points") + "[" + std::to_string(i) + "]")));
-  }
-  bounds.Done();
-  fields.Done();
+  filters.tags = value.tags.tags;
+  filters.all_tags = value.tags.filter_mode == 1;
+  filters.bounds_type = value.bounds.type;
+  const std::vector<Vector3Value>& corners = value.bounds.points;
   if (filters.bounds_type == 2) {
     *unsupported =
         "filters.bounds.type = 2 (TYPE_CONVEX_HULL) is not supported; use TYPE_BOX "
@@ -81,11 +61,12 @@ Filters ReadFilters(Fields fields, std::string* unsupported) {
     throw std::invalid_argument("filters.bounds.points: " + std::to_string(corners.size()) +
                                 " points; TYPE_BOX and TYPE_SPHERE take 2");
   } else if (filters.bounds_type == 1) {
-    filters.box =
-        Eigen::AlignedBox3d(corners[0].cwiseMin(corners[1]), corners[0].cwiseMax(corners[1]));
+    const Eigen::Vector3d a = corners[0].ToEigen();
+    const Eigen::Vector3d b = corners[1].ToEigen();
+    filters.box = Eigen::AlignedBox3d(a.cwiseMin(b), a.cwiseMax(b));
   } else if (filters.bounds_type == 3) {
-    filters.centre = corners[0];
-    filters.radius = corners[1].x();
+    filters.centre = corners[0].ToEigen();
+    filters.radius = corners[1].x;
     if (filters.radius < 0.0) {
       throw std::invalid_argument("filters.bounds.points[1].x = " + std::to_string(filters.radius) +
                                   ": a radius must be >= 0");
@@ -119,10 +100,9 @@ bool Matches(const Filters& filters, const scene::EntityInfo& info) {
 /// The names matching the request's filters, or a result to answer with.
 std::optional<Json> MatchingNames(Session& session, const Call& call,
                                   std::vector<std::string>* names) {
-  Fields request(call.body(), "");
+  const auto request = ReadRequest<FilteredRequest>(call.body());
   std::string unsupported;
-  const Filters filters = ReadFilters(request.Object("filters"), &unsupported);
-  request.Done();
+  const Filters filters = CompileFilters(request.filters, &unsupported);
   if (!unsupported.empty()) return ResultJson(kFeatureUnsupported, unsupported);
   if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
   const bool unfiltered = !filters.name && filters.categories.empty() && filters.tags.empty() &&
@@ -135,7 +115,7 @@ std::optional<Json> MatchingNames(Session& session, const Call& call,
 }
 
 Reply GetSimulatorFeatures(Session&, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   const Json features = {0, 1, 4, 5, 6, 8, 10, 11, 12, 14, 20, 21, 22, 23, 24, 25, 26, 31, 32, 33};
   return {{{"features",
             {{"features", features},
@@ -147,15 +127,7 @@ Reply GetSimulatorFeatures(Session&, const Call& call) {
 }
 
 Reply GetSpawnables(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const Json& sources = request.Array("sources");
-  for (size_t i = 0; i < sources.size(); ++i) {
-    if (!sources[i].is_string()) {
-      throw std::invalid_argument("sources[" + std::to_string(i) + "] = " + sources[i].dump() +
-                                  ": must be a string");
-    }
-  }
-  request.Done();
+  const auto request = ReadRequest<SpawnablesRequest>(call.body());
   Json spawnables = Json::array();
   scene::LiveRun& live = session.live();
   for (const scene::SpawnableClass& spawnable : live.Spawnables()) {
@@ -164,31 +136,22 @@ Reply GetSpawnables(Session& session, const Call& call) {
                           {"spawn_bounds", BoxBoundsJson(spawnable.bounds)}});
   }
   const std::string message =
-      sources.empty() ? "" : "sources are not searched: the actor catalog is the only source";
+      request.sources.empty() ? ""
+                              : "sources are not searched: the actor catalog is the only source";
   return {{{"result", ResultJson(kOk, message)}, {"spawnables", spawnables}}};
 }
 
 Reply SpawnEntity(Session& session, const Call& call) {
-  Fields request(call.body(), "");
+  const auto request = ReadRequest<SpawnRequestBody>(call.body());
   scene::SpawnRequest spawn;
-  spawn.name = request.String("name");
-  spawn.allow_renaming = request.Bool("allow_renaming");
-  Fields resource = request.Object("entity_resource");
-  spawn.uri = resource.String("uri");
-  spawn.resource_string = resource.String("resource_string");
-  resource.Done();
-  spawn.entity_namespace = request.String("entity_namespace");
-  Fields initial = request.Object("initial_pose");
-  Fields header = initial.Object("header");
-  const std::string frame = header.String("frame_id");
-  header.Object("stamp");  // ignored, as the service says
-  header.Done();
-  Fields pose = initial.Object("pose");
-  spawn.position = ReadVector3(pose.Object("position"));
-  spawn.orientation = ReadQuaternion(pose.Object("orientation"));
-  pose.Done();
-  initial.Done();
-  request.Done();
+  spawn.name = request.name;
+  spawn.allow_renaming = request.allow_renaming;
+  spawn.uri = request.entity_resource.uri;
+  spawn.resource_string = request.entity_resource.resource_string;
+  spawn.entity_namespace = request.entity_namespace;
+  const std::string& frame = request.initial_pose.header.frame_id;  // the stamp is ignored
+  spawn.position = request.initial_pose.pose.position.ToEigen();
+  spawn.orientation = request.initial_pose.pose.orientation.ToEigen();
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
   if (!frame.empty() && frame != "world") {
     return {{{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
@@ -201,9 +164,7 @@ Reply SpawnEntity(Session& session, const Call& call) {
 }
 
 Reply DeleteEntity(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const std::string name = request.String("entity");
-  request.Done();
+  const std::string name = ReadRequest<EntityRequest>(call.body()).entity;
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
   const scene::EntityOutcome outcome = session.live().Delete(name);
   return {{{"result", ResultJson(EntityCode(outcome.status), outcome.message)}}};
@@ -231,8 +192,8 @@ Reply GetEntitiesStates(Session& session, const Call& call) {
 }
 
 /// The entity named by the request's "entity", or a result to answer with.
-std::optional<Json> NamedEntity(Session& session, Fields* request, std::string* name) {
-  *name = request->String("entity");
+std::optional<Json> NamedEntity(Session& session, const Call& call, std::string* name) {
+  *name = ReadRequest<EntityRequest>(call.body()).entity;
   if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
   if (!session.live().Info(*name)) {
     return ResultJson(kNotFound, "entity = \"" + *name + "\": no such entity");
@@ -241,20 +202,16 @@ std::optional<Json> NamedEntity(Session& session, Fields* request, std::string* 
 }
 
 Reply GetEntityState(Session& session, const Call& call) {
-  Fields request(call.body(), "");
   std::string name;
-  std::optional<Json> failure = NamedEntity(session, &request, &name);
-  request.Done();
+  const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
   return {{{"result", ResultJson(kOk)},
            {"state", EntityStateJson(*session.live().Kinematics(name), session.live().time())}}};
 }
 
 Reply GetEntityInfo(Session& session, const Call& call) {
-  Fields request(call.body(), "");
   std::string name;
-  std::optional<Json> failure = NamedEntity(session, &request, &name);
-  request.Done();
+  const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
   const scene::EntityInfo info = *session.live().Info(name);
   return {{{"result", ResultJson(kOk)},
@@ -265,72 +222,47 @@ Reply GetEntityInfo(Session& session, const Call& call) {
 }
 
 Reply GetEntityBounds(Session& session, const Call& call) {
-  Fields request(call.body(), "");
   std::string name;
-  std::optional<Json> failure = NamedEntity(session, &request, &name);
-  request.Done();
+  const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
   return {
       {{"result", ResultJson(kOk)}, {"bounds", BoxBoundsJson(session.live().Info(name)->bounds)}}};
 }
 
 Reply SetEntityState(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const std::string name = request.String("entity");
-  Fields state = request.Object("state");
-  Fields header = state.Object("header");
-  const std::string frame = header.String("frame_id");
-  header.Object("stamp");  // ignored, as the service says
-  header.Done();
-  Fields pose = state.Object("pose");
-  const Eigen::Vector3d position = ReadVector3(pose.Object("position"));
-  const Eigen::Quaterniond orientation = ReadQuaternion(pose.Object("orientation"));
-  pose.Done();
-  Fields twist = state.Object("twist");
-  const Eigen::Vector3d linear = ReadVector3(twist.Object("linear"));
-  const Eigen::Vector3d angular = ReadVector3(twist.Object("angular"));
-  twist.Done();
-  Fields acceleration = state.Object("acceleration");
-  ReadVector3(acceleration.Object("linear"));
-  ReadVector3(acceleration.Object("angular"));
-  acceleration.Done();
-  state.Done();
-  const bool set_pose = request.Bool("set_pose");
-  const bool set_twist = request.Bool("set_twist");
-  request.Bool("set_acceleration");  // acceleration follows from the physics; not settable
-  request.Done();
+  // The stamp is ignored, and the acceleration follows from the physics: it is not settable.
+  const auto request = ReadRequest<SetEntityStateRequest>(call.body());
+  const std::string& frame = request.state.header.frame_id;
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
   if (!frame.empty() && frame != "world") {
     return {{{"result", ResultJson(kOperationFailed, "state.header.frame_id = \"" + frame +
                                                          "\": only \"world\" is known")}}};
   }
   scene::EntityStateChange change;
-  if (set_pose) {
-    change.position = position;
-    change.orientation = orientation;
+  if (request.set_pose) {
+    change.position = request.state.pose.position.ToEigen();
+    change.orientation = request.state.pose.orientation.ToEigen();
   }
-  if (set_twist) {
-    change.linear_velocity = linear;
-    change.angular_velocity = angular;
+  if (request.set_twist) {
+    change.linear_velocity = request.state.twist.linear.ToEigen();
+    change.angular_velocity = request.state.twist.angular.ToEigen();
   }
-  const scene::EntityOutcome outcome = session.live().SetState(name, change);
+  const scene::EntityOutcome outcome = session.live().SetState(request.entity, change);
   const int code =
       outcome.status == scene::EntityStatus::kInvalidPose ? 101 : EntityCode(outcome.status);
   return {{{"result", ResultJson(code, outcome.message)}}};
 }
 
 Reply ResetSimulation(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const int scope = static_cast<int>(request.Integer("scope", 0, 0, 255));
-  request.Done();
+  const int scope = ReadRequest<ResetRequest>(call.body()).scope;
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
-  if (session.goal_running()) {
+  if (session.clock().goal_running()) {
     return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
   }
   if (scope == 0 || scope == 255) {
     session.Reload();
     // The step count went back to 0: a playing run's wall-time pace restarts from here.
-    session.SetPace(session.pace());
+    session.clock().RestartPace();
     return {{{"result", ResultJson(kOk)}}};
   }
   if ((scope & ~7) != 0) {
@@ -343,23 +275,21 @@ Reply ResetSimulation(Session& session, const Call& call) {
   if (scope & 2) session.live().ResetState();
   if (scope & 1) {
     session.live().ResetTime();
-    session.SetPace(session.pace());  // as above: the pace restarts with the clock
+    session.clock().RestartPace();  // as above: the pace restarts with the clock
   }
   return {{{"result", ResultJson(kOk)}}};
 }
 
 Reply GetSimulationState(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
-  return {{{"state", {{"state", static_cast<int>(session.state())}}}, {"result", ResultJson(kOk)}}};
+  ReadRequest<EmptyRequest>(call.body());
+  return {{{"state", {{"state", static_cast<int>(session.clock().state())}}},
+           {"result", ResultJson(kOk)}}};
 }
 
 Reply SetSimulationState(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  Fields state = request.Object("state");
-  const int target = static_cast<int>(state.Integer("state", 0, 0, 5));
-  state.Done();
-  request.Done();
-  const SimState current = session.state();
+  const int target = ReadRequest<SetSimulationStateRequest>(call.body()).state.state;
+  SimulationClock& clock = session.clock();
+  const SimState current = clock.state();
   const auto answer = [](int code, const std::string& message = {}) {
     return Reply{{{"result", ResultJson(code, message)}}};
   };
@@ -373,7 +303,7 @@ Reply SetSimulationState(Session& session, const Call& call) {
     return answer(kIncorrectTransition, transition + ": the simulation is quitting");
   }
   if (wanted == current) return answer(kAlreadyInTargetState, transition);
-  if (session.goal_running()) {
+  if (clock.goal_running()) {
     return answer(kIncorrectState, transition +
                                        ": a SimulateSteps goal is running; cancel it first "
                                        "(CancelSimulateSteps)");
@@ -397,34 +327,27 @@ Reply SetSimulationState(Session& session, const Call& call) {
       session.Quit();
       return answer(kOk);
   }
-  session.SetState(wanted);
+  clock.SetState(wanted);
   return answer(kOk);
 }
 
-/// Reads and checks StepSimulation's and SimulateSteps' steps.
-uint64_t ReadSteps(Fields* request, int64_t fallback) {
-  return static_cast<uint64_t>(
-      request->Integer("steps", fallback, 1, static_cast<int64_t>(Session::kMaxSteps)));
-}
-
 Reply StepSimulation(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const uint64_t steps = ReadSteps(&request, 1);
-  request.Done();
-  if (session.goal_running()) {
+  const uint64_t steps = ReadRequest<StepsRequest>(call.body()).steps;
+  SimulationClock& clock = session.clock();
+  if (clock.goal_running()) {
     return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
   }
-  if (session.state() != SimState::kPaused) {
+  if (clock.state() != SimState::kPaused) {
     return {{{"result", ResultJson(kOperationFailed, std::string("the simulation is not paused (") +
-                                                         SimStateName(session.state()) + ")")}}};
+                                                         SimStateName(clock.state()) + ")")}}};
   }
-  if (steps > Session::kInlineSteps) {
+  if (steps > SimulationClock::kInlineSteps) {
     session.StartLongStep(call, steps);
     Reply later;
     later.later = true;
     return later;
   }
-  const uint64_t done = session.StepNow(steps);
+  const uint64_t done = clock.StepNow(steps);
   if (done < steps) {
     return {
         {{"result", ResultJson(kOperationFailed, "the run ended after " + std::to_string(done) +
@@ -434,26 +357,25 @@ Reply StepSimulation(Session& session, const Call& call) {
 }
 
 Reply SimulateSteps(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const uint64_t steps = ReadSteps(&request, 1);
-  request.Done();
-  if (session.goal_running()) {
+  const uint64_t steps = ReadRequest<StepsRequest>(call.body()).steps;
+  const SimulationClock& clock = session.clock();
+  if (clock.goal_running()) {
     return {{{"accepted", false},
              {"goal_id", 0},
              {"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
   }
-  const bool paused = session.state() == SimState::kPaused;
-  const uint64_t id = session.StartGoal(
-      call, steps, !paused,
-      std::string("the simulation is not paused (") + SimStateName(session.state()) + ")");
+  // Accepted in any state; one that does not step now fails right after.
+  std::string failure;
+  if (clock.state() != SimState::kPaused) {
+    failure = std::string("the simulation is not paused (") + SimStateName(clock.state()) + ")";
+  }
+  const uint64_t id = session.StartGoal(call, steps, failure);
   return {{{"accepted", true}, {"goal_id", id}}};
 }
 
 Reply CancelSimulateSteps(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const auto id = static_cast<uint64_t>(request.Integer("goal_id", 0, 0, INT64_MAX));
-  request.Done();
-  if (!session.CancelGoal(id)) {
+  const auto id = static_cast<uint64_t>(ReadRequest<CancelRequest>(call.body()).goal_id);
+  if (!session.clock().CancelGoal(id)) {
     return {{{"result", ResultJson(kNotFound, "goal_id = " + std::to_string(id) +
                                                   ": no such goal is running")}}};
   }

@@ -1,7 +1,8 @@
 // RoadRunner Scenario Simulation Engine services (seed 002): simulation control, status events,
 // runtime actors, communication and diagnostic logs. Replies are {success, ...} and, when
 // success is false, {description}.
-#include "worker/serve/fields.h"
+#include "worker/serve/reply_json.h"
+#include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
 
@@ -22,74 +23,74 @@ Reply Failed(const std::string& description) {
 /// The reason a control call cannot change the state now, or empty.
 std::string ControlBlocked(Session& session) {
   if (!session.live().loaded()) return NotLoaded();
-  if (session.state() == SimState::kQuitting) return "the simulation is quitting";
-  if (session.goal_running()) return "a SimulateSteps goal is running";
+  if (session.clock().state() == SimState::kQuitting) return "the simulation is quitting";
+  if (session.clock().goal_running()) return "a SimulateSteps goal is running";
   return {};
 }
 
 Reply RegisterClient(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const std::string name = request.String("name");
-  request.Done();
-  session.NameClient(call.client_id, name);
+  const std::string name = ReadRequest<RegisterClientRequest>(call.body()).name;
+  session.logs().Diagnostic(call.client_id, "info",
+                            "client " + std::to_string(call.client_id) + " is " + name);
   return Ok({{"client_id", call.client_id}});
 }
 
 Reply StartSimulation(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
-  if (session.state() == SimState::kPlaying) return Ok();  // does nothing when running
+  if (session.clock().state() == SimState::kPlaying) return Ok();  // does nothing when running
   if (session.live().ended()) session.Reload();
-  session.SetState(SimState::kPlaying);
+  session.clock().SetState(SimState::kPlaying);
   return Ok();
 }
 
 Reply StopSimulation(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
-  if (session.state() == SimState::kStopped) return Ok();  // does nothing when not running
+  if (session.clock().state() == SimState::kStopped) return Ok();  // does nothing when not running
   session.Reload();
-  session.SetState(SimState::kStopped);
+  session.clock().SetState(SimState::kStopped);
   return Ok();
 }
 
 Reply RestartSimulation(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
   session.Reload();
-  session.SetState(SimState::kPlaying);
+  session.clock().SetState(SimState::kPlaying);
   return Ok();
 }
 
 Reply ToggleSimulationPaused(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
-  if (session.state() == SimState::kStopped) return Failed("the simulation is stopped");
-  session.SetState(session.state() == SimState::kPlaying ? SimState::kPaused : SimState::kPlaying);
-  return Ok({{"status", SimulationStatusName(session.state())}});
+  if (session.clock().state() == SimState::kStopped) return Failed("the simulation is stopped");
+  session.clock().SetState(session.clock().state() == SimState::kPlaying ? SimState::kPaused
+                                                                         : SimState::kPlaying);
+  return Ok({{"status", SimulationStatusName(session.clock().state())}});
 }
 
 Reply GetSimulationStatus(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   scene::LiveRun& live = session.live();
-  return Ok({{"status", SimulationStatusName(session.state())},
-             {"state", static_cast<int>(session.state())},
+  return Ok({{"status", SimulationStatusName(session.clock().state())},
+             {"state", static_cast<int>(session.clock().state())},
              {"loaded", live.loaded()},
              {"ended", live.loaded() && live.ended()},
              {"manual_control", live.loaded() && live.manual_control()},
-             {"simulation_pace", session.pace()}});
+             {"simulation_pace", session.clock().pace()}});
 }
 
 Reply GetSimulationTime(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
+  ReadRequest<EmptyRequest>(call.body());
   scene::LiveRun& live = session.live();
   if (!live.loaded()) return Failed(NotLoaded());
   return Ok({{"simulation_time", live.time()},
@@ -99,21 +100,19 @@ Reply GetSimulationTime(Session& session, const Call& call) {
 }
 
 Reply SetSimulationPace(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const double pace = request.Number("simulation_pace", 1.0);
-  request.Done();
+  const double pace = ReadRequest<PaceRequest>(call.body()).simulation_pace;
   if (pace < 0.0) {
     throw std::invalid_argument("simulation_pace = " + std::to_string(pace) +
                                 ": must be >= 0 (0 = as fast as possible)");
   }
-  session.SetPace(pace);
+  session.clock().SetPace(pace);
   return Ok({{"simulation_pace", pace}});
 }
 
 Reply SubscribeEvents(Session& session, const Call& call) {
-  Fields(call.body(), "").Done();
-  session.Subscribe(call);
-  return Ok({{"status", SimulationStatusName(session.state())}});
+  ReadRequest<EmptyRequest>(call.body());
+  session.hub().Subscribe(call);
+  return Ok({{"status", SimulationStatusName(session.clock().state())}});
 }
 
 Json RuntimeActor(Session& session, const std::string& name) {
@@ -125,9 +124,7 @@ Json RuntimeActor(Session& session, const std::string& name) {
 }
 
 Reply GetRuntimeActors(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const Json& ids = request.Array("actor_ids");
-  request.Done();
+  const std::vector<std::string> ids = ReadRequest<RuntimeActorsQuery>(call.body()).actor_ids;
   if (!session.live().loaded()) return Failed(NotLoaded());
   Json actors = Json::array();
   if (ids.empty()) {
@@ -136,11 +133,7 @@ Reply GetRuntimeActors(Session& session, const Call& call) {
     }
   } else {
     for (size_t i = 0; i < ids.size(); ++i) {
-      if (!ids[i].is_string()) {
-        throw std::invalid_argument("actor_ids[" + std::to_string(i) + "] = " + ids[i].dump() +
-                                    ": must be a string");
-      }
-      const std::string name = ids[i].get<std::string>();
+      const std::string& name = ids[i];
       if (!session.live().Info(name))
         return Failed("actor_ids[" + std::to_string(i) + "] = \"" + name + "\": no such actor");
       actors.push_back(RuntimeActor(session, name));
@@ -150,28 +143,19 @@ Reply GetRuntimeActors(Session& session, const Call& call) {
 }
 
 Reply SetRuntimeActors(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const Json& actors = request.Array("actors");
-  request.Done();
-  if (!session.live().loaded()) return Failed(NotLoaded());
   // Every item is decoded before any is applied.
+  const auto request = ReadRequest<SetRuntimeActorsRequest>(call.body());
+  if (!session.live().loaded()) return Failed(NotLoaded());
   std::vector<std::pair<std::string, scene::EntityStateChange>> changes;
-  for (size_t i = 0; i < actors.size(); ++i) {
-    Fields actor(actors[i], "actors[" + std::to_string(i) + "]");
+  for (const ActorChangeValue& actor : request.actors) {
     scene::EntityStateChange change;
-    const std::string name = actor.String("actor_id");
-    if (actor.Has("pose")) {
-      Fields pose = actor.Object("pose");
-      change.position = ReadVector3(pose.Object("position"));
-      change.orientation = ReadQuaternion(pose.Object("orientation"));
-      pose.Done();
+    if (actor.pose) {
+      change.position = actor.pose->position.ToEigen();
+      change.orientation = actor.pose->orientation.ToEigen();
     }
-    if (actor.Has("velocity")) change.linear_velocity = ReadVector3(actor.Object("velocity"));
-    if (actor.Has("angular_velocity")) {
-      change.angular_velocity = ReadVector3(actor.Object("angular_velocity"));
-    }
-    actor.Done();
-    changes.emplace_back(name, change);
+    if (actor.velocity) change.linear_velocity = actor.velocity->ToEigen();
+    if (actor.angular_velocity) change.angular_velocity = actor.angular_velocity->ToEigen();
+    changes.emplace_back(actor.actor_id, change);
   }
   for (size_t i = 0; i < changes.size(); ++i) {
     const scene::EntityOutcome outcome =
@@ -184,53 +168,27 @@ Reply SetRuntimeActors(Session& session, const Call& call) {
   return Ok({{"applied", changes.size()}});
 }
 
-LogQuery ReadQuery(Fields* request, bool with_type) {
-  LogQuery query;
-  if (request->Has("client_id")) {
-    query.client_id = static_cast<int>(request->Integer("client_id", 0, 0, INT32_MAX));
-  }
-  if (with_type && request->Has("type")) query.type = request->String("type");
-  if (request->Has("level")) {
-    query.level = request->String("level");
-    if (*query.level != "info" && *query.level != "warning" && *query.level != "error") {
-      throw std::invalid_argument("level = \"" + *query.level +
-                                  "\": must be info, warning or error");
-    }
-  }
-  return query;
-}
-
 Reply EnableCommunicationLogging(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const bool enable = request.Bool("enable", true);
-  request.Done();
+  const bool enable = ReadRequest<EnableLoggingRequest>(call.body()).enable;
   session.logs().EnableCommunication(enable);
   return Ok({{"enabled", enable}});
 }
 
 Reply QueryCommunicationLog(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const LogQuery query = ReadQuery(&request, true);
-  request.Done();
+  const auto request = ReadRequest<CommunicationQueryRequest>(call.body());
+  const LogQuery query{request.client_id, request.type, request.level};
   return Ok({{"entries", session.logs().QueryCommunication(query)}});
 }
 
 Reply AddDiagnosticMessage(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const std::string level = request.String("level", "info");
-  const std::string message = request.String("message");
-  request.Done();
-  if (level != "info" && level != "warning" && level != "error") {
-    throw std::invalid_argument("level = \"" + level + "\": must be info, warning or error");
-  }
-  session.logs().Diagnostic(call.client_id, level, message);
+  const auto request = ReadRequest<DiagnosticRequest>(call.body());
+  session.logs().Diagnostic(call.client_id, request.level, request.message);
   return Ok();
 }
 
 Reply QueryDiagnosticMessageLog(Session& session, const Call& call) {
-  Fields request(call.body(), "");
-  const LogQuery query = ReadQuery(&request, false);
-  request.Done();
+  const auto request = ReadRequest<DiagnosticQueryRequest>(call.body());
+  const LogQuery query{request.client_id, std::nullopt, request.level};
   return Ok({{"entries", session.logs().QueryDiagnostics(query)}});
 }
 

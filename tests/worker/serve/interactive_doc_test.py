@@ -22,7 +22,7 @@ import unittest
 
 BIN = pathlib.Path(sys.argv[1]) if __name__ == "__main__" and len(sys.argv) > 1 else None
 ROOT = (pathlib.Path(sys.argv[2]) if __name__ == "__main__" and len(sys.argv) > 2
-        else pathlib.Path(__file__).resolve().parents[2])
+        else pathlib.Path(__file__).resolve().parents[3])
 sys.path.insert(0, str(ROOT / "nodes" / "python"))
 from asg_node import framing  # noqa: E402
 

@@ -1,13 +1,14 @@
-// The simulation_interfaces entity services of the interactive worker over a real socket:
-// features, spawnables, spawning and deleting, entity filters, states, SetEntityState and
-// ResetSimulation's scopes, checked against a scenario whose entities are placed by hand
-// (serve_simif_util.h). The simulation state and stepping services: serve_simif_state_test.cpp.
+// End-to-end tests of the simulation_interfaces entity services of the interactive worker
+// (worker/serve/services_simif.cpp) over a real socket: features, spawnables, spawning and
+// deleting, entity filters, states, SetEntityState and ResetSimulation's scopes, checked against a
+// scenario whose entities are placed by hand (simif_util.h). The simulation state and stepping
+// services: e2e_simif_state_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "tests/worker/serve_simif_util.h"
+#include "tests/worker/serve/simif_util.h"
 
 namespace asg::worker {
 namespace {

@@ -1,4 +1,5 @@
-// The interactive worker's RoadRunner SSE, monoDrive and farm service families, called over real
+// End-to-end tests of the interactive worker's RoadRunner SSE, monoDrive and farm service families
+// (worker/serve/services_sse.cpp, services_monodrive.cpp, services_farm.cpp), called over real
 // sockets on the real asg-worker executable (docs/interactive.md): simulation control and status
 // events, runtime actors, the communication and diagnostic logs, closed-loop configuration,
 // stepping, ego control, sensors and weather, the service table, captures, the token, and a farm
@@ -9,10 +10,9 @@
 
 #include <chrono>
 #include <set>
-#include <thread>
 
 #include "protocol/messages_json.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {
@@ -55,22 +55,13 @@ int State(ServedClient& client) {
 
 /// Polls GetSimulationState until it is `state`; false after `timeout`.
 bool WaitForState(ServedClient& client, int state, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (State(client) != state) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
+  return testing::Eventually([&] { return State(client) == state; }, timeout);
 }
 
 /// Waits until the worker has closed the client's connection; false after 5 s.
 bool WaitClosed(ServedClient& client) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (client.connection().IsOpen()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
+  return testing::Eventually([&] { return !client.connection().IsOpen(); },
+                             std::chrono::seconds(5));
 }
 
 /// True when the bytes start with the 8-byte PNG signature.

@@ -1,6 +1,6 @@
-// Test harness of the interactive worker: the real asg-worker executable started with
-// --serve 127.0.0.1:0 as a child process, and framed connections to it that collect the frames
-// the worker sends on its own (SimulateStepsFeedback, SimulateStepsResult, Event).
+// A framed connection to an interactive worker (asg-worker --serve, or a serve::ClientHub in a
+// test) that collects the frames the worker sends on its own (SimulateStepsFeedback,
+// SimulateStepsResult, Event), and a poll for conditions with a generous deadline.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <filesystem>
+#include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,13 +19,20 @@
 #include "protocol/connection.h"
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
 
 namespace asg::worker::testing {
 
-using client::testing::Child;
-using client::testing::Executable;
+/// Polls `condition` until it holds; false when it still does not after `timeout`, which is
+/// generous: a test waits for what it expects, never for a set time.
+inline bool Eventually(const std::function<bool()>& condition,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
 
 /// A connection to a served worker with a queue of the frames it pushes.
 class ServedClient {
@@ -102,45 +109,15 @@ class ServedClient {
   std::deque<protocol::Message> pushed_;
 };
 
-/// `asg-worker --serve 127.0.0.1:0 [extra...]` running until destroyed.
-class ServedWorker {
- public:
-  explicit ServedWorker(const std::vector<std::string>& extra = {})
-      : output_(dir_.path() / "worker.out") {
-    std::vector<std::string> arguments = {"--serve", "127.0.0.1:0"};
-    arguments.insert(arguments.end(), extra.begin(), extra.end());
-    child_ = std::make_unique<Child>(Executable("asg-worker"), arguments, output_);
-    const std::regex serving(R"(serving ([0-9.]+:[0-9]+))");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::smatch match;
-      const std::string text = child_->Output();
-      if (std::regex_search(text, match, serving)) {
-        address_ = match[1];
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    ADD_FAILURE() << "the worker did not start serving: " << child_->Output();
-  }
-  ~ServedWorker() {
-    if (child_) child_->Wait(std::chrono::milliseconds(0));
-  }
-
-  const std::string& address() const { return address_; }
-  /// A new connection to the worker.
-  std::unique_ptr<ServedClient> Connect() { return std::make_unique<ServedClient>(io_, address_); }
-  /// Waits for the process to exit; its exit code, or -1 (killed) after `timeout`.
-  int Wait(std::chrono::milliseconds timeout) { return child_->Wait(timeout); }
-  /// What the worker printed.
-  std::string Output() const { return child_->Output(); }
-
- private:
-  testutil::TempDir dir_;
-  std::filesystem::path output_;
-  std::unique_ptr<Child> child_;
-  std::string address_;
-  protocol::IoThreads io_{1};
-};
+/// Sends a request without waiting; the future holds its outcome.
+inline std::future<protocol::RequestResult> Later(ServedClient& client, const std::string& service,
+                                                  const json::Json& body) {
+  auto promise = std::make_shared<std::promise<protocol::RequestResult>>();
+  std::future<protocol::RequestResult> future = promise->get_future();
+  client.connection().AsyncRequest(
+      service, body, {}, std::chrono::seconds(30),
+      [promise](protocol::RequestResult result) { promise->set_value(std::move(result)); });
+  return future;
+}
 
 }  // namespace asg::worker::testing

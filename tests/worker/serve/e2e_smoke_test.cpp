@@ -1,8 +1,9 @@
-// The interactive worker starts, loads a scenario, steps and answers over a real socket.
+// End-to-end test of asg-worker --serve (worker/serve/session.h): the interactive worker starts,
+// loads a scenario, steps and answers over a real socket.
 #include <gtest/gtest.h>
 
 #include "protocol/messages_json.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {

@@ -1,5 +1,5 @@
 // Scenarios and request builders of the simulation_interfaces tests of the interactive worker
-// (serve_simif_test.cpp, serve_simif_state_test.cpp): a scenario with hand-placed actors whose
+// (e2e_simif_test.cpp, e2e_simif_state_test.cpp): a scenario with hand-placed actors whose
 // entity names are known, one that never ends by itself, and short JSON builders.
 #pragma once
 
@@ -7,14 +7,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <future>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "protocol/messages_json.h"
 #include "tests/scene/scene_test_util.h"
-#include "tests/worker/served_worker.h"
+#include "tests/worker/serve/served_worker.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker::testing {
@@ -114,15 +113,9 @@ inline int StateNumber(ServedClient& client) {
   return client.Body("GetSimulationState").at("state").at("state").get<int>();
 }
 
-/// Sends a request without waiting; the future holds its outcome.
-inline std::future<protocol::RequestResult> Later(ServedClient& client, const std::string& service,
-                                                  const Json& body) {
-  auto promise = std::make_shared<std::promise<protocol::RequestResult>>();
-  std::future<protocol::RequestResult> future = promise->get_future();
-  client.connection().AsyncRequest(
-      service, body, {}, std::chrono::seconds(30),
-      [promise](protocol::RequestResult result) { promise->set_value(std::move(result)); });
-  return future;
+/// [s] wall time since `start`.
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace asg::worker::testing

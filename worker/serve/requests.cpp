@@ -1,0 +1,382 @@
+// The fields of every request body of the interactive worker, each listed once in the order the
+// service reads them (the first bad one is the one reported).
+#include "worker/serve/requests.h"
+
+#include "worker/serve/request_reader.h"
+#include "worker/serve/simulation_clock.h"
+
+namespace asg::json {
+
+using worker::serve::AnyObject;
+using worker::serve::OneOf;
+
+/// The log levels of AddDiagnosticMessage and the log queries.
+constexpr std::string_view kLevels[] = {"info", "warning", "error"};
+
+template <>
+struct Schema<worker::serve::Vector3Value> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("x", m.x);
+    v.Optional("y", m.y);
+    v.Optional("z", m.z);
+  }
+};
+
+template <>
+struct Schema<worker::serve::QuaternionValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("x", m.x);
+    v.Optional("y", m.y);
+    v.Optional("z", m.z);
+    v.Optional("w", m.w);
+  }
+};
+
+template <>
+struct Schema<worker::serve::PoseValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("position", m.position);
+    v.Optional("orientation", m.orientation);
+  }
+};
+
+template <>
+struct Schema<worker::serve::HeaderValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("frame_id", m.frame_id);
+    v.Optional("stamp", m.stamp, AnyObject{});
+  }
+};
+
+template <>
+struct Schema<worker::serve::TwistValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("linear", m.linear);
+    v.Optional("angular", m.angular);
+  }
+};
+
+template <>
+struct Schema<worker::serve::EmptyRequest> {
+  template <class V, class M>
+  static void Fields(V&, M&) {}
+};
+
+template <>
+struct Schema<worker::serve::SpawnablesRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("sources", m.sources);
+  }
+};
+
+template <>
+struct Schema<worker::serve::ResourceValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("uri", m.uri);
+    v.Optional("resource_string", m.resource_string);
+  }
+};
+
+template <>
+struct Schema<worker::serve::StampedPoseValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("header", m.header);
+    v.Optional("pose", m.pose);
+  }
+};
+
+template <>
+struct Schema<worker::serve::SpawnRequestBody> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("name", m.name);
+    v.Optional("allow_renaming", m.allow_renaming);
+    v.Optional("entity_resource", m.entity_resource);
+    v.Optional("entity_namespace", m.entity_namespace);
+    v.Optional("initial_pose", m.initial_pose);
+  }
+};
+
+template <>
+struct Schema<worker::serve::EntityRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("entity", m.entity);
+  }
+};
+
+template <>
+struct Schema<worker::serve::CategoryValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("category", m.category);
+  }
+};
+
+template <>
+struct Schema<worker::serve::TagsValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("tags", m.tags);
+    v.Optional("filter_mode", m.filter_mode, Between(0, 1));
+  }
+};
+
+template <>
+struct Schema<worker::serve::BoundsValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("type", m.type, Between(0, 3));
+    v.Optional("points", m.points);
+  }
+};
+
+template <>
+struct Schema<worker::serve::FiltersValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("filter", m.filter);
+    v.Optional("categories", m.categories);
+    v.Optional("tags", m.tags);
+    v.Optional("bounds", m.bounds);
+  }
+};
+
+template <>
+struct Schema<worker::serve::FilteredRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("filters", m.filters);
+  }
+};
+
+template <>
+struct Schema<worker::serve::EntityStateValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("header", m.header);
+    v.Optional("pose", m.pose);
+    v.Optional("twist", m.twist);
+    v.Optional("acceleration", m.acceleration);
+  }
+};
+
+template <>
+struct Schema<worker::serve::SetEntityStateRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("entity", m.entity);
+    v.Optional("state", m.state);
+    v.Optional("set_pose", m.set_pose);
+    v.Optional("set_twist", m.set_twist);
+    v.Optional("set_acceleration", m.set_acceleration);
+  }
+};
+
+template <>
+struct Schema<worker::serve::ResetRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("scope", m.scope, Between(0, 255));
+  }
+};
+
+template <>
+struct Schema<worker::serve::SimulationStateValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("state", m.state, Between(0, 5));
+  }
+};
+
+template <>
+struct Schema<worker::serve::SetSimulationStateRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("state", m.state);
+  }
+};
+
+template <>
+struct Schema<worker::serve::StepsRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("steps", m.steps,
+               Between(1.0, static_cast<double>(worker::serve::SimulationClock::kMaxSteps)));
+  }
+};
+
+template <>
+struct Schema<worker::serve::CancelRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("goal_id", m.goal_id, kNonNegative);
+  }
+};
+
+template <>
+struct Schema<worker::serve::RegisterClientRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("name", m.name);
+  }
+};
+
+template <>
+struct Schema<worker::serve::PaceRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("simulation_pace", m.simulation_pace);
+  }
+};
+
+template <>
+struct Schema<worker::serve::RuntimeActorsQuery> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("actor_ids", m.actor_ids);
+  }
+};
+
+template <>
+struct Schema<worker::serve::ActorChangeValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("actor_id", m.actor_id);
+    v.Optional("pose", m.pose);
+    v.Optional("velocity", m.velocity);
+    v.Optional("angular_velocity", m.angular_velocity);
+  }
+};
+
+template <>
+struct Schema<worker::serve::SetRuntimeActorsRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("actors", m.actors);
+  }
+};
+
+template <>
+struct Schema<worker::serve::EnableLoggingRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("enable", m.enable);
+  }
+};
+
+template <>
+struct Schema<worker::serve::CommunicationQueryRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("client_id", m.client_id, kNonNegative);
+    v.Optional("type", m.type);
+    v.Optional("level", m.level, OneOf{kLevels});
+  }
+};
+
+template <>
+struct Schema<worker::serve::DiagnosticQueryRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("client_id", m.client_id, kNonNegative);
+    v.Optional("level", m.level, OneOf{kLevels});
+  }
+};
+
+template <>
+struct Schema<worker::serve::DiagnosticRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("level", m.level, OneOf{kLevels});
+    v.Optional("message", m.message);
+  }
+};
+
+template <>
+struct Schema<worker::serve::ClosedLoopStepRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("time_step", m.time_step);
+  }
+};
+
+template <>
+struct Schema<worker::serve::SampleSensorsRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("timeout", m.timeout, kNonNegative);
+  }
+};
+
+template <>
+struct Schema<worker::serve::WeatherRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("sun_inclination", m.sun_inclination);
+    v.Optional("sun_yaw", m.sun_yaw);
+    v.Optional("haze_distance", m.haze_distance);
+    v.Optional("profile_id", m.profile_id);
+  }
+};
+
+template <>
+struct Schema<worker::serve::LoadScenarioRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("folder", m.folder);
+    v.Optional("request", m.request, AnyObject{});
+  }
+};
+
+template <>
+struct Schema<worker::serve::CaptureSceneRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("scene_capture_settings", m.scene_capture_settings, AnyObject{});
+  }
+};
+
+}  // namespace asg::json
+
+namespace asg::worker::serve {
+
+template <class T>
+void ReadRequest(const json::Json& body, T* request) {
+  ReadFields(body, "", request);
+}
+
+// One definition per request type.
+template void ReadRequest(const json::Json&, EmptyRequest*);
+template void ReadRequest(const json::Json&, SpawnablesRequest*);
+template void ReadRequest(const json::Json&, SpawnRequestBody*);
+template void ReadRequest(const json::Json&, EntityRequest*);
+template void ReadRequest(const json::Json&, FilteredRequest*);
+template void ReadRequest(const json::Json&, SetEntityStateRequest*);
+template void ReadRequest(const json::Json&, ResetRequest*);
+template void ReadRequest(const json::Json&, SetSimulationStateRequest*);
+template void ReadRequest(const json::Json&, StepsRequest*);
+template void ReadRequest(const json::Json&, CancelRequest*);
+template void ReadRequest(const json::Json&, RegisterClientRequest*);
+template void ReadRequest(const json::Json&, PaceRequest*);
+template void ReadRequest(const json::Json&, RuntimeActorsQuery*);
+template void ReadRequest(const json::Json&, SetRuntimeActorsRequest*);
+template void ReadRequest(const json::Json&, EnableLoggingRequest*);
+template void ReadRequest(const json::Json&, CommunicationQueryRequest*);
+template void ReadRequest(const json::Json&, DiagnosticQueryRequest*);
+template void ReadRequest(const json::Json&, DiagnosticRequest*);
+template void ReadRequest(const json::Json&, ClosedLoopStepRequest*);
+template void ReadRequest(const json::Json&, SampleSensorsRequest*);
+template void ReadRequest(const json::Json&, WeatherRequest*);
+template void ReadRequest(const json::Json&, LoadScenarioRequest*);
+template void ReadRequest(const json::Json&, CaptureSceneRequest*);
+
+}  // namespace asg::worker::serve

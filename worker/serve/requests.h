@@ -1,0 +1,265 @@
+// The request bodies of the interactive worker's services (docs/interactive.md, one section per
+// service), one plain struct each whose defaults are those of absent fields. Their fields are
+// listed once, in requests.cpp, for the json/ field visitor; ReadRequest decodes a body strictly
+// with the wording of worker/serve/request_reader.h. Bodies that are project messages
+// (RunScenario, EgoControl, SceneCaptureSettings) are decoded by protocol/ instead.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/json.h"
+
+namespace asg::worker::serve {
+
+// ---------------------------------------------------------------- geometry
+
+/// geometry_msgs/Vector3 or Point; absent components are 0.
+struct Vector3Value {
+  double x = 0.0;
+  double y = 0.0;
+  double z = 0.0;
+  Eigen::Vector3d ToEigen() const { return {x, y, z}; }
+};
+
+/// geometry_msgs/Quaternion; absent components those of the identity.
+struct QuaternionValue {
+  double x = 0.0;
+  double y = 0.0;
+  double z = 0.0;
+  double w = 1.0;
+  Eigen::Quaterniond ToEigen() const { return {w, x, y, z}; }
+};
+
+/// geometry_msgs/Pose.
+struct PoseValue {
+  Vector3Value position;        ///< [m]
+  QuaternionValue orientation;  ///< entity -> world
+};
+
+/// std_msgs/Header: only "world" is a known frame; the stamp is not read.
+struct HeaderValue {
+  std::string frame_id;  ///< "" or "world"
+  json::Json stamp;      ///< any object, ignored
+};
+
+/// geometry_msgs/Twist or Accel.
+struct TwistValue {
+  Vector3Value linear;   ///< [m/s] or [m/s^2]
+  Vector3Value angular;  ///< [rad/s] or [rad/s^2]
+};
+
+// ---------------------------------------------------------------- simulation_interfaces
+
+/// A body without fields (ListServices, GetSimulationState, StartSimulation, ...).
+struct EmptyRequest {};
+
+/// GetSpawnables.
+struct SpawnablesRequest {
+  std::vector<std::string> sources;  ///< not searched: the actor catalog is the only source
+};
+
+/// SpawnEntity's entity_resource.
+struct ResourceValue {
+  std::string uri;              ///< asg://actor/<name> or asg://vehicle
+  std::string resource_string;  ///< not supported
+};
+
+/// SpawnEntity's initial_pose: geometry_msgs/PoseStamped.
+struct StampedPoseValue {
+  HeaderValue header;
+  PoseValue pose;
+};
+
+/// SpawnEntity.
+struct SpawnRequestBody {
+  std::string name;
+  bool allow_renaming = false;
+  ResourceValue entity_resource;
+  std::string entity_namespace;
+  StampedPoseValue initial_pose;
+};
+
+/// DeleteEntity, GetEntityState, GetEntityInfo, GetEntityBounds.
+struct EntityRequest {
+  std::string entity;  ///< the entity's name
+};
+
+/// EntityFilters.categories[i].
+struct CategoryValue {
+  uint8_t category = 0;  ///< EntityCategory
+};
+
+/// EntityFilters.tags.
+struct TagsValue {
+  std::vector<std::string> tags;
+  int filter_mode = 0;  ///< 0 FILTER_MODE_ANY, 1 FILTER_MODE_ALL
+};
+
+/// EntityFilters.bounds.
+struct BoundsValue {
+  int type = 0;                      ///< 0 none, 1 box, 2 convex hull (unsupported), 3 sphere
+  std::vector<Vector3Value> points;  ///< box: two corners; sphere: centre and (radius, 0, 0)
+};
+
+/// EntityFilters.
+struct FiltersValue {
+  std::string filter;  ///< POSIX extended regular expression on names; "" matches all
+  std::vector<CategoryValue> categories;
+  TagsValue tags;
+  BoundsValue bounds;
+};
+
+/// GetEntities, GetEntitiesStates.
+struct FilteredRequest {
+  FiltersValue filters;
+};
+
+/// simulation_interfaces EntityState.
+struct EntityStateValue {
+  HeaderValue header;
+  PoseValue pose;
+  TwistValue twist;
+  TwistValue acceleration;  ///< read, not settable
+};
+
+/// SetEntityState.
+struct SetEntityStateRequest {
+  std::string entity;
+  EntityStateValue state;
+  bool set_pose = false;
+  bool set_twist = false;
+  bool set_acceleration = false;  ///< read, not settable
+};
+
+/// ResetSimulation.
+struct ResetRequest {
+  int scope = 0;  ///< SCOPE_DEFAULT 0, TIME 1, STATE 2, SPAWNED 4, their sums, ALL 255
+};
+
+/// SetSimulationState's state.
+struct SimulationStateValue {
+  int state = 0;  ///< SimulationState 0..5
+};
+
+/// SetSimulationState.
+struct SetSimulationStateRequest {
+  SimulationStateValue state;
+};
+
+/// StepSimulation, SimulateSteps.
+struct StepsRequest {
+  uint64_t steps = 1;  ///< [1, SimulationClock::kMaxSteps]
+};
+
+/// CancelSimulateSteps.
+struct CancelRequest {
+  int64_t goal_id = 0;
+};
+
+// ---------------------------------------------------------------- RoadRunner SSE
+
+/// RegisterClient.
+struct RegisterClientRequest {
+  std::string name;
+};
+
+/// SetSimulationPace.
+struct PaceRequest {
+  double simulation_pace = 1.0;  ///< [1] simulated s per wall s; 0 = as fast as possible
+};
+
+/// GetRuntimeActors.
+struct RuntimeActorsQuery {
+  std::vector<std::string> actor_ids;  ///< none: every entity
+};
+
+/// SetRuntimeActors.actors[i]; absent parts are left as they are.
+struct ActorChangeValue {
+  std::string actor_id;
+  std::optional<PoseValue> pose;
+  std::optional<Vector3Value> velocity;          ///< [m/s]
+  std::optional<Vector3Value> angular_velocity;  ///< [rad/s]
+};
+
+/// SetRuntimeActors.
+struct SetRuntimeActorsRequest {
+  std::vector<ActorChangeValue> actors;
+};
+
+/// EnableCommunicationLogging.
+struct EnableLoggingRequest {
+  bool enable = true;
+};
+
+/// QueryCommunicationLog; absent filters match everything.
+struct CommunicationQueryRequest {
+  std::optional<int32_t> client_id;
+  std::optional<std::string> type;   ///< a frame type
+  std::optional<std::string> level;  ///< info, warning or error
+};
+
+/// QueryDiagnosticMessageLog; absent filters match everything.
+struct DiagnosticQueryRequest {
+  std::optional<int32_t> client_id;
+  std::optional<std::string> level;  ///< info, warning or error
+};
+
+/// AddDiagnosticMessage.
+struct DiagnosticRequest {
+  std::string level = "info";  ///< info, warning or error
+  std::string message;
+};
+
+// ---------------------------------------------------------------- monoDrive
+
+/// ClosedLoopStepCommand_ID.
+struct ClosedLoopStepRequest {
+  double time_step = 0.0;  ///< [s] a positive multiple of the physics step
+};
+
+/// SampleSensorsCommand_ID.
+struct SampleSensorsRequest {
+  int32_t timeout = 0;  ///< [ms] not used: readings are ready at once
+};
+
+/// WeatherConfig; the defaults of the sun are set from the loaded scenario before reading.
+struct WeatherRequest {
+  double sun_inclination = 30.0;  ///< [deg]
+  double sun_yaw = 0.0;           ///< [deg]
+  double haze_distance = 0.0;     ///< [m]
+  std::string profile_id = "custom";
+};
+
+// ---------------------------------------------------------------- the farm's own
+
+/// LoadScenario: exactly one of request and folder.
+struct LoadScenarioRequest {
+  std::string folder;  ///< a scenario folder of a result
+  json::Json request;  ///< a RunScenario body (an object), null when absent
+};
+
+/// CaptureScene.
+struct CaptureSceneRequest {
+  json::Json scene_capture_settings;  ///< SceneCaptureSettings (an object), null when absent
+};
+
+/// Reads `body` into `*request`: the fields it has replace those in `*request`. Throws
+/// std::invalid_argument naming the field's path and the value, or json::DecodeError naming an
+/// unknown field. Defined for each request type above.
+template <class T>
+void ReadRequest(const json::Json& body, T* request);
+
+/// `body` read over a default T.
+template <class T>
+T ReadRequest(const json::Json& body) {
+  T request{};
+  ReadRequest(body, &request);
+  return request;
+}
+
+}  // namespace asg::worker::serve
