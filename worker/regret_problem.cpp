@@ -1,24 +1,24 @@
 // The world as the regret measure sees it.
-#include "scene/regret_problem.h"
+#include "worker/regret_problem.h"
 
 #include <cmath>
 
-namespace asg::scene {
+namespace asg::worker {
 
-regret::ReferenceProblem ReferenceProblemOf(const World& world) {
+regret::ReferenceProblem ReferenceProblemOf(const scene::World& world) {
   regret::ReferenceProblem problem;
   problem.min = world.landscape->min_xy();
   problem.max = world.landscape->max_xy();
   problem.start = world.start.head<2>();
   problem.start_yaw = world.start_yaw;
   problem.goal = world.goal.head<2>();
-  for (const ActorInstance& actor : world.actors) {
+  for (const scene::ActorInstance& actor : world.actors) {
     if (!actor.traversable) problem.cost.obstacles.push_back(actor.position.head<2>());
   }
   return problem;
 }
 
-regret::ReferenceProblem RunReferenceProblem(const World& world,
+regret::ReferenceProblem RunReferenceProblem(const scene::World& world,
                                              const protocol::RunScenarioRequest& request) {
   regret::ReferenceProblem problem = ReferenceProblemOf(world);
   problem.start = {request.vehicle_start_location.x, request.vehicle_start_location.y};
@@ -60,4 +60,4 @@ protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
   return report;
 }
 
-}  // namespace asg::scene
+}  // namespace asg::worker
