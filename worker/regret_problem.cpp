@@ -38,20 +38,10 @@ protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
     path.path.emplace_back(sample.pose.position.x, sample.pose.position.y);
   }
   path.sim_time = run.vehicle_sim_time;
-  path.success =
-      run.termination_reason == static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
-  const regret::RegretTerms terms =
+  path.success = run.termination_reason == protocol::TerminationReason::REASON_SUCCESS;
+  static_cast<regret::RegretTerms&>(report) =
       regret::ComputeRegret(path, plan, problem.cost, problem.start, problem.goal, settings.speed);
   report.computed = true;
-  report.regret = terms.regret;
-  report.cost_term = terms.cost_term;
-  report.time_term = terms.time_term;
-  report.cost_position_term = terms.cost_position_term;
-  report.time_position_term = terms.time_position_term;
-  report.cost = terms.cost;
-  report.time = terms.time;
-  report.cost_opt = terms.cost_opt;
-  report.time_opt = terms.time_opt;
   report.reference_length = plan.length;
   report.reference_clearance = std::isfinite(plan.clearance) ? plan.clearance : -1.0;
   for (const Eigen::Vector2d& point : plan.path) {

@@ -28,7 +28,7 @@ ScenarioRecord SampleRecord(uint32_t number) {
   protocol::AnalyzeScenarioRequest analysis;
   analysis.worker_id = 3;
   analysis.scenario_number = static_cast<uint16_t>(number);
-  analysis.termination_reason = 0;
+  analysis.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   analysis.vehicle_sim_time = 9.5;
   record.result = DoneResult(analysis, 11);
   protocol::OdometryWithoutCovariance sample;
