@@ -222,7 +222,7 @@ OverlayMesh RunMarks(const scene::World& world, const protocol::AnalyzeScenarioR
   }
 
   if (run != nullptr) {
-    const auto reason = static_cast<protocol::TerminationReason>(run->termination_reason);
+    const protocol::TerminationReason reason = run->termination_reason;
     Eigen::Vector2d end = start;
     if (!run->vehicle_trajectory.empty()) {
       const auto& last = run->vehicle_trajectory.back().pose.position;

@@ -7,9 +7,10 @@
 // FieldWriter runs that list to encode the message into a JSON object; FieldReader runs the same
 // list to decode one strictly, naming the JSON path and the value in every error. Rules after the
 // field (a Limit, a Codes table) only constrain decoding. SchemaWriter runs the list to write the
-// message's JSON Schema (json_schema.h), rules included. A message whose fields depend on a tag
-// (ReliefFeature, DriverSpec) reads the tag first with RequiredTag/OptionalTag, then lists the
-// fields of that variant only.
+// message's JSON Schema (json_schema.h), rules included. An enum class is written by name with a
+// Names table, else as its number (which a Codes table limits to known values). A message whose
+// fields depend on a tag (ReliefFeature, DriverSpec) reads the tag first with
+// RequiredTag/OptionalTag, then lists the fields of that variant only.
 #pragma once
 
 #include <concepts>
@@ -54,8 +55,8 @@ struct Names {
   std::span<const NamedValue<E>> table;
 };
 
-/// A uint8 code written as a number on the wire that must be one of a known set,
-/// e.g. StatusCode.status.
+/// A uint8 code (or an enum class over uint8) written as a number on the wire that must be one
+/// of a known set, e.g. StatusCode.status, AnalyzeScenario.termination_reason.
 struct Codes {
   std::string_view kind;  ///< for messages: "StatusCode"
   std::span<const NamedValue<uint8_t>> table;
@@ -118,6 +119,16 @@ requires(std::integral<T> &&
   }
 }
 
+/// An enum class without a Names table, written as its number on the wire (e.g.
+/// protocol::TerminationReason): any value of its underlying integer type.
+template <class E>
+requires std::is_enum_v<E>
+void ReadValue(const Json& j, const std::string& path, E* out) {
+  std::underlying_type_t<E> number{};
+  ReadValue(j, path, &number);
+  *out = static_cast<E>(number);
+}
+
 /// A free-form JSON value (e.g. sensor reading headers): taken as it is.
 inline void ReadValue(const Json& j, const std::string&, Json* out) { *out = j; }
 
@@ -157,6 +168,15 @@ inline void ReadValue(const Json& j, const std::string& path, uint8_t* out, cons
   CheckCode(path, *out, codes);
 }
 
+/// An enum class over uint8 written as its number, which must be one of `codes`.
+template <class E>
+requires(std::is_enum_v<E>&& std::same_as<std::underlying_type_t<E>, uint8_t>) void ReadValue(
+    const Json& j, const std::string& path, E* out, const Codes& codes) {
+  uint8_t code = 0;
+  ReadValue(j, path, &code, codes);
+  *out = static_cast<E>(code);
+}
+
 template <class E>
 std::vector<std::string_view> NameList(const Names<E>& names) {
   std::vector<std::string_view> list;
@@ -174,6 +194,12 @@ Json WriteValue(const T& value) {
   return Json(value);  // scalars natively, messages through their to_json
 }
 
+/// An enum class without a Names table: its number.
+template <class E>
+requires std::is_enum_v<E> Json WriteValue(const E& value) {
+  return Json(static_cast<std::underlying_type_t<E>>(value));
+}
+
 template <class T>
 Json WriteValue(const std::vector<T>& values) {
   Json array = Json::array();
@@ -187,6 +213,12 @@ Json WriteValue(const T& value, const Limit&) {
 }
 
 inline Json WriteValue(uint8_t code, const Codes&) { return Json(code); }
+
+template <class E>
+requires(std::is_enum_v<E>&& std::same_as<std::underlying_type_t<E>, uint8_t>) Json
+    WriteValue(const E& value, const Codes& codes) {
+  return WriteValue(static_cast<uint8_t>(value), codes);
+}
 
 template <class E>
 Json WriteValue(const E& value, const Names<E>& names) {
@@ -363,6 +395,11 @@ class SchemaWriter {
   requires std::is_class_v<T> Json ValueSchema(const T&) {
     return DescribeJson(static_cast<const T*>(nullptr), builder_);
   }
+  // An enum written as its number: the schema of its underlying integer, or of its codes.
+  template <class E>
+  requires std::is_enum_v<E> Json ValueSchema(const E& value) {
+    return ValueSchema(static_cast<std::underlying_type_t<E>>(value));
+  }
   template <class T>
   Json ValueSchema(const std::vector<T>&) {
     const auto mode = builder_.SetMode(SchemaBuilder::Mode::kStrict);  // elements are whole
@@ -377,6 +414,10 @@ class SchemaWriter {
     return schema;
   }
   Json ValueSchema(const uint8_t&, const Codes& codes);
+  template <class E>
+  requires std::is_enum_v<E> Json ValueSchema(const E& value, const Codes& codes) {
+    return ValueSchema(static_cast<uint8_t>(value), codes);
+  }
   template <class E>
   Json ValueSchema(const E&, const Names<E>& names) {
     Json schema = {{"type", "string"}, {"enum", Json::array()}};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "protocol/geometry.h"
+#include "protocol/regret_terms.h"
 
 namespace asg::protocol {
 
@@ -129,19 +130,12 @@ struct RunCounters {
 };
 
 /// The regret of a run (docs/regret.md): its path cost and time against those of a reference
-/// agent that knows every obstacle of the scene. Extension of AnalyzeScenario.
-struct RegretReport {
-  bool computed = false;            ///< false: no run, or no reference path exists (all below 0)
-  double regret = 0.0;              ///< sum of the four terms below
-  double cost_term = 0.0;           ///< |C - C_opt| / C_opt
-  double time_term = 0.0;           ///< |T - T_opt| / T_opt
-  double cost_position_term = 0.0;  ///< failure only: distance to the equal-cost point / D
-  double time_position_term = 0.0;  ///< failure only: distance to the equal-time point / D
-  double cost = 0.0;              ///< C: cost of the driven path (extended to the goal on success)
-  double time = 0.0;              ///< [s] T: sim time (extended to the goal on success)
-  double cost_opt = 0.0;          ///< C_opt: cost of the reference path
-  double time_opt = 0.0;          ///< [s] T_opt: reference length / nominal speed
-  double reference_length = 0.0;  ///< [m] length of the reference path
+/// agent that knows every obstacle of the scene. Extension of AnalyzeScenario. It embeds the
+/// terms as its base, so they read as its own fields (report.regret, report.cost_opt) and are
+/// filled in one assignment from regret::ComputeRegret.
+struct RegretReport : RegretTerms {
+  bool computed = false;              ///< false: no run, or no reference path exists (all zero)
+  double reference_length = 0.0;      ///< [m] length of the reference path
   double reference_clearance = 0.0;   ///< [m] smallest distance of the reference path to an
                                       ///< obstacle, -1 when the scene has none
   std::vector<Point> reference_path;  ///< [m] the reference path's vertices (z = 0)

@@ -180,11 +180,11 @@ struct Schema<protocol::RunVariation> {
   }
 };
 
+// The terms' fields, listed inside RegretReport's object (m is a RegretTerms or a RegretReport).
 template <>
-struct Schema<protocol::RegretReport> {
+struct Schema<protocol::RegretTerms> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Required("computed", m.computed);
     v.Required("regret", m.regret);
     v.Required("cost_term", m.cost_term);
     v.Required("time_term", m.time_term);
@@ -194,6 +194,16 @@ struct Schema<protocol::RegretReport> {
     v.Required("time", m.time);
     v.Required("cost_opt", m.cost_opt);
     v.Required("time_opt", m.time_opt);
+  }
+};
+
+// {"computed", the terms, then the reference path's facts}: one flat object.
+template <>
+struct Schema<protocol::RegretReport> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("computed", m.computed);
+    Schema<protocol::RegretTerms>::Fields(v, m);
     v.Required("reference_length", m.reference_length);
     v.Required("reference_clearance", m.reference_clearance);
     v.Required("reference_path", m.reference_path);

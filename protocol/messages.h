@@ -151,9 +151,10 @@ bool TerminationReasonFromName(std::string_view name, TerminationReason* reason)
 struct AnalyzeScenarioRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "AnalyzeScenario";
-  uint16_t worker_id = 0;          ///< extension: up to 65535 (AutoSceneGen: uint8)
-  uint32_t scenario_number = 0;    ///< extension: up to kMaxScenarioNumber (AutoSceneGen: uint16)
-  uint8_t termination_reason = 0;  ///< a TerminationReason value
+  uint16_t worker_id = 0;        ///< extension: up to 65535 (AutoSceneGen: uint8)
+  uint32_t scenario_number = 0;  ///< extension: up to kMaxScenarioNumber (AutoSceneGen: uint16)
+  /// Why the run ended; JSON: its number.
+  TerminationReason termination_reason = TerminationReason::REASON_SUCCESS;
   std::vector<OdometryWithoutCovariance> vehicle_trajectory;  ///< one sample per control tick
   double vehicle_sim_time = 0.0;      ///< [s] last trajectory stamp minus first
   RunCounters counters;               ///< extension: counters of the run

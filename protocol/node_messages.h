@@ -158,7 +158,8 @@ struct RunEndMessage {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "RunEnd";
   uint32_t scenario_number = 0;
-  uint8_t termination_reason = 0;
+  /// Why the run ended (REASON_SUCCESS when preempted); JSON: its number.
+  TerminationReason termination_reason = TerminationReason::REASON_SUCCESS;
   std::string termination_reason_name;
   double vehicle_sim_time = 0.0;  ///< [s]
   bool preempted = false;

@@ -57,12 +57,6 @@ double CostModel::Clearance(const Polyline& path) const {
   return best;
 }
 
-double PathLength(const Polyline& path) {
-  double length = 0.0;
-  for (size_t i = 1; i < path.size(); ++i) length += (path[i] - path[i - 1]).norm();
-  return length;
-}
-
 Eigen::Vector2d PointAt(const Polyline& path, double target, const CostModel* cost_model) {
   if (path.empty()) return Eigen::Vector2d::Zero();
   if (target <= 0.0) return path.front();

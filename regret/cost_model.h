@@ -9,10 +9,14 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "planning/polyline.h"
+
 namespace asg::regret {
 
-/// A polyline in world x, y [m].
-using Polyline = std::vector<Eigen::Vector2d>;
+/// A polyline in world x, y [m] (planning's).
+using planning::Polyline;
+/// [m] length of a polyline (planning's).
+using planning::PathLength;
 
 /// The obstacle field and the parameters of the cost.
 struct CostModel {
@@ -36,9 +40,6 @@ struct CostModel {
   /// (infinity without obstacles or points).
   double Clearance(const Polyline& path) const;
 };
-
-/// [m] length of a polyline.
-double PathLength(const Polyline& path);
 
 /// The point of `path` at which the running value of `measure` (cost or length from the start)
 /// reaches `target`; the last point when the path's total is smaller, the first when target

@@ -1,46 +1,18 @@
-// Grid A* with full obstacle knowledge, then cost-aware straightening.
+// The reference agent: its closed cells and penalties on a planning::Grid, its rules for the
+// grid A* (planning/astar.h), then straightening (planning::StraightenPath).
 #include "regret/reference_plan.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <queue>
+#include <cstdint>
 #include <vector>
+
+#include "planning/astar.h"
+#include "planning/grid.h"
+#include "planning/polyline.h"
 
 namespace asg::regret {
 namespace {
-
-// A square grid of cells covering [min, min + size * resolution]^2, row-major.
-struct Grid {
-  double min = 0.0;
-  double resolution = 1.0;
-  int size = 1;
-
-  int Coordinate(double v) const {
-    return std::clamp(static_cast<int>(std::floor((v - min) / resolution)), 0, size - 1);
-  }
-  int CellAt(const Eigen::Vector2d& p) const {
-    return Coordinate(p.y()) * size + Coordinate(p.x());
-  }
-  Eigen::Vector2d Center(int cell) const {
-    return {min + (cell % size + 0.5) * resolution, min + (cell / size + 0.5) * resolution};
-  }
-};
-
-struct OpenEntry {
-  double f;
-  double g;
-  int cell;
-};
-
-// Lowest f first, then deeper (higher g), then lower index: deterministic order.
-struct WorseEntry {
-  bool operator()(const OpenEntry& a, const OpenEntry& b) const {
-    if (a.f != b.f) return a.f > b.f;
-    if (a.g != b.g) return a.g < b.g;
-    return a.cell > b.cell;
-  }
-};
 
 double AngleBetween(const Eigen::Vector2d& direction, double yaw_deg) {
   const double heading = std::atan2(direction.y(), direction.x());
@@ -49,160 +21,124 @@ double AngleBetween(const Eigen::Vector2d& direction, double yaw_deg) {
   return std::abs(difference) * 180.0 / M_PI;
 }
 
+// The reference agent's view of the grid: closed cells (within lethal_radius of an obstacle),
+// the closed areas around the start's and the goal's cells (which it may cross), and the penalty
+// at every cell centre.
+struct ReferenceField {
+  planning::Grid grid;
+  std::vector<uint8_t> closed;
+  std::vector<uint8_t> start_area;
+  std::vector<uint8_t> goal_area;
+  std::vector<double> penalty;
+  int start_cell = 0;
+  int goal_cell = 0;
+
+  bool Passable(int cell) const { return !closed[cell] || start_area[cell] || goal_area[cell]; }
+};
+
+ReferenceField MakeField(const ReferenceProblem& problem, const ReferenceSettings& settings) {
+  ReferenceField field;
+  // Covers [min, max] exactly: no tolerance on the cell count (planning::Grid::Covering has one).
+  field.grid.min = problem.min;
+  field.grid.resolution = settings.resolution;
+  field.grid.size =
+      std::max(1, static_cast<int>(std::ceil((problem.max - problem.min) / settings.resolution)));
+  const int cells = field.grid.CellCount();
+  field.closed.assign(cells, 0);
+  field.penalty.assign(cells, 0.0);
+  for (int cell = 0; cell < cells; ++cell) {
+    const Eigen::Vector2d centre = field.grid.Center(cell);
+    field.penalty[cell] = problem.cost.Penalty(centre);
+    for (const Eigen::Vector2d& obstacle : problem.cost.obstacles) {
+      if ((centre - obstacle).norm() <= settings.lethal_radius) field.closed[cell] = 1;
+    }
+  }
+  field.start_cell = field.grid.CellAt(problem.start);
+  field.goal_cell = field.grid.CellAt(problem.goal);
+  field.start_area = planning::ConnectedArea(field.grid, field.closed, field.start_cell);
+  field.goal_area = planning::ConnectedArea(field.grid, field.closed, field.goal_cell);
+  return field;
+}
+
+// The search rules (planning/astar.h): an edge a -> b costs its length times 1 + the mean of the
+// two cells' penalties, plus start_turn_penalty for a first move far from the start heading; the
+// heuristic (straight distance) is admissible since every rate is >= 1. No corner cutting past a
+// closed cell.
+class ReferenceRules {
+ public:
+  ReferenceRules(const ReferenceField& field, const ReferenceProblem& problem,
+                 const ReferenceSettings& settings)
+      : field_(field), problem_(problem), settings_(settings) {}
+
+  bool IsGoal(int cell) const { return cell == field_.goal_cell; }
+  double Heuristic(int cell) const { return (field_.grid.Center(cell) - problem_.goal).norm(); }
+  bool CanEnter(int, int to) const { return field_.Passable(to); }
+  bool CanPassCorner(int, int side) const { return field_.Passable(side); }
+  double EdgeCost(int from, int to, double length) const {
+    double edge = length * (1.0 + 0.5 * (field_.penalty[from] + field_.penalty[to]));
+    // The first move's direction is measured from the exact start point.
+    if (from == field_.start_cell &&
+        AngleBetween(field_.grid.Center(to) - problem_.start, problem_.start_yaw) >
+            settings_.start_turn_limit) {
+      edge += settings_.start_turn_penalty;
+    }
+    return edge;
+  }
+
+ private:
+  const ReferenceField& field_;
+  const ReferenceProblem& problem_;
+  const ReferenceSettings& settings_;
+};
+
 // Whether the straight segment a -> b stays out of closed cells, sampled every quarter cell;
 // closed cells around the start's and the goal's own are allowed.
-bool SegmentOpen(const Grid& grid, const std::vector<uint8_t>& closed, const Eigen::Vector2d& a,
-                 const Eigen::Vector2d& b, int start_cell, int goal_cell,
-                 const std::vector<uint8_t>& start_area, const std::vector<uint8_t>& goal_area) {
+bool SegmentOpen(const ReferenceField& field, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  const planning::Grid& grid = field.grid;
   const double length = (b - a).norm();
   const int steps = std::max(1, static_cast<int>(std::ceil(length / (0.25 * grid.resolution))));
   for (int i = 0; i <= steps; ++i) {
     const int cell = grid.CellAt(a + (static_cast<double>(i) / steps) * (b - a));
-    if (closed[cell] && !start_area[cell] && !goal_area[cell] && cell != start_cell &&
-        cell != goal_cell) {
+    if (!field.Passable(cell) && cell != field.start_cell && cell != field.goal_cell) {
       return false;
     }
   }
   return true;
 }
 
-// The closed cells connected to `seed` through closed cells (the area a start or goal inside
-// an obstacle's lethal radius may cross).
-std::vector<uint8_t> ClosedArea(const Grid& grid, const std::vector<uint8_t>& closed, int seed) {
-  std::vector<uint8_t> area(closed.size(), 0);
-  if (!closed[seed]) return area;
-  std::vector<int> stack{seed};
-  area[seed] = 1;
-  while (!stack.empty()) {
-    const int cell = stack.back();
-    stack.pop_back();
-    const int x = cell % grid.size, y = cell / grid.size;
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int nx = x + dx, ny = y + dy;
-        if (nx < 0 || ny < 0 || nx >= grid.size || ny >= grid.size) continue;
-        const int next = ny * grid.size + nx;
-        if (closed[next] && !area[next]) {
-          area[next] = 1;
-          stack.push_back(next);
-        }
-      }
-    }
-  }
-  return area;
-}
-
 }  // namespace
 
 ReferencePlan PlanReference(const ReferenceProblem& problem, const ReferenceSettings& settings) {
-  Grid grid;
-  grid.min = problem.min;
-  grid.resolution = settings.resolution;
-  grid.size =
-      std::max(1, static_cast<int>(std::ceil((problem.max - problem.min) / settings.resolution)));
-  const int cells = grid.size * grid.size;
+  const ReferenceField field = MakeField(problem, settings);
   const CostModel& model = problem.cost;
-
-  // Closed cells and the penalty of every cell centre.
-  std::vector<uint8_t> closed(cells, 0);
-  std::vector<double> penalty(cells, 0.0);
-  for (int cell = 0; cell < cells; ++cell) {
-    const Eigen::Vector2d centre = grid.Center(cell);
-    penalty[cell] = model.Penalty(centre);
-    for (const Eigen::Vector2d& obstacle : model.obstacles) {
-      if ((centre - obstacle).norm() <= settings.lethal_radius) closed[cell] = 1;
-    }
-  }
-  const int start_cell = grid.CellAt(problem.start);
-  const int goal_cell = grid.CellAt(problem.goal);
-  const std::vector<uint8_t> start_area = ClosedArea(grid, closed, start_cell);
-  const std::vector<uint8_t> goal_area = ClosedArea(grid, closed, goal_cell);
-  auto passable = [&](int cell) { return !closed[cell] || start_area[cell] || goal_area[cell]; };
-
-  // A*: edge a -> b costs its length times 1 + the mean of the two cells' penalties; the
-  // heuristic (straight distance) is admissible since every rate is >= 1.
-  std::vector<double> g(cells, std::numeric_limits<double>::infinity());
-  std::vector<int> parent(cells, -1);
-  std::vector<uint8_t> done(cells, 0);
-  std::priority_queue<OpenEntry, std::vector<OpenEntry>, WorseEntry> open;
-  auto heuristic = [&](int cell) { return (grid.Center(cell) - problem.goal).norm(); };
-  g[start_cell] = 0.0;
-  open.push({heuristic(start_cell), 0.0, start_cell});
-  static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-  static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  const planning::GridPath search =
+      planning::SearchGrid(field.grid, field.start_cell, ReferenceRules(field, problem, settings));
   ReferencePlan plan;
-  while (!open.empty()) {
-    const OpenEntry top = open.top();
-    open.pop();
-    const int cell = top.cell;
-    if (done[cell]) continue;
-    done[cell] = 1;
-    ++plan.expanded;
-    if (cell == goal_cell) break;
-    const int x = cell % grid.size, y = cell / grid.size;
-    for (int k = 0; k < 8; ++k) {
-      const int nx = x + kDx[k], ny = y + kDy[k];
-      if (nx < 0 || ny < 0 || nx >= grid.size || ny >= grid.size) continue;
-      const int next = ny * grid.size + nx;
-      if (done[next] || !passable(next)) continue;
-      // No corner cutting past a closed cell.
-      if (kDx[k] != 0 && kDy[k] != 0 &&
-          (!passable(y * grid.size + nx) || !passable(ny * grid.size + x))) {
-        continue;
-      }
-      const double length = settings.resolution * std::hypot(kDx[k], kDy[k]);
-      double edge = length * (1.0 + 0.5 * (penalty[cell] + penalty[next]));
-      // The first move's direction is measured from the exact start point.
-      if (cell == start_cell && AngleBetween(grid.Center(next) - problem.start, problem.start_yaw) >
-                                    settings.start_turn_limit) {
-        edge += settings.start_turn_penalty;
-      }
-      const double candidate = g[cell] + edge;
-      if (candidate < g[next]) {
-        g[next] = candidate;
-        parent[next] = cell;
-        open.push({candidate + heuristic(next), candidate, next});
-      }
-    }
-  }
-  if (!done[goal_cell]) return plan;
+  plan.expanded = search.expanded;
+  if (!search.found) return plan;
   plan.found = true;
 
   // The grid path as points: the exact start, the cells' centres, the exact goal.
-  std::vector<int> cells_on_path;
-  for (int cell = goal_cell; cell != -1; cell = parent[cell]) cells_on_path.push_back(cell);
-  std::reverse(cells_on_path.begin(), cells_on_path.end());
   Polyline points{problem.start};
-  for (size_t i = 1; i + 1 < cells_on_path.size(); ++i) {
-    points.push_back(grid.Center(cells_on_path[i]));
+  for (size_t i = 1; i + 1 < search.cells.size(); ++i) {
+    points.push_back(field.grid.Center(search.cells[i]));
   }
   points.push_back(problem.goal);
 
-  // Straightening: from each kept point, jump to the farthest later point whose straight
-  // segment enters no closed cell and costs no more than the points it replaces. The first
-  // segment keeps the start-heading rule: it may not turn more than start_turn_limit.
-  Polyline straight{points.front()};
-  size_t i = 0;
-  while (i + 1 < points.size()) {
-    size_t best = i + 1;
-    double replaced = model.SegmentCost(points[i], points[i + 1]);
-    double running = replaced;
-    for (size_t j = i + 2; j < points.size(); ++j) {
-      running += model.SegmentCost(points[j - 1], points[j]);
-      if (i == 0 &&
-          AngleBetween(points[j] - points[0], problem.start_yaw) > settings.start_turn_limit) {
-        continue;
-      }
-      if (!SegmentOpen(grid, closed, points[i], points[j], start_cell, goal_cell, start_area,
-                       goal_area)) {
-        continue;
-      }
-      if (model.SegmentCost(points[i], points[j]) <= running + 1e-9) best = j;
+  // Straightening: a segment may replace points where it enters no closed cell and costs no
+  // more. The first segment keeps the start-heading rule: it may not turn more than
+  // start_turn_limit.
+  const auto cost = [&](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return model.SegmentCost(a, b);
+  };
+  const auto allowed = [&](size_t i, size_t j) {
+    if (i == 0 &&
+        AngleBetween(points[j] - points[0], problem.start_yaw) > settings.start_turn_limit) {
+      return false;
     }
-    straight.push_back(points[best]);
-    i = best;
-  }
-  plan.path = std::move(straight);
+    return SegmentOpen(field, points[i], points[j]);
+  };
+  plan.path = planning::StraightenPath(points, cost, allowed);
   plan.cost = model.PathCost(plan.path);
   plan.length = PathLength(plan.path);
   plan.time = plan.length / settings.speed;

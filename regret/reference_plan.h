@@ -1,10 +1,10 @@
 // The reference agent of the regret measure: an A* planner that knows every obstacle of the
-// scene. It searches an 8-connected grid whose edges cost what CostModel says, cannot enter
-// cells within lethal_radius of an obstacle, pays a penalty for leaving the start in a direction
-// far from the vehicle's heading, and its grid path is then straightened (a segment replaces
-// grid points where it is no more expensive and enters no lethal cell). The result is the
-// cheapest path the vehicle could have driven: its cost C_opt and its time T_opt = length / speed
-// are what a run is compared with. Deterministic; thread-safe (no shared state).
+// scene. It searches an 8-connected grid (planning/astar.h) whose edges cost what CostModel says,
+// cannot enter cells within lethal_radius of an obstacle, pays a penalty for leaving the start in
+// a direction far from the vehicle's heading, and its grid path is then straightened (a segment
+// replaces grid points where it is no more expensive and enters no lethal cell). The result is
+// the cheapest path the vehicle could have driven: its cost C_opt and its time T_opt = length /
+// speed are what a run is compared with. Deterministic; thread-safe (no shared state).
 #pragma once
 
 #include <Eigen/Core>

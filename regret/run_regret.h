@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 
+#include "protocol/regret_terms.h"
 #include "regret/cost_model.h"
 #include "regret/reference_plan.h"
 
@@ -25,18 +26,9 @@ struct RunPath {
   bool success = false;   ///< termination reason REASON_SUCCESS
 };
 
-/// The regret of a run and every term of it.
-struct RegretTerms {
-  double regret = 0.0;              ///< the sum of the four terms below
-  double cost_term = 0.0;           ///< |C - C_opt| / C_opt
-  double time_term = 0.0;           ///< |T - T_opt| / T_opt
-  double cost_position_term = 0.0;  ///< failure only: |final - P_C| / D
-  double time_position_term = 0.0;  ///< failure only: |final - P_T| / D
-  double cost = 0.0;                ///< C
-  double time = 0.0;                ///< [s] T
-  double cost_opt = 0.0;            ///< C_opt
-  double time_opt = 0.0;            ///< [s] T_opt
-};
+/// The regret of a run and every term of it (failure only: the position terms |final - P_C| / D
+/// and |final - P_T| / D). The wire's type, which protocol::RegretReport embeds as it is.
+using RegretTerms = protocol::RegretTerms;
 
 /// The regret of `run` against `plan` (which must be found, with cost and time > 0), costs
 /// measured with `model`; `goal` and `start` are the scenario's, `speed` [m/s] the nominal speed

@@ -59,8 +59,7 @@ std::string JunitReport(const BatchSummary& summary,
     cases += "</properties>\n";
     switch (result.status) {
       case results::ScenarioStatus::kDone: {
-        const std::string_view reason = protocol::TerminationReasonName(
-            static_cast<protocol::TerminationReason>(result.termination_reason));
+        const std::string_view reason = protocol::TerminationReasonName(result.termination_reason);
         if (reason != "REASON_SUCCESS") {
           ++failures;
           cases += "      <failure" + Attribute("type", reason) +

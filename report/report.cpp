@@ -16,6 +16,7 @@
 #include "report/report_pages.h"
 #include "results/files.h"
 #include "results/folder.h"
+#include "results/request_view.h"
 #include "terrain/landscape.h"
 
 namespace asg::report {
@@ -25,102 +26,9 @@ using json::Json;
 
 namespace {
 
-/// The trajectory.csv columns the report draws, one value per row.
-struct Trajectory {
-  std::vector<double> t, x, y, roll, pitch, yaw, speed;  ///< [s], [m], [m], [deg]x3, [m/s]
-};
-
-/// Splits `line` at commas.
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma - start));
-    if (comma == std::string_view::npos) return fields;
-    start = comma + 1;
-  }
-}
-
-/// Reads the columns of Trajectory from trajectory.csv; throws ReportError naming the file and
-/// the line of a row that is not a number.
-Trajectory ReadTrajectory(const fs::path& file) {
-  const std::string text = results::ReadTextFile(file);
-  Trajectory trajectory;
-  std::string_view rest = text;
-  std::vector<std::string_view> header;
-  const char* names[] = {"t", "x", "y", "roll", "pitch", "yaw", "vx_world", "vy_world"};
-  size_t index[std::size(names)] = {};
-  size_t line_number = 0;
-  while (!rest.empty()) {
-    const size_t end = rest.find('\n');
-    std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    const std::vector<std::string_view> fields = Fields(line);
-    if (header.empty()) {
-      header = fields;
-      for (size_t i = 0; i < std::size(names); ++i) {
-        const auto found = std::find(header.begin(), header.end(), names[i]);
-        if (found == header.end()) {
-          throw ReportError(file.string() + ": no column \"" + names[i] + "\" in the header");
-        }
-        index[i] = static_cast<size_t>(found - header.begin());
-      }
-      continue;
-    }
-    double values[std::size(names)];
-    for (size_t i = 0; i < std::size(names); ++i) {
-      const std::string_view field = index[i] < fields.size() ? fields[index[i]] : "";
-      const auto [ptr, error] =
-          std::from_chars(field.data(), field.data() + field.size(), values[i]);
-      if (error != std::errc() || ptr != field.data() + field.size()) {
-        throw ReportError(file.string() + ":" + std::to_string(line_number) + ": column \"" +
-                          names[i] + "\" is not a number");
-      }
-    }
-    trajectory.t.push_back(values[0]);
-    trajectory.x.push_back(values[1]);
-    trajectory.y.push_back(values[2]);
-    trajectory.roll.push_back(values[3]);
-    trajectory.pitch.push_back(values[4]);
-    trajectory.yaw.push_back(values[5]);
-    trajectory.speed.push_back(std::hypot(values[6], values[7]));
-  }
-  return trajectory;
-}
-
 /// `json[key]` when `json` is an object holding it, else null.
 Json Get(const Json& json, const char* key) {
   return json.is_object() && json.contains(key) ? json[key] : Json();
-}
-
-/// The sorted names of the regular files directly in `folder` (none when it is absent).
-std::vector<std::string> FileNames(const fs::path& folder) {
-  std::vector<std::string> names;
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) return names;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-/// The sorted paths of the regular files under `folder`, relative to it.
-std::vector<std::string> FilesUnder(const fs::path& folder) {
-  std::vector<std::string> names;
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) return names;
-  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-    if (entry.is_regular_file()) {
-      names.push_back(entry.path().lexically_relative(folder).generic_string());
-    }
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 /// The padding [m] of an ortho aerial capture name ("ortho_aerial_pad5..." -> 5), -1 otherwise.
@@ -196,101 +104,103 @@ Json ReliefHeights(const Json& landscape, double size) {
   return {{"n", kReliefGrid + 1}, {"size", size}, {"z", std::move(heights)}};
 }
 
-Json ArrayOf(const std::vector<double>& values) {
+/// One column of the trajectory, e.g. &results::TrajectoryRow::x.
+Json Column(const std::vector<results::TrajectoryRow>& rows,
+            double results::TrajectoryRow::*column) {
   Json array = Json::array();
-  for (const double value : values) array.push_back(value);
+  for (const results::TrajectoryRow& row : rows) array.push_back(row.*column);
   return array;
 }
 
-/// Reads one scenario folder: its table row and its page.
-Json ReadScenario(const fs::path& folder, ReportScenario* scenario) {
-  const std::string name = folder.filename().string();
-  scenario->folder = name;
-  scenario->result_text = results::ReadTextFile(folder / "result.json");
-  const Json result = results::ReadJsonFile(folder / "result.json");
-  if (!result.is_object()) throw ReportError((folder / "result.json").string() + ": not an object");
-  Json timing, request;
-  if (fs::is_regular_file(folder / "timing.json")) {
-    timing = results::ReadJsonFile(folder / "timing.json");
-  }
-  if (fs::is_regular_file(folder / "request.json")) {
-    scenario->request_text = results::ReadTextFile(folder / "request.json");
-    request = results::ReadJsonFile(folder / "request.json");
-  }
-  Trajectory trajectory;
-  if (fs::is_regular_file(folder / "trajectory.csv")) {
-    trajectory = ReadTrajectory(folder / "trajectory.csv");
-  }
-  scenario->captures = FileNames(folder / "captures");
-  scenario->node_files = FilesUnder(folder / "nodes");
+/// A value that a result holds only when it is done, null otherwise.
+template <class T>
+Json WhenDone(const results::ScenarioResult& result, const T& value) {
+  return result.status == results::ScenarioStatus::kDone ? Json(value) : Json();
+}
 
-  const Json counters = Get(result, "counters");
-  const Json regret = Get(result, "regret");
-  const Json scene = Get(request, "scene_description");
-  const Json size = Get(Get(scene, "landscape"), "nominal_size");
-  const Json reruns = Get(result, "reruns");
-  const Json attempts = Get(timing, "attempts");
-  const std::string thumbnail = Thumbnail(scenario->captures);
-
+/// The table row of a scenario folder: the fields of result.json and timing.json that the
+/// table shows, null where the folder has none.
+Json TableRow(const std::string& name, const results::StoredScenario& stored,
+              const results::RequestView& request) {
+  const results::ScenarioResult& result = stored.result;
+  const bool done = result.status == results::ScenarioStatus::kDone;
+  const std::string thumbnail = Thumbnail(stored.captures);
   Json row = Json::object();
   row["folder"] = name;
-  row["number"] = Get(result, "scenario_number");
-  row["variant"] = result.contains("variant") ? result["variant"] : Json("");
-  row["status"] = Get(result, "status");
-  row["reason"] = Get(result, "termination_reason_name");
-  row["sim_time"] = Get(result, "vehicle_sim_time");
-  row["distance"] = Get(counters, "distance_travelled");
-  row["max_roll"] = Get(counters, "max_abs_roll");
-  row["max_pitch"] = Get(counters, "max_abs_pitch");
-  row["attempts"] = attempts.is_array() ? Json(attempts.size()) : Json();
-  row["reruns"] = reruns.is_array() ? Json(reruns.size()) : Json();
-  row["wall_time"] = Get(timing, "wall_time_s");
-  row["worker"] = Get(timing, "worker_id");
-  row["regret"] = Get(regret, "computed") == Json(true) ? Get(regret, "regret") : Json();
+  row["number"] = result.scenario_number;
+  row["variant"] = result.variant;
+  row["status"] = results::ScenarioStatusName(result.status);
+  row["reason"] = WhenDone(result, protocol::TerminationReasonName(result.termination_reason));
+  row["sim_time"] = WhenDone(result, result.vehicle_sim_time);
+  row["distance"] = WhenDone(result, result.counters.distance_travelled);
+  row["max_roll"] = WhenDone(result, result.counters.max_abs_roll);
+  row["max_pitch"] = WhenDone(result, result.counters.max_abs_pitch);
+  row["attempts"] = stored.timing ? Json(stored.timing->attempts.size()) : Json();
+  row["reruns"] = result.reruns.size();
+  row["wall_time"] = stored.timing ? Json(stored.timing->wall_time_s) : Json();
+  row["worker"] = stored.timing ? Json(stored.timing->worker_id) : Json();
+  row["regret"] = done && result.regret.computed ? Json(result.regret.regret) : Json();
   row["thumb"] = thumbnail.empty() ? Json() : Json(name + "/captures/" + thumbnail);
+  const std::vector<results::TrajectoryRow>& trajectory = stored.trajectory;
   row["end"] =
-      trajectory.x.empty() ? Json() : Json::array({trajectory.x.back(), trajectory.y.back()});
-  row["size"] = size;
-  row["error"] = Get(result, "error");
+      trajectory.empty() ? Json() : Json::array({trajectory.back().x, trajectory.back().y});
+  row["size"] = request.nominal_size;
+  row["error"] = done ? Json() : Json(result.error);
+  return row;
+}
 
-  Json& page = scenario->page;
-  page = Json::object();
+/// The scenario page's data: outcome, start and goal, obstacles, relief and the trajectory's
+/// columns (the speed is the world-frame horizontal speed).
+Json PageData(const std::string& name, const Json& row, const results::StoredScenario& stored,
+              const results::RequestView& request) {
+  Json page = Json::object();
   page["folder"] = name;
   page["status"] = row["status"];
   page["reason"] = row["reason"];
-  page["size"] = size;
-  page["start"] = Get(request, "vehicle_start_location");
-  page["goal"] = Get(request, "vehicle_goal_location");
-  page["goal_radius"] = Get(request, "goal_radius");
-  const std::string ortho = OrthoBackground(scenario->captures);
+  page["size"] = request.nominal_size;
+  page["start"] = request.start;
+  page["goal"] = request.goal;
+  page["goal_radius"] = request.goal_radius;
+  const std::string ortho = OrthoBackground(stored.captures);
   page["ortho"] =
       ortho.empty()
           ? Json()
           : Json::object({{"src", "captures/" + ortho}, {"padding", OrthoPadding(ortho)}});
   Json obstacles = Json::array();
-  const Json actors = Get(scene, "ssa_array");
-  if (actors.is_array()) {
-    for (const Json& actor : actors) {
-      const Json xs = Get(actor, "x");
-      const Json ys = Get(actor, "y");
-      const Json scales = Get(actor, "scale");
-      if (!xs.is_array() || !ys.is_array()) continue;
-      for (size_t i = 0; i < std::min(xs.size(), ys.size()); ++i) {
-        obstacles.push_back({Get(actor, "path_name"), xs[i], ys[i],
-                             scales.is_array() && i < scales.size() ? scales[i] : Json(1.0)});
-      }
-    }
+  for (const results::RequestView::Obstacle& obstacle : request.obstacles) {
+    obstacles.push_back({obstacle.path_name, obstacle.x, obstacle.y, obstacle.scale});
   }
   page["obstacles"] = obstacles;
   page["relief"] =
-      ReliefHeights(Get(scene, "landscape"), size.is_number() ? size.get<double>() : 0.0);
-  page["t"] = ArrayOf(trajectory.t);
-  page["x"] = ArrayOf(trajectory.x);
-  page["y"] = ArrayOf(trajectory.y);
-  page["speed"] = ArrayOf(trajectory.speed);
-  page["roll"] = ArrayOf(trajectory.roll);
-  page["pitch"] = ArrayOf(trajectory.pitch);
-  page["yaw"] = ArrayOf(trajectory.yaw);
+      ReliefHeights(request.landscape,
+                    request.nominal_size.is_number() ? request.nominal_size.get<double>() : 0.0);
+  using Row = results::TrajectoryRow;
+  page["t"] = Column(stored.trajectory, &Row::t);
+  page["x"] = Column(stored.trajectory, &Row::x);
+  page["y"] = Column(stored.trajectory, &Row::y);
+  Json speed = Json::array();
+  for (const Row& sample : stored.trajectory) {
+    speed.push_back(std::hypot(sample.vx_world, sample.vy_world));
+  }
+  page["speed"] = speed;
+  page["roll"] = Column(stored.trajectory, &Row::roll);
+  page["pitch"] = Column(stored.trajectory, &Row::pitch);
+  page["yaw"] = Column(stored.trajectory, &Row::yaw);
+  return page;
+}
+
+/// Reads one scenario folder (results::ReadScenarioFolder): its table row and its page.
+Json ReadScenario(const fs::path& folder, ReportScenario* scenario) {
+  const std::string name = folder.filename().string();
+  const results::StoredScenario stored = results::ReadScenarioFolder(folder);
+  const results::RequestView request = results::ViewOfRequest(stored.request);
+  scenario->folder = name;
+  scenario->result_text = stored.result_text;
+  scenario->request_text = stored.request_text;
+  scenario->captures = stored.captures;
+  scenario->node_files = stored.node_files;
+  Json row = TableRow(name, stored, request);
+  scenario->page = PageData(name, row, stored, request);
   return row;
 }
 
@@ -306,7 +216,7 @@ Json ReadSearchCsv(const fs::path& file) {
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     if (line.empty()) continue;
     Json row = Json::array();
-    for (const std::string_view field : Fields(line)) {
+    for (const std::string_view field : results::CsvFields(line)) {
       double value = 0.0;
       const auto [ptr, error] = std::from_chars(field.data(), field.data() + field.size(), value);
       if (!header && error == std::errc() && ptr == field.data() + field.size() && !field.empty()) {

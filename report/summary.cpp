@@ -14,8 +14,7 @@ using json::Json;
 namespace {
 
 std::string ReasonName(const results::ScenarioResult& result) {
-  return std::string(protocol::TerminationReasonName(
-      static_cast<protocol::TerminationReason>(result.termination_reason)));
+  return std::string(protocol::TerminationReasonName(result.termination_reason));
 }
 
 std::vector<const results::ScenarioOutcome*> SortedByNumber(

@@ -139,8 +139,20 @@ std::string ReadTextFile(const fs::path& file) {
   return content.str();
 }
 
-Json ReadJsonFile(const fs::path& path) {
-  const std::string text = ReadTextFile(path);
+std::vector<std::string_view> CsvFields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma - start));
+    if (comma == std::string_view::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+Json ReadJsonFile(const fs::path& path) { return ParseJsonText(ReadTextFile(path), path); }
+
+Json ParseJsonText(std::string_view text, const fs::path& path) {
   try {
     return json::ParseJson(text);
   } catch (const json::DecodeError& error) {

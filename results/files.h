@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/messages_json.h"
 #include "results/record.h"
@@ -46,8 +47,16 @@ std::string JsonFileText(const Json& json);
 /// The whole content of `file`; throws ResultError "<file>: cannot read: <reason>".
 std::string ReadTextFile(const std::filesystem::path& file);
 
-/// Reads and parses a JSON file strictly (protocol::ParseJson: a key repeated in one object is an
+/// Reads and parses a JSON file strictly (json::ParseJson: a key repeated in one object is an
 /// error); throws ResultError "<path>: ..." when it cannot.
 Json ReadJsonFile(const std::filesystem::path& path);
+
+/// The fields of one line of a result folder's CSV file (trajectory.csv, search.csv): the line
+/// split at every comma (none of them quotes a field).
+std::vector<std::string_view> CsvFields(std::string_view line);
+
+/// Parses `text`, the content of the JSON file `path`, as ReadJsonFile does (for a reader that
+/// keeps the bytes too); throws ResultError "<path>: ..." when it cannot.
+Json ParseJsonText(std::string_view text, const std::filesystem::path& path);
 
 }  // namespace asg::results

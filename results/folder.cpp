@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -148,6 +149,59 @@ std::optional<ScenarioOutcome> LoadScenarioOutcome(const fs::path& batch_dir,
                       std::to_string(scenario_number));
   }
   return outcome;
+}
+
+namespace {
+
+// The sorted names of the regular files directly in `folder` (none when it is absent).
+std::vector<std::string> FileNames(const fs::path& folder) {
+  std::vector<std::string> names;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The sorted paths of the regular files under `folder`, relative to it.
+std::vector<std::string> FilesUnder(const fs::path& folder) {
+  std::vector<std::string> names;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return names;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (entry.is_regular_file()) {
+      names.push_back(entry.path().lexically_relative(folder).generic_string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+StoredScenario ReadScenarioFolder(const fs::path& folder) {
+  StoredScenario stored;
+  const fs::path result_file = folder / "result.json";
+  stored.result_text = ReadTextFile(result_file);
+  stored.result =
+      ResultFromJson(ParseJsonText(stored.result_text, result_file), result_file.string());
+  if (fs::is_regular_file(folder / "timing.json")) {
+    const fs::path timing_file = folder / "timing.json";
+    stored.timing = TimingFromJson(ReadJsonFile(timing_file), timing_file.string());
+  }
+  if (fs::is_regular_file(folder / "request.json")) {
+    stored.request_text = ReadTextFile(folder / "request.json");
+    stored.request = ParseJsonText(stored.request_text, folder / "request.json");
+  }
+  if (fs::is_regular_file(folder / "trajectory.csv")) {
+    const fs::path trajectory_file = folder / "trajectory.csv";
+    stored.trajectory = TrajectoryFromCsv(ReadTextFile(trajectory_file), trajectory_file.string());
+  }
+  stored.captures = FileNames(folder / "captures");
+  stored.node_files = FilesUnder(folder / "nodes");
+  return stored;
 }
 
 size_t RemoveStagingFolders(const fs::path& batch_dir) {

@@ -2,16 +2,20 @@
 //
 //   DIR/scenario_0001/request.json    the request as run (pretty JSON, keys in declaration order)
 //                                     (DIR/scenario_0001_<variant>/ in a batch with variants)
-//                     result.json     ScenarioResult, deterministic (see results_json.h)
+//                     result.json     ScenarioResult, deterministic (see results/record.h)
 //                     timing.json     ScenarioTiming: worker id, wall time, attempt history
-//                     trajectory.csv  the vehicle trajectory (see results_trajectory.h)
+//                     trajectory.csv  the vehicle trajectory (see results/trajectory_csv.h)
 //                     search.json     a searched scenario's candidate, when any
 //                     captures/<name>.png  scene captures, when any
+//                     nodes/<node>/...     files vehicle nodes saved, when any (written by
+//                                          client/nodes/node_files.h)
 //
 // A folder is written in full as DIR/.scenario_0001.tmp-<pid>/ (every file fsynced) and then
 // renamed into place, so a scenario folder that exists is complete; --resume can trust it.
 // Writing a scenario again replaces its folder the same way. Folders of different scenarios
 // may be written from different threads at once; one scenario's folder from one thread.
+// LoadScenarioOutcome and ReadScenarioFolder read folders back; request.json's scene facts are
+// read by results/request_view.h.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +28,7 @@
 
 #include "protocol/messages.h"
 #include "results/record.h"
+#include "results/trajectory_csv.h"
 
 namespace asg::results {
 
@@ -82,6 +87,24 @@ bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t sce
 std::optional<ScenarioOutcome> LoadScenarioOutcome(const std::filesystem::path& batch_dir,
                                                    uint32_t scenario_number,
                                                    std::string_view variant = {});
+
+/// A scenario folder as read back whole, for showing it (the batch report).
+struct StoredScenario {
+  ScenarioResult result;                  ///< result.json, read strictly
+  std::string result_text;                ///< result.json's bytes
+  std::optional<ScenarioTiming> timing;   ///< timing.json, read strictly, when present
+  Json request;                           ///< request.json parsed, when present (else null): the
+                                          ///< request as run, or as written when it was invalid
+  std::string request_text;               ///< request.json's bytes; empty when absent
+  std::vector<TrajectoryRow> trajectory;  ///< trajectory.csv's rows, when present
+  std::vector<std::string> captures;      ///< file names in captures/, sorted
+  std::vector<std::string> node_files;    ///< files under nodes/, relative to it, sorted
+};
+
+/// Reads the scenario folder `folder` (a path to the folder itself): result.json, which must
+/// exist, and every other file above that does. Throws ResultError naming the file that cannot be
+/// read or parsed.
+StoredScenario ReadScenarioFolder(const std::filesystem::path& folder);
 
 /// Removes leftover staging folders (".scenario_*.tmp-*" and ".scenario_*.old.tmp-*") of an
 /// interrupted run from `batch_dir`; returns how many were removed.

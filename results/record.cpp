@@ -56,8 +56,7 @@ struct Schema<results::ScenarioResult> {
     if (m.status == results::ScenarioStatus::kDone) {
       v.Required("termination_reason", m.termination_reason);
       // Written for people; derived from termination_reason, so read and not kept.
-      std::string reason_name(protocol::TerminationReasonName(
-          static_cast<protocol::TerminationReason>(m.termination_reason)));
+      std::string reason_name(protocol::TerminationReasonName(m.termination_reason));
       v.Optional("termination_reason_name", reason_name);
       v.Required("vehicle_sim_time", m.vehicle_sim_time);
       v.Required("counters", m.counters);

@@ -51,12 +51,13 @@ struct RerunRecord {
 struct ScenarioResult {
   uint32_t scenario_number = 0;  ///< 1..2147483647
   ScenarioStatus status = ScenarioStatus::kFailed;
-  std::string error;                  ///< why the scenario is invalid or failed
-  uint64_t seed = 0;                  ///< the request's seed
-  std::string variant;                ///< the batch variant it ran as; empty without variants
-  uint32_t layout = 0;                ///< with a variant: the scenario number of its layout (the
-                                      ///< scene every variant of it shares); 0 without
-  uint8_t termination_reason = 0;     ///< a protocol::TerminationReason value
+  std::string error;    ///< why the scenario is invalid or failed
+  uint64_t seed = 0;    ///< the request's seed
+  std::string variant;  ///< the batch variant it ran as; empty without variants
+  uint32_t layout = 0;  ///< with a variant: the scenario number of its layout (the
+                        ///< scene every variant of it shares); 0 without
+  /// Why the run ended; JSON: its number.
+  protocol::TerminationReason termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   double vehicle_sim_time = 0.0;      ///< [s] from AnalyzeScenario
   protocol::RunCounters counters;     ///< from AnalyzeScenario
   protocol::RegretReport regret;      ///< from AnalyzeScenario (docs/regret.md); written when

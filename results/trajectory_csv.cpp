@@ -5,9 +5,37 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <numbers>
+#include <utility>
+
+#include "results/files.h"
+#include "results/record.h"
 
 namespace asg::results {
+namespace {
+
+// The columns of trajectory.csv in header order, and where each lands in a TrajectoryRow.
+constexpr std::pair<const char*, double TrajectoryRow::*> kColumns[] = {
+    {"t", &TrajectoryRow::t},
+    {"x", &TrajectoryRow::x},
+    {"y", &TrajectoryRow::y},
+    {"z", &TrajectoryRow::z},
+    {"roll", &TrajectoryRow::roll},
+    {"pitch", &TrajectoryRow::pitch},
+    {"yaw", &TrajectoryRow::yaw},
+    {"vx", &TrajectoryRow::vx},
+    {"vy", &TrajectoryRow::vy},
+    {"vz", &TrajectoryRow::vz},
+    {"wx", &TrajectoryRow::wx},
+    {"wy", &TrajectoryRow::wy},
+    {"wz", &TrajectoryRow::wz},
+    {"vx_world", &TrajectoryRow::vx_world},
+    {"vy_world", &TrajectoryRow::vy_world},
+    {"vz_world", &TrajectoryRow::vz_world},
+};
+
+}  // namespace
 
 RollPitchYaw QuaternionToRollPitchYaw(const protocol::Quaternion& q) {
   const double norm = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
@@ -70,6 +98,44 @@ std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovarianc
     csv += '\n';
   }
   return csv;
+}
+
+std::vector<TrajectoryRow> TrajectoryFromCsv(std::string_view text, const std::string& origin) {
+  std::vector<TrajectoryRow> rows;
+  size_t index[std::size(kColumns)] = {};  // field index of each column, from the header
+  bool header_read = false;
+  size_t line_number = 0;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    const std::vector<std::string_view> fields = CsvFields(line);
+    if (!header_read) {
+      for (size_t i = 0; i < std::size(kColumns); ++i) {
+        const auto found = std::find(fields.begin(), fields.end(), kColumns[i].first);
+        if (found == fields.end()) {
+          throw ResultError(origin + ": no column \"" + kColumns[i].first + "\" in the header");
+        }
+        index[i] = static_cast<size_t>(found - fields.begin());
+      }
+      header_read = true;
+      continue;
+    }
+    TrajectoryRow& row = rows.emplace_back();
+    for (size_t i = 0; i < std::size(kColumns); ++i) {
+      const std::string_view field = index[i] < fields.size() ? fields[index[i]] : "";
+      double& value = row.*kColumns[i].second;
+      const auto [ptr, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+      if (error != std::errc() || ptr != field.data() + field.size()) {
+        throw ResultError(origin + ":" + std::to_string(line_number) + ": column \"" +
+                          kColumns[i].first + "\" is not a number");
+      }
+    }
+  }
+  return rows;
 }
 
 }  // namespace asg::results

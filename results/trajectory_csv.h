@@ -46,4 +46,20 @@ std::string FormatStamp(const protocol::Time& stamp);
 /// The whole CSV text: header line, then one line per sample, each ending in '\n'.
 std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovariance>& trajectory);
 
+/// One line of trajectory.csv read back: every column, units as above.
+struct TrajectoryRow {
+  double t = 0.0;                                         ///< [s]
+  double x = 0.0, y = 0.0, z = 0.0;                       ///< [m] world position
+  double roll = 0.0, pitch = 0.0, yaw = 0.0;              ///< [deg]
+  double vx = 0.0, vy = 0.0, vz = 0.0;                    ///< [m/s] body frame
+  double wx = 0.0, wy = 0.0, wz = 0.0;                    ///< [rad/s] body frame
+  double vx_world = 0.0, vy_world = 0.0, vz_world = 0.0;  ///< [m/s] world frame
+};
+
+/// Reads trajectory.csv's text back: a header line naming every column of kTrajectoryCsvHeader
+/// (in any order; other columns are ignored), then one line of numbers per sample; empty lines
+/// and a '\r' before a newline are skipped. Throws ResultError "<origin>: no column "vz" in the
+/// header" or "<origin>:<line>: column "x" is not a number".
+std::vector<TrajectoryRow> TrajectoryFromCsv(std::string_view text, const std::string& origin);
+
 }  // namespace asg::results

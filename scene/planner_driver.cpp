@@ -10,9 +10,12 @@
 #include <string>
 
 #include "core/check.h"
+#include "planning/field_planner.h"
 
 namespace asg::scene {
 namespace {
+
+using planning::CostSettings;
 
 constexpr double kDegToRad = M_PI / 180.0;
 constexpr double kTimeEpsilon = 1e-6;  // [s] tolerance when comparing tick times to schedules
@@ -65,7 +68,8 @@ PlannerDriver::PlannerDriver(const protocol::DriverSpec& spec, const DriverTask&
       task_(task),
       goal_(task.goal.x, task.goal.y),
       goal_tolerance_(std::max(0.0, task.goal_radius - spec.grid_resolution)),
-      votes_(PlannerGrid::Covering(task.landscape_min, task.landscape_max, spec.grid_resolution)),
+      votes_(
+          planning::Grid::Covering(task.landscape_min, task.landscape_max, spec.grid_resolution)),
       cost_(votes_.grid(), MakeCostSettings(spec)),
       sensor_(MakeSensorSettings(spec)),
       follower_(MakeFollowerSettings(spec, task)) {}
@@ -124,29 +128,30 @@ void PlannerDriver::Replan(const Eigen::Vector2d& position) {
     points.push_back(follower_.lookahead_point());
     bool passable = true;
     for (size_t i = 1; i < points.size() && passable; ++i) {
-      passable = std::isfinite(SegmentCost(cost_, points[i - 1], points[i], i == 1));
+      passable = std::isfinite(planning::SegmentCost(cost_, points[i - 1], points[i], i == 1));
     }
     if (passable) {
-      const PlannedPath plan = PlanPath(cost_, points.back(), goal_, goal_tolerance_);
+      const planning::PlannedPath plan =
+          planning::PlanPath(cost_, points.back(), goal_, goal_tolerance_);
       if (plan.found) {
         points.insert(points.end(), plan.points.begin() + 1, plan.points.end());
         EndAtGoal(points);
-        follower_.SetPath(ShortcutPath(cost_, points));
+        follower_.SetPath(planning::ShortcutPath(cost_, points));
         return;
       }
     }
   }
-  PlannedPath plan = PlanPath(cost_, position, goal_, goal_tolerance_);
+  planning::PlannedPath plan = planning::PlanPath(cost_, position, goal_, goal_tolerance_);
   has_path_ = plan.found;
   if (!has_path_) return;
   EndAtGoal(plan.points);
-  follower_.SetPath(ShortcutPath(cost_, plan.points));
+  follower_.SetPath(planning::ShortcutPath(cost_, plan.points));
 }
 
 void PlannerDriver::EndAtGoal(std::vector<Eigen::Vector2d>& points) const {
   // The search ends at a cell centre; when that is the goal's own cell, end at the goal itself,
   // which matters when goal_radius is under a cell (the vehicle may already be in that cell).
-  const PlannerGrid& grid = votes_.grid();
+  const planning::Grid& grid = votes_.grid();
   const int goal_cell = grid.CellAt(goal_.x(), goal_.y());
   if (grid.CellAt(points.back().x(), points.back().y()) != goal_cell) return;
   if (points.size() == 1) {

@@ -17,10 +17,10 @@
 #include <memory>
 #include <vector>
 
+#include "planning/cost_field.h"
+#include "planning/vote_grid.h"
 #include "scene/driver.h"
-#include "scene/planner_astar.h"
 #include "scene/planner_follower.h"
-#include "scene/planner_map.h"
 #include "scene/planner_sensor.h"
 
 namespace asg::scene {
@@ -36,7 +36,7 @@ class PlannerDriver : public Driver {
   DriverVerdict Tick(const DriverInput& input) override;
 
   /// The obstacle votes gathered so far.
-  const VoteGrid& votes() const { return votes_; }
+  const planning::VoteGrid& votes() const { return votes_; }
   /// The path being followed (world x, y [m]); empty before the first plan or without a path.
   const std::vector<Eigen::Vector2d>& path() const;
   /// Whether the last plan found a path.
@@ -60,8 +60,8 @@ class PlannerDriver : public Driver {
   DriverTask task_;
   Eigen::Vector2d goal_;
   double goal_tolerance_;
-  VoteGrid votes_;
-  CostField cost_;
+  planning::VoteGrid votes_;
+  planning::CostField cost_;
   ObstacleSensor sensor_;
   PathFollower follower_;
   std::vector<int> newly_occupied_;

@@ -8,7 +8,7 @@ namespace asg::scene {
 ObstacleSensor::ObstacleSensor(const SensorSettings& settings) : settings_(settings) {}
 
 int ObstacleSensor::Scan(const RayCaster& rays, const Eigen::Vector3d& position,
-                         const Eigen::Quaterniond& orientation, VoteGrid& votes,
+                         const Eigen::Quaterniond& orientation, planning::VoteGrid& votes,
                          std::vector<int>& newly_occupied) {
   constexpr double kDegToRad = M_PI / 180.0;
   const Eigen::Matrix3d rotation = orientation.normalized().toRotationMatrix();

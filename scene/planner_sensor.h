@@ -1,14 +1,14 @@
 // The planner driver's forward obstacle sensor: a fan of line-of-sight rays from a point above
-// the vehicle whose obstacle hits vote into a VoteGrid. It sees only what is in range, in its
-// field of view and not hidden behind something nearer.
+// the vehicle whose obstacle hits vote into a planning::VoteGrid. It sees only what is in range,
+// in its field of view and not hidden behind something nearer.
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <vector>
 
+#include "planning/vote_grid.h"
 #include "scene/driver.h"
-#include "scene/planner_map.h"
 
 namespace asg::scene {
 
@@ -36,7 +36,7 @@ class ObstacleSensor {
   /// and adds one vote per obstacle hit. Appends every cell that became occupied to
   /// `newly_occupied`. Returns the number of rays cast.
   int Scan(const RayCaster& rays, const Eigen::Vector3d& position,
-           const Eigen::Quaterniond& orientation, VoteGrid& votes,
+           const Eigen::Quaterniond& orientation, planning::VoteGrid& votes,
            std::vector<int>& newly_occupied);
 
   /// Number of scans cast so far.

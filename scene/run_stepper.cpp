@@ -65,7 +65,7 @@ std::optional<RunOutcome> RunStepper::Step(Driver& driver) {
     if (const std::optional<protocol::TerminationReason> reason =
             CheckTermination(timing_, state_)) {
       protocol::AnalyzeScenarioRequest& analysis = state_->analysis;
-      analysis.termination_reason = static_cast<uint8_t>(*reason);
+      analysis.termination_reason = *reason;
       const auto& trajectory = analysis.vehicle_trajectory;
       analysis.vehicle_sim_time =
           trajectory.back().header.stamp.Seconds() - trajectory.front().header.stamp.Seconds();

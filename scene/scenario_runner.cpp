@@ -75,7 +75,7 @@ RunOutcome ScenarioRunner::Run(Driver& driver) {
 protocol::AnalyzeScenarioRequest CaptureOnlyResult(const protocol::RunScenarioRequest& request) {
   protocol::AnalyzeScenarioRequest analysis;
   analysis.scenario_number = static_cast<uint32_t>(request.scenario_number);
-  analysis.termination_reason = static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+  analysis.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   analysis.vehicle_sim_time = 0.0;
   return analysis;
 }

@@ -33,10 +33,8 @@ struct RunResult {
   /// frame, stamps since the first control input), vehicle_sim_time and counters.
   protocol::AnalyzeScenarioRequest analysis;
 
-  /// The termination reason as an enum (analysis.termination_reason).
-  protocol::TerminationReason reason() const {
-    return static_cast<protocol::TerminationReason>(analysis.termination_reason);
-  }
+  /// The termination reason (analysis.termination_reason).
+  protocol::TerminationReason reason() const { return analysis.termination_reason; }
 };
 
 /// A run its driver stopped (DriverAbort) before any termination rule fired: there is no result

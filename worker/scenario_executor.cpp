@@ -50,9 +50,9 @@ Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
   }
   completed.analysis.worker_id = worker_id_;
   if (!request.scene_capture_only) {
-    const regret::ReferenceProblem problem = scene::RunReferenceProblem(runner_.world(), request);
+    const regret::ReferenceProblem problem = RunReferenceProblem(runner_.world(), request);
     completed.analysis.regret =
-        scene::RegretOf(completed.analysis, problem, ReferencePlan(problem), reference_settings_);
+        RegretOf(completed.analysis, problem, ReferencePlan(problem), reference_settings_);
   }
   if (request.take_scene_capture) {
     completed.captures =

@@ -18,9 +18,9 @@
 #include "capture/renderer.h"
 #include "protocol/messages.h"
 #include "scene/actor_catalog.h"
-#include "scene/regret_problem.h"
 #include "scene/scenario_runner.h"
 #include "worker/node_server.h"
+#include "worker/regret_problem.h"
 
 namespace asg::worker {
 

@@ -88,10 +88,9 @@ int RunScenarioFile(const std::filesystem::path& request_file, const std::filesy
     return kWorkerExitFailure;
   }
   out << "scenario " << number << ": "
-      << protocol::TerminationReasonName(
-             static_cast<protocol::TerminationReason>(record.result.termination_reason))
-      << ", sim " << record.result.vehicle_sim_time << " s, " << record.captures.size()
-      << " captures -> " << folder.string() << "\n";
+      << protocol::TerminationReasonName(record.result.termination_reason) << ", sim "
+      << record.result.vehicle_sim_time << " s, " << record.captures.size() << " captures -> "
+      << folder.string() << "\n";
   return kWorkerExitOk;
 }
 

@@ -148,8 +148,7 @@ class Session {
     execution.analysis.capture_error = execution.capture_error;
     Log(core::LogLevel::kInfo,
         scenario + " ended: " +
-            std::string(protocol::TerminationReasonName(
-                static_cast<protocol::TerminationReason>(execution.analysis.termination_reason))));
+            std::string(protocol::TerminationReasonName(execution.analysis.termination_reason)));
     protocol::PackTrajectory(&execution.analysis, &attachment);
     Deliver(execution.analysis, std::move(attachment));
   }

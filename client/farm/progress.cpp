@@ -12,9 +12,8 @@ namespace asg::client {
 namespace {
 
 /// "REASON_VEHICLE_STUCK_TIMEOUT" -> "stuck_timeout".
-std::string ShortReason(uint8_t reason) {
-  std::string name(
-      protocol::TerminationReasonName(static_cast<protocol::TerminationReason>(reason)));
+std::string ShortReason(protocol::TerminationReason reason) {
+  std::string name(protocol::TerminationReasonName(reason));
   for (const char* prefix : {"REASON_", "VEHICLE_"}) {
     const std::string text(prefix);
     if (name.rfind(text, 0) == 0) name.erase(0, text.size());

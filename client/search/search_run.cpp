@@ -103,8 +103,7 @@ void SearchRun::Score(Generation& generation, uint32_t number,
   evaluation.id = generation.candidates[index / spec_.runs_per_scenario].id;
   if (result.status == results::ScenarioStatus::kDone) {
     if (result.regret.computed) evaluation.regret = result.regret.regret;
-    evaluation.failure = result.termination_reason !=
-                         static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+    evaluation.failure = result.termination_reason != protocol::TerminationReason::REASON_SUCCESS;
   }
   generation.scores.emplace(number, evaluation);
 }

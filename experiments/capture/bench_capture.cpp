@@ -65,7 +65,7 @@ protocol::RunScenarioRequest ReferenceRequest() {
 
 protocol::AnalyzeScenarioRequest SyntheticRun() {
   protocol::AnalyzeScenarioRequest run;
-  run.termination_reason = 0;
+  run.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   for (int i = 0; i <= 200; ++i) {
     const double t = i / 200.0;
     protocol::OdometryWithoutCovariance sample;

@@ -37,12 +37,9 @@ int main(int argc, char** argv) {
   protocol::AnalyzeScenarioRequest result = scene::CaptureOnlyResult(request);
   if (!request.scene_capture_only) {
     result = runner.Run().analysis;
-    std::printf(
-        "run: %s after %.2f s, %zu trajectory samples\n",
-        std::string(protocol::TerminationReasonName(
-                        static_cast<protocol::TerminationReason>(result.termination_reason)))
-            .c_str(),
-        result.vehicle_sim_time, result.vehicle_trajectory.size());
+    std::printf("run: %s after %.2f s, %zu trajectory samples\n",
+                std::string(protocol::TerminationReasonName(result.termination_reason)).c_str(),
+                result.vehicle_sim_time, result.vehicle_trajectory.size());
   }
   capture::CaptureRenderer renderer;
   std::printf("%s\n", renderer.context_description().c_str());

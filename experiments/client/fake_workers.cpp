@@ -147,7 +147,7 @@ struct Report {
 /// A straight ten-sample run from (10, 10) heading north-west at 5 m/s, ended by REASON_SUCCESS.
 Report MakeReport() {
   protocol::AnalyzeScenarioRequest analysis;
-  analysis.termination_reason = static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+  analysis.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   for (int i = 0; i < kTrajectorySamples; ++i) {
     protocol::OdometryWithoutCovariance sample;
     sample.header.stamp = protocol::Time::FromSeconds(i * kSamplePeriod);

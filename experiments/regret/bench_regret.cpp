@@ -6,8 +6,8 @@
 
 #include "experiments/scene/reference_workload.h"
 #include "scene/actor_catalog.h"
-#include "scene/regret_problem.h"
 #include "scene/scenario_runner.h"
+#include "worker/regret_problem.h"
 
 namespace asg {
 namespace {
@@ -28,7 +28,7 @@ const Workload& ReferenceWorkloads() {
       const auto request = scene::experiments::ReferenceWorkload(
           seed, 6, 6, 6, protocol::DriverSpec::Type::kPlanner);
       runner.Build(request);
-      built.problems.push_back(scene::ReferenceProblemOf(runner.world()));
+      built.problems.push_back(worker::ReferenceProblemOf(runner.world()));
       built.runs.push_back(runner.Run().analysis);
     }
     return built;
@@ -61,7 +61,7 @@ void BM_RunRegret(benchmark::State& state) {
   for (auto _ : state) {
     const size_t k = i++ % plans.size();
     const protocol::RegretReport report =
-        scene::RegretOf(workload.runs[k], workload.problems[k], plans[k], settings);
+        worker::RegretOf(workload.runs[k], workload.problems[k], plans[k], settings);
     total += report.regret;
     benchmark::DoNotOptimize(report.regret);
   }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "experiments/scene/reference_workload.h"
-#include "scene/planner_astar.h"
+#include "planning/field_planner.h"
 #include "scene/scenario_runner.h"
 
 namespace asg::scene {
@@ -56,7 +56,8 @@ BENCHMARK(BM_StraightReferenceRun)->Iterations(4 * kLayouts)->Unit(benchmark::kM
 // One cost-field rebuild, A* plan and shortcut across the 60 x 60 grid around the 12 actors of
 // layout 1 at full votes.
 void BM_PlannerAStar(benchmark::State& state) {
-  const PlannerGrid grid = PlannerGrid::Covering(0.0, 60.0, 1.0);
+  using planning::VoteGrid;
+  const planning::Grid grid = planning::Grid::Covering(0.0, 60.0, 1.0);
   VoteGrid votes(grid);
   const protocol::RunScenarioRequest request = experiments::ReferenceWorkload(1);
   for (const auto& layout : request.scene_description.ssa_array) {
@@ -64,11 +65,11 @@ void BM_PlannerAStar(benchmark::State& state) {
       for (int v = 0; v < VoteGrid::kMaxVotes; ++v) votes.Vote(layout.x[i], layout.y[i]);
     }
   }
-  CostField field(grid, CostSettings{});
+  planning::CostField field(grid, planning::CostSettings{});
   for (auto _ : state) {
     field.Rebuild(votes);
-    const PlannedPath plan = PlanPath(field, {10.0, 10.0}, {50.0, 50.0}, 4.0);
-    const std::vector<Eigen::Vector2d> path = ShortcutPath(field, plan.points);
+    const planning::PlannedPath plan = planning::PlanPath(field, {10.0, 10.0}, {50.0, 50.0}, 4.0);
+    const planning::Polyline path = planning::ShortcutPath(field, plan.points);
     benchmark::DoNotOptimize(path.data());
     state.counters["expanded"] = plan.expanded;
   }

@@ -39,7 +39,7 @@ void BM_ReferenceRunStraight(benchmark::State& state) {
     runner.Build(request);
     const RunResult result = runner.Run();
     simulated += result.analysis.vehicle_sim_time + result.analysis.counters.settle_time;
-    reason = result.analysis.termination_reason;
+    reason = static_cast<uint8_t>(result.analysis.termination_reason);
   }
   state.counters["sim_s_per_run"] = simulated / state.iterations();
   state.counters["reason"] = reason;

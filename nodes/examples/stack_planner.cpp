@@ -1,5 +1,7 @@
 // GridPlanner: a cost field from the votes, then A* with the Euclidean heuristic (admissible,
 // every edge costs at least its length). Ties break by cell index, so plans are deterministic.
+// This is deliberately not the farm's planner (planning/astar.h): the example stack is what a
+// user of the vehicle-node SDK would write, so it depends on the SDK only.
 #include "nodes/examples/stack_planner.h"
 
 #include <algorithm>

@@ -43,7 +43,7 @@ TEST(RunMarks, TrajectoryAndEndMarkerOnlyAfterARun) {
   const OverlayMesh before = RunMarks(world, nullptr, 0.1);
   EXPECT_EQ(before.positions.size(), 12u);  // the start arrow: two layers of two triangles
   protocol::AnalyzeScenarioRequest run;
-  run.termination_reason = 0;
+  run.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   for (int i = 0; i <= 10; ++i) {
     protocol::OdometryWithoutCovariance sample;
     sample.pose.position.x = 10.0 + 3.0 * i;

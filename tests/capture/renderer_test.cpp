@@ -203,7 +203,7 @@ TEST(CaptureRenderer, StartArrowAlwaysTrajectoryOnlyAfterARun) {
   Scene scene;
   scene.request.scene_capture_settings.draw_annotations = true;
   protocol::AnalyzeScenarioRequest run;
-  run.termination_reason = static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
+  run.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   for (int i = 0; i <= 40; ++i) {
     protocol::OdometryWithoutCovariance sample;
     sample.pose.position.x = 10.0 + i;

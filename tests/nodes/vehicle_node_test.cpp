@@ -192,7 +192,8 @@ TEST(VehicleNodeTest, LivesThroughARunAndUnregistersOnStop) {
   EXPECT_FALSE(answers[3].has_control || answers[3].has_ego_control);
 
   data->Send("VehicleStatus", protocol::VehicleStatus{false, false});
-  protocol::RunEndMessage end{7, 0, "REASON_SUCCESS", 3.25, false, ""};
+  protocol::RunEndMessage end{
+      7, protocol::TerminationReason::REASON_SUCCESS, "REASON_SUCCESS", 3.25, false, ""};
   data->Send("RunEnd", end);
 
   const auto saves = client.inbox().Wait("SaveNodeFile");
@@ -236,7 +237,8 @@ TEST(VehicleNodeTest, PreemptedRunSavesNothingAndAsksNoRerun) {
   data->Request("RunStart", RunStartBody(4, true), {}, kWait);
   data->Request("Step", StepBody(4, 0), {}, kWait);
   data->Send("VehicleStatus", protocol::VehicleStatus{false, true});
-  data->Send("RunEnd", protocol::RunEndMessage{4, 0, "", 0.05, true, "node 'mapper' missed"});
+  data->Send("RunEnd", protocol::RunEndMessage{4, protocol::TerminationReason::REASON_SUCCESS, "",
+                                               0.05, true, "node 'mapper' missed"});
 
   const auto readies = client.inbox().Wait("NotifyReady", 2);
   ASSERT_EQ(readies.size(), 2u);
@@ -264,9 +266,10 @@ TEST(VehicleNodeTest, ARunPreemptedBeforeItStartedStillGetsTheNodeReady) {
   Attach(client, worker, 6);
   const auto data = worker.node();
   data->Send("VehicleStatus", protocol::VehicleStatus{false, true});
-  data->Send("RunEnd", protocol::RunEndMessage{6, 0, "", 0.0, true,
-                                               "1 of 2 vehicle nodes attached within the step "
-                                               "deadline"});
+  data->Send("RunEnd",
+             protocol::RunEndMessage{6, protocol::TerminationReason::REASON_SUCCESS, "", 0.0, true,
+                                     "1 of 2 vehicle nodes attached within the step "
+                                     "deadline"});
   const auto readies = client.inbox().Wait("NotifyReady", 2);
   ASSERT_EQ(readies.size(), 2u);
   EXPECT_EQ(readies[1].message,

@@ -187,16 +187,8 @@ inline VehicleStatus Sample<VehicleStatus>() {
 }
 template <>
 inline RegretReport Sample<RegretReport>() {
-  return RegretReport{true,
-                      1.41,
-                      0.545,
-                      0.674,
-                      0.053,
-                      0.138,
-                      27.4,
-                      3.75,
-                      60.22,
-                      11.49,
+  return RegretReport{{1.41, 0.545, 0.674, 0.053, 0.138, 27.4, 3.75, 60.22, 11.49},
+                      true,
                       57.47,
                       3.2,
                       {{10, 10, 0}, {41.75, 35.25, 0}, {50, 50, 0}}};
@@ -209,7 +201,7 @@ inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
   return AnalyzeScenarioRequest{
       3,
       65535,
-      static_cast<uint8_t>(TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS),
+      TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS,
       {Sample<OdometryWithoutCovariance>(), later},
       0.5,
       Sample<RunCounters>(),

@@ -55,7 +55,8 @@ TEST(NodeMessagesTest, EveryMessageRoundTrips) {
   step.readings = {Json{{"name", "top"}, {"offset", 0}, {"size", 1200}}};
   EXPECT_EQ(RoundTrip(step), step);
 
-  RunEndMessage end{9, 3, "REASON_SIM_TIMEOUT", 17.0, false, ""};
+  RunEndMessage end{9, TerminationReason::REASON_SIM_TIMEOUT, "REASON_SIM_TIMEOUT", 17.0, false,
+                    ""};
   EXPECT_EQ(RoundTrip(end), end);
   EXPECT_EQ(RoundTrip(RunPreemptedRequest{4, 9, "node mapper missed the step deadline"}),
             (RunPreemptedRequest{4, 9, "node mapper missed the step deadline"}));

@@ -30,9 +30,11 @@ std::string ReadText(const fs::path& file) {
 void Publish(const fs::path& dir, int number) {
   const std::string name = "scenario_000" + std::to_string(number);
   const fs::path staged = dir / ("." + name + ".tmp");
-  WriteText(staged / "result.json", "{\"scenario_number\": " + std::to_string(number) +
-                                        ", \"status\": \"done\", \"termination_reason\": 1, "
-                                        "\"termination_reason_name\": \"REASON_SUCCESS\"}");
+  WriteText(staged / "result.json",
+            "{\"scenario_number\": " + std::to_string(number) +
+                ", \"status\": \"done\", \"seed\": 0, \"reruns\": [], \"captures\": [], "
+                "\"termination_reason\": 1, \"termination_reason_name\": \"REASON_SUCCESS\", "
+                "\"vehicle_sim_time\": 0.0, \"counters\": {}}");
   fs::rename(staged, dir / name);
 }
 

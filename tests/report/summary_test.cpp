@@ -20,7 +20,7 @@ results::ScenarioOutcome Outcome(uint32_t number, results::ScenarioStatus status
   results::ScenarioOutcome outcome;
   outcome.result.scenario_number = number;
   outcome.result.status = status;
-  outcome.result.termination_reason = reason;
+  outcome.result.termination_reason = static_cast<protocol::TerminationReason>(reason);
   outcome.result.vehicle_sim_time = 2.5 * number;
   if (status != results::ScenarioStatus::kDone) outcome.result.error = "bad";
   outcome.timing.worker_id = worker;
@@ -63,7 +63,7 @@ TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
   std::vector<results::ScenarioOutcome> outcomes = Sample();
   // Scenario 3 has a regret report; the others have none (empty regret cells).
   protocol::RegretReport& regret = outcomes[0].result.regret;
-  regret = {true, 1.5, 0.25, 0.5, 0.5, 0.25, 30.0, 6.0, 24.0, 4.0, 20.0, 3.0, {}};
+  regret = {{1.5, 0.25, 0.5, 0.5, 0.25, 30.0, 6.0, 24.0, 4.0}, true, 20.0, 3.0, {}};
   const std::string csv = SummaryToCsv(outcomes);
   EXPECT_EQ(csv,
             "scenario_number,status,termination_reason_name,vehicle_sim_time,wall_time_s,"

@@ -28,7 +28,7 @@ ScenarioRecord SampleRecord(uint32_t number) {
   protocol::AnalyzeScenarioRequest analysis;
   analysis.worker_id = 3;
   analysis.scenario_number = static_cast<uint16_t>(number);
-  analysis.termination_reason = 0;
+  analysis.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   analysis.vehicle_sim_time = 9.5;
   record.result = DoneResult(analysis, 11);
   protocol::OdometryWithoutCovariance sample;
@@ -145,6 +145,59 @@ TEST(WriteScenarioFolderTest, RejectsCaptureNamesThatAreNotPlainFileNames) {
   record.captures = {{"../escape", "x"}};
   EXPECT_THROW(WriteScenarioFolder(dir.path(), record), ResultError);
   EXPECT_FALSE(fs::exists(dir.path() / "scenario_0001"));
+}
+
+TEST(ReadScenarioFolderTest, ReadsBackEveryFileOfAWrittenFolder) {
+  testutil::TempDir dir;
+  const ScenarioRecord record = SampleRecord(4);
+  WriteScenarioFolder(dir.path(), record);
+  const fs::path folder = dir.path() / "scenario_0004";
+  fs::create_directories(folder / "nodes" / "planner" / "logs");
+  WriteFileSynced(folder / "nodes" / "planner" / "logs" / "b.txt", "b");
+  WriteFileSynced(folder / "nodes" / "planner" / "a.txt", "a");
+
+  const StoredScenario stored = ReadScenarioFolder(folder);
+  ScenarioResult expected = record.result;
+  expected.captures = {"ortho_aerial_pad0.png"};
+  EXPECT_EQ(stored.result, expected);
+  EXPECT_EQ(stored.result_text, ReadAll(folder / "result.json"));
+  ASSERT_TRUE(stored.timing.has_value());
+  EXPECT_EQ(*stored.timing, record.timing);
+  EXPECT_EQ(stored.request, record.request);
+  EXPECT_EQ(stored.request_text, ReadAll(folder / "request.json"));
+  ASSERT_EQ(stored.trajectory.size(), 1u);
+  EXPECT_EQ(stored.trajectory[0].t, 2.0);
+  EXPECT_EQ(stored.trajectory[0].y, 2.0);
+  EXPECT_EQ(stored.captures, std::vector<std::string>{"ortho_aerial_pad0.png"});
+  EXPECT_EQ(stored.node_files, (std::vector<std::string>{"planner/a.txt", "planner/logs/b.txt"}));
+
+  // Only result.json is required; the rest is read when present.
+  for (const char* file : {"timing.json", "request.json", "trajectory.csv"}) {
+    fs::remove(folder / file);
+  }
+  fs::remove_all(folder / "captures");
+  const StoredScenario bare = ReadScenarioFolder(folder);
+  EXPECT_FALSE(bare.timing.has_value());
+  EXPECT_TRUE(bare.request.is_null());
+  EXPECT_EQ(bare.request_text, "");
+  EXPECT_TRUE(bare.trajectory.empty());
+  EXPECT_TRUE(bare.captures.empty());
+}
+
+TEST(ReadScenarioFolderTest, NamesTheFileThatCannotBeRead) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path(), SampleRecord(5));
+  const fs::path folder = dir.path() / "scenario_0005";
+  WriteFileSynced(folder / "timing.json", "{\"worker_id\": 1}");
+  try {
+    ReadScenarioFolder(folder);
+    FAIL() << "no error";
+  } catch (const ResultError& error) {
+    EXPECT_NE(std::string(error.what()).find((folder / "timing.json").string()), std::string::npos)
+        << error.what();
+  }
+  fs::remove(folder / "result.json");
+  EXPECT_THROW(ReadScenarioFolder(folder), ResultError);
 }
 
 TEST(RemoveStagingFoldersTest, RemovesOnlyStagingFolders) {

@@ -10,7 +10,7 @@ ScenarioResult SampleDone() {
   protocol::AnalyzeScenarioRequest analysis;
   analysis.worker_id = 4;
   analysis.scenario_number = 12;
-  analysis.termination_reason = 1;
+  analysis.termination_reason = protocol::TerminationReason::REASON_VEHICLE_COLLISION;
   analysis.vehicle_sim_time = 6.25;
   analysis.counters.control_messages = 125;
   analysis.counters.max_abs_roll = 3.5;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "results/record.h"
+
 namespace asg::results {
 namespace {
 
@@ -23,6 +25,19 @@ protocol::Quaternion FromRollPitchYaw(double roll, double pitch, double yaw) {
           std::cos(r) * std::sin(p) * std::cos(y) + std::sin(r) * std::cos(p) * std::sin(y),
           std::cos(r) * std::cos(p) * std::sin(y) - std::sin(r) * std::sin(p) * std::cos(y),
           std::cos(r) * std::cos(p) * std::cos(y) + std::sin(r) * std::sin(p) * std::sin(y)};
+}
+
+// A sample at (10.5, -2.25, 0.75) heading +y (yaw 90 deg), stamped `stamp`, with body-frame
+// velocity (vx, 0, -0.5) and yaw rate 0.25 rad/s.
+protocol::OdometryWithoutCovariance TurnedSample(protocol::Time stamp, double vx) {
+  protocol::OdometryWithoutCovariance sample;
+  sample.header.stamp = stamp;
+  sample.pose.position = {10.5, -2.25, 0.75};
+  const double h = std::sqrt(0.5);
+  sample.pose.orientation = {0, 0, h, h};
+  sample.twist.linear = {vx, 0, -0.5};
+  sample.twist.angular = {0, 0, 0.25};
+  return sample;
 }
 
 TEST(QuaternionToRollPitchYawTest, PureYawOf90Degrees) {
@@ -56,13 +71,7 @@ TEST(FormatTest, ShortestRoundTripAndExactStamps) {
 }
 
 TEST(TrajectoryToCsvTest, HeaderAndOneRowPerSample) {
-  protocol::OdometryWithoutCovariance sample;
-  sample.header.stamp = {1, 500'000'000};
-  sample.pose.position = {10.5, -2.25, 0.75};
-  const double h = std::sqrt(0.5);
-  sample.pose.orientation = {0, 0, h, h};
-  sample.twist.linear = {5, 0, -0.5};
-  sample.twist.angular = {0, 0, 0.25};
+  const protocol::OdometryWithoutCovariance sample = TurnedSample({1, 500'000'000}, 5.0);
   const std::string csv = TrajectoryToCsv({sample, sample});
   std::istringstream lines(csv);
   std::string line;
@@ -103,6 +112,64 @@ TEST(BodyToWorldTest, RotatesByTheOrientation) {
   const protocol::Vector3 same = BodyToWorld({0, 0, 0, 0}, protocol::Vector3{1.0, 2.0, 3.0});
   EXPECT_EQ(same.x, 1.0);
   EXPECT_EQ(same.z, 3.0);
+}
+
+TEST(TrajectoryFromCsvTest, ReadsBackWhatTheWriterWrote) {
+  const protocol::OdometryWithoutCovariance sample = TurnedSample({12, 50'000'000}, 0.1);
+  protocol::OdometryWithoutCovariance later = sample;
+  later.header.stamp = {12, 100'000'000};
+  later.pose.position.x = 1.0 / 3.0;
+  const std::vector<TrajectoryRow> rows =
+      TrajectoryFromCsv(TrajectoryToCsv({sample, later}), "trajectory.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].t, 12.05);
+  EXPECT_EQ(rows[0].x, 10.5);
+  EXPECT_EQ(rows[0].y, -2.25);
+  EXPECT_EQ(rows[0].z, 0.75);
+  EXPECT_EQ(rows[0].vx, 0.1);
+  EXPECT_EQ(rows[0].vz, -0.5);
+  EXPECT_EQ(rows[0].wz, 0.25);
+  const RollPitchYaw angles = QuaternionToRollPitchYaw(sample.pose.orientation);
+  EXPECT_EQ(rows[0].yaw, angles.yaw);  // shortest round-trip form: the same double
+  const protocol::Vector3 world = BodyToWorld(sample.pose.orientation, sample.twist.linear);
+  EXPECT_EQ(rows[0].vx_world, world.x);
+  EXPECT_EQ(rows[0].vy_world, world.y);
+  EXPECT_EQ(rows[1].t, 12.1);
+  EXPECT_EQ(rows[1].x, 1.0 / 3.0);
+  EXPECT_TRUE(TrajectoryFromCsv(TrajectoryToCsv({}), "trajectory.csv").empty());
+}
+
+TEST(TrajectoryFromCsvTest, FindsColumnsByNameAndSkipsEmptyLines) {
+  const std::string header(kTrajectoryCsvHeader);
+  // Columns reordered (t last) plus one unknown, CRLF line ends and a blank line.
+  std::string text = "x,extra,";
+  text += header.substr(header.find(',') + 3) + ",t\r\n\r\n";  // drop "t,x,"
+  text += "1.5,zzz,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0.25\r\n";
+  const std::vector<TrajectoryRow> rows = TrajectoryFromCsv(text, "f.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].x, 1.5);
+  EXPECT_EQ(rows[0].y, 2.0);
+  EXPECT_EQ(rows[0].vz_world, 15.0);
+  EXPECT_EQ(rows[0].t, 0.25);
+}
+
+TEST(TrajectoryFromCsvTest, ErrorsNameTheFileTheLineAndTheColumn) {
+  try {
+    TrajectoryFromCsv("t,x,y\n", "a/trajectory.csv");
+    FAIL() << "no error";
+  } catch (const ResultError& error) {
+    EXPECT_STREQ(error.what(), "a/trajectory.csv: no column \"z\" in the header");
+  }
+  std::string text(kTrajectoryCsvHeader);
+  text += "\n0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n0,1,two,3,4,5,6,7,8,9,10,11,12,13,14,15\n";
+  try {
+    TrajectoryFromCsv(text, "b.csv");
+    FAIL() << "no error";
+  } catch (const ResultError& error) {
+    EXPECT_STREQ(error.what(), "b.csv:3: column \"y\" is not a number");
+  }
+  text = std::string(kTrajectoryCsvHeader) + "\n0,1,2\n";  // a short row
+  EXPECT_THROW(TrajectoryFromCsv(text, "c.csv"), ResultError);
 }
 
 }  // namespace

@@ -10,10 +10,11 @@
 namespace asg::scene {
 namespace {
 
+using planning::VoteGrid;
 using testing::CylinderRayCaster;
 using testing::Trunk;
 
-const PlannerGrid kGrid = PlannerGrid::Covering(0.0, 60.0, 1.0);
+const planning::Grid kGrid = planning::Grid::Covering(0.0, 60.0, 1.0);
 
 Eigen::Quaterniond Yaw(double degrees) {
   return Eigen::Quaterniond(Eigen::AngleAxisd(degrees * M_PI / 180.0, Eigen::Vector3d::UnitZ()));

@@ -46,7 +46,7 @@ TEST(ScenarioRunnerTest, StraightOnOpenGroundReachesTheGoal) {
   const RunResult result = RunOnce(ReferenceRequest());
   const auto& analysis = result.analysis;
   EXPECT_EQ(result.reason(), TerminationReason::REASON_SUCCESS);
-  EXPECT_EQ(analysis.termination_reason, 0);
+  EXPECT_EQ(static_cast<int>(analysis.termination_reason), 0);
   EXPECT_EQ(analysis.scenario_number, 1);
   // 51.6 m to the goal circle at 5 m/s plus the acceleration phase.
   EXPECT_GT(analysis.vehicle_sim_time, 10.3);
@@ -153,7 +153,7 @@ TEST(ScenarioRunnerTest, DrivingOffTheLandscapeIsOutOfBounds) {
   request.vehicle_goal_location = {100.0, 15.0, 0.0};
   const RunResult result = RunOnce(request);
   EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS);
-  EXPECT_EQ(result.analysis.termination_reason, 6);
+  EXPECT_EQ(static_cast<int>(result.analysis.termination_reason), 6);
   EXPECT_GT(FinalPosition(result).x, 30.0);
   EXPECT_LT(FinalPosition(result).x, 30.5);
 }
@@ -254,8 +254,7 @@ TEST(ScenarioRunnerTest, ADriverAbortEndsTheRunWithoutAResult) {
 
 TEST(ScenarioRunnerTest, ReasonIsReadFromTheAnalysis) {
   RunResult result;
-  result.analysis.termination_reason =
-      static_cast<uint8_t>(TerminationReason::REASON_VEHICLE_FLIPPED);
+  result.analysis.termination_reason = TerminationReason::REASON_VEHICLE_FLIPPED;
   EXPECT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_FLIPPED);
 }
 
@@ -265,7 +264,7 @@ TEST(ScenarioRunnerTest, CaptureOnlyResultIsAnEmptySuccess) {
   request.scene_capture_only = true;
   const protocol::AnalyzeScenarioRequest analysis = CaptureOnlyResult(request);
   EXPECT_EQ(analysis.scenario_number, 77);
-  EXPECT_EQ(analysis.termination_reason, 0);
+  EXPECT_EQ(static_cast<int>(analysis.termination_reason), 0);
   EXPECT_TRUE(analysis.vehicle_trajectory.empty());
   EXPECT_EQ(analysis.vehicle_sim_time, 0.0);
 }

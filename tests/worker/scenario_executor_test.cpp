@@ -34,8 +34,7 @@ TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {
   ASSERT_NE(execution, nullptr);
   EXPECT_EQ(execution->analysis.worker_id, 5);
   EXPECT_EQ(execution->analysis.scenario_number, 9);
-  EXPECT_EQ(execution->analysis.termination_reason,
-            static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+  EXPECT_EQ(execution->analysis.termination_reason, protocol::TerminationReason::REASON_SUCCESS);
   EXPECT_FALSE(execution->analysis.vehicle_trajectory.empty());
   EXPECT_TRUE(execution->captures.empty());
   // An open field driven straight to the goal: the reference agent's straight line, so a small
@@ -61,8 +60,7 @@ TEST_F(ScenarioExecutorTest, SceneCaptureOnlyIsSuccessWithoutATrajectory) {
   const Execution outcome = executor.Execute(request, [] {});
   const ScenarioCompleted* execution = Completed(outcome);
   ASSERT_NE(execution, nullptr);
-  EXPECT_EQ(execution->analysis.termination_reason,
-            static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+  EXPECT_EQ(execution->analysis.termination_reason, protocol::TerminationReason::REASON_SUCCESS);
   EXPECT_EQ(execution->analysis.vehicle_sim_time, 0.0);
   EXPECT_TRUE(execution->analysis.vehicle_trajectory.empty());
 }

@@ -43,8 +43,7 @@ TEST_F(SingleRunTest, WritesTheScenarioFolderOfARun) {
   ASSERT_TRUE(outcome.has_value());
   EXPECT_EQ(outcome->result.status, results::ScenarioStatus::kDone);
   EXPECT_EQ(outcome->result.seed, 4242u);
-  EXPECT_EQ(outcome->result.termination_reason,
-            static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+  EXPECT_EQ(outcome->result.termination_reason, protocol::TerminationReason::REASON_SUCCESS);
   EXPECT_EQ(outcome->timing.worker_id, 3);
   // The request as run is stored, and decodes back into the same request.
   const auto folder = results::ScenarioFolder(out, 31);

@@ -149,8 +149,7 @@ TEST_F(WorkerSessionTest, RegistersRunsAScenarioAndReportsItsStatusAndResult) {
     const protocol::AnalyzeScenarioRequest& result = client.results_[0];
     EXPECT_EQ(result.worker_id, 7);
     EXPECT_EQ(result.scenario_number, 12);
-    EXPECT_EQ(result.termination_reason,
-              static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS));
+    EXPECT_EQ(result.termination_reason, protocol::TerminationReason::REASON_SUCCESS);
     EXPECT_FALSE(result.vehicle_trajectory.empty());
     // READY, then RUNNING once the scene is built, then READY again after the report.
     EXPECT_EQ(client.statuses_[1], protocol::StatusCode::ONLINE_AND_RUNNING);

@@ -5,7 +5,7 @@
 #include "protocol/messages_json.h"
 #include "regret/reference_plan.h"
 #include "results/folder.h"
-#include "scene/regret_problem.h"
+#include "worker/regret_problem.h"
 #include "worker/single_run.h"
 
 namespace asg::worker::serve {
@@ -32,10 +32,10 @@ void RunResults::RunEnded(const scene::LiveRun& live, SceneCaptures& captures, S
   // The farm's analysis, with the regret against the reference plan of the run's world.
   protocol::AnalyzeScenarioRequest analysis = result->analysis;
   analysis.worker_id = worker_id_;
-  const regret::ReferenceProblem problem = scene::RunReferenceProblem(live.world(), live.request());
+  const regret::ReferenceProblem problem = RunReferenceProblem(live.world(), live.request());
   const regret::ReferenceSettings reference_settings;
-  analysis.regret = scene::RegretOf(
-      analysis, problem, regret::PlanReference(problem, reference_settings), reference_settings);
+  analysis.regret = RegretOf(analysis, problem, regret::PlanReference(problem, reference_settings),
+                             reference_settings);
   const std::string reason(protocol::TerminationReasonName(result->reason()));
   result_json_ = json::Json(analysis);
   result_json_["termination_reason_name"] = reason;

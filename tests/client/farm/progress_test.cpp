@@ -11,7 +11,7 @@ namespace {
 results::ScenarioResult Done(protocol::TerminationReason reason) {
   results::ScenarioResult result;
   result.status = results::ScenarioStatus::kDone;
-  result.termination_reason = static_cast<uint8_t>(reason);
+  result.termination_reason = reason;
   return result;
 }
 

@@ -167,7 +167,8 @@ TEST(StackNodeTest, DrivesFromCameraStepsAndSavesItsMap) {
   EXPECT_TRUE(control.has_control);
   EXPECT_EQ(control.control.longitudinal_velocity, 5.0);
   data->Send("VehicleStatus", protocol::VehicleStatus{false, false});
-  data->Send("RunEnd", protocol::RunEndMessage{1, 3, "REASON_SIM_TIMEOUT", 0.0, false, ""});
+  data->Send("RunEnd", protocol::RunEndMessage{1, protocol::TerminationReason::REASON_SIM_TIMEOUT,
+                                               "REASON_SIM_TIMEOUT", 0.0, false, ""});
   const auto saves = client.inbox().Wait("SaveNodeFile", 2);
   ASSERT_EQ(saves.size(), 2u);
   EXPECT_EQ(saves[0].message["relative_path"], "last_path.csv");

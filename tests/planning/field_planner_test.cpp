@@ -1,5 +1,5 @@
-// Tests for scene/planner_astar.h.
-#include "scene/planner_astar.h"
+// Tests for planning/field_planner.h.
+#include "planning/field_planner.h"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <random>
 #include <string>
 
-namespace asg::scene {
+namespace asg::planning {
 namespace {
 
-const PlannerGrid kGrid = PlannerGrid::Covering(0.0, 60.0, 1.0);
+const Grid kGrid = Grid::Covering(0.0, 60.0, 1.0);
 
 // Votes a full-strength obstacle into every cell (ix, iy) listed.
 CostField FieldWith(const std::vector<std::pair<int, int>>& cells) {
@@ -151,7 +151,7 @@ TEST(PlanPathTest, HandComputedStraightAndDiagonalPaths) {
 // tolerance, or the goal's own cell). Returns infinity when no goal cell is reachable.
 double BruteForceCost(const CostField& field, int start, const Eigen::Vector2d& goal,
                       double tolerance) {
-  const PlannerGrid& grid = field.grid();
+  const Grid& grid = field.grid();
   const int n = grid.size;
   const int goal_cell = grid.CellAt(goal.x(), goal.y());
   std::vector<double> best(grid.CellCount(), std::numeric_limits<double>::infinity());
@@ -187,7 +187,7 @@ double BruteForceCost(const CostField& field, int start, const Eigen::Vector2d& 
 }
 
 TEST(PlanPathTest, CostMatchesABruteForceDijkstraOnRandomSmallGrids) {
-  const PlannerGrid grid = PlannerGrid::Covering(0.0, 12.0, 1.0);
+  const Grid grid = Grid::Covering(0.0, 12.0, 1.0);
   CostSettings settings;
   settings.inflation_radius = 1.2;  // an obstacle's four side neighbours are lethal too
   std::mt19937 random(20240611);    // fixed seed: the same grids every run
@@ -237,4 +237,4 @@ TEST(PlanPathTest, CostMatchesABruteForceDijkstraOnRandomSmallGrids) {
 }
 
 }  // namespace
-}  // namespace asg::scene
+}  // namespace asg::planning

@@ -1,24 +1,22 @@
-// Path search of the planner driver: 8-connected A* over a CostField, and a cost-aware shortcut
-// pass that straightens the grid path without making it more expensive.
+// The planner driver's path search: 8-connected A* (planning/astar.h) over a CostField, and a
+// cost-aware shortcut pass that straightens the grid path without making it more expensive.
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
-#include "scene/planner_map.h"
+#include "planning/cost_field.h"
+#include "planning/polyline.h"
 
-namespace asg::scene {
+namespace asg::planning {
 
 /// A path from a start point to the goal region, as a polyline in world x, y [m].
 struct PlannedPath {
-  bool found = false;                   ///< a path without impassable cells exists
-  std::vector<Eigen::Vector2d> points;  ///< [m] from the start point to the goal region
-  double cost = 0.0;                    ///< sum of edge costs of the grid path (length-weighted)
-  int expanded = 0;                     ///< cells expanded by the search
+  bool found = false;  ///< a path without impassable cells exists
+  Polyline points;     ///< [m] from the start point to the goal region
+  double cost = 0.0;   ///< sum of edge costs of the grid path (length-weighted)
+  int expanded = 0;    ///< cells expanded by the search
 };
-
-/// [m] length of a polyline.
-double PathLength(const std::vector<Eigen::Vector2d>& points);
 
 /// Finds the cheapest 8-connected path from the cell of `start` to any passable cell whose centre
 /// lies within `goal_tolerance` [m] of `goal` (always including the goal's own cell). Moving
@@ -37,8 +35,9 @@ double SegmentCost(const CostField& field, const Eigen::Vector2d& a, const Eigen
 
 /// Removes intermediate points while the straight segment that replaces them crosses no lethal
 /// cell (bar the start point's own lethal area) and costs no more than the points it replaces,
-/// costs being sampled along the segments every quarter cell. Returns the shortened polyline.
-std::vector<Eigen::Vector2d> ShortcutPath(const CostField& field,
-                                          const std::vector<Eigen::Vector2d>& points);
+/// costs being sampled along the segments every quarter cell. Unlike StraightenPath, which looks
+/// for the farthest acceptable point, it extends each segment only until the first point that
+/// fails. Returns the shortened polyline.
+Polyline ShortcutPath(const CostField& field, const Polyline& points);
 
-}  // namespace asg::scene
+}  // namespace asg::planning

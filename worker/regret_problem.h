@@ -9,16 +9,16 @@
 #include "regret/run_regret.h"
 #include "scene/world.h"
 
-namespace asg::scene {
+namespace asg::worker {
 
 /// The reference problem of `world`: bounds of its landscape grid, start (x, y, yaw), goal, and
 /// the (x, y) of every visible non-traversable actor, in world order.
-regret::ReferenceProblem ReferenceProblemOf(const World& world);
+regret::ReferenceProblem ReferenceProblemOf(const scene::World& world);
 
 /// The reference problem of a run of `request` in `world`: ReferenceProblemOf(world) from the
 /// request's nominal start (x, y, yaw), so that every repeated run of a scene is measured against
 /// the same plan.
-regret::ReferenceProblem RunReferenceProblem(const World& world,
+regret::ReferenceProblem RunReferenceProblem(const scene::World& world,
                                              const protocol::RunScenarioRequest& request);
 
 /// The regret report of a run of `world` whose reference plan is `plan` (made by
@@ -29,4 +29,4 @@ protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
                                 const regret::ReferencePlan& plan,
                                 const regret::ReferenceSettings& settings);
 
-}  // namespace asg::scene
+}  // namespace asg::worker

@@ -1,50 +1,13 @@
-// Vote grid and cost field of the planner driver.
-#include "scene/planner_map.h"
+// The planner driver's cost field: a precomputed stamp of inflation and penalty laid around
+// every occupied cell.
+#include "planning/cost_field.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace asg::scene {
+namespace asg::planning {
 
-PlannerGrid PlannerGrid::Covering(double min, double max, double resolution) {
-  PlannerGrid grid;
-  grid.min = min;
-  grid.resolution = resolution;
-  grid.size = std::max(1, static_cast<int>(std::ceil((max - min) / resolution - 1e-9)));
-  return grid;
-}
-
-int PlannerGrid::Coordinate(double v) const {
-  const int c = static_cast<int>(std::floor((v - min) / resolution));
-  return std::clamp(c, 0, size - 1);
-}
-
-bool PlannerGrid::Contains(double x, double y) const {
-  const double max = min + size * resolution;
-  return x >= min && x < max && y >= min && y < max;
-}
-
-Eigen::Vector2d PlannerGrid::Center(int index) const {
-  const int ix = index % size;
-  const int iy = index / size;
-  return {min + (ix + 0.5) * resolution, min + (iy + 0.5) * resolution};
-}
-
-VoteGrid::VoteGrid(const PlannerGrid& grid) : grid_(grid), votes_(grid.CellCount(), 0) {}
-
-int VoteGrid::Vote(double x, double y) {
-  if (!grid_.Contains(x, y)) return -1;
-  ++total_votes_;
-  const int index = grid_.CellAt(x, y);
-  uint8_t& v = votes_[index];
-  if (v >= kMaxVotes) return -1;
-  ++v;
-  if (v != 1) return -1;
-  occupied_.push_back(index);
-  return index;
-}
-
-CostField::CostField(const PlannerGrid& grid, const CostSettings& settings)
+CostField::CostField(const Grid& grid, const CostSettings& settings)
     : grid_(grid),
       settings_(settings),
       penalty_(grid.CellCount(), 0.0f),
@@ -96,4 +59,4 @@ void CostField::Rebuild(const VoteGrid& votes) {
   for (int cell : votes.OccupiedCells()) lethal_[cell] = 2;
 }
 
-}  // namespace asg::scene
+}  // namespace asg::planning

@@ -1,24 +1,24 @@
 // The world as the regret measure sees it.
-#include "scene/regret_problem.h"
+#include "worker/regret_problem.h"
 
 #include <cmath>
 
-namespace asg::scene {
+namespace asg::worker {
 
-regret::ReferenceProblem ReferenceProblemOf(const World& world) {
+regret::ReferenceProblem ReferenceProblemOf(const scene::World& world) {
   regret::ReferenceProblem problem;
   problem.min = world.landscape->min_xy();
   problem.max = world.landscape->max_xy();
   problem.start = world.start.head<2>();
   problem.start_yaw = world.start_yaw;
   problem.goal = world.goal.head<2>();
-  for (const ActorInstance& actor : world.actors) {
+  for (const scene::ActorInstance& actor : world.actors) {
     if (!actor.traversable) problem.cost.obstacles.push_back(actor.position.head<2>());
   }
   return problem;
 }
 
-regret::ReferenceProblem RunReferenceProblem(const World& world,
+regret::ReferenceProblem RunReferenceProblem(const scene::World& world,
                                              const protocol::RunScenarioRequest& request) {
   regret::ReferenceProblem problem = ReferenceProblemOf(world);
   problem.start = {request.vehicle_start_location.x, request.vehicle_start_location.y};
@@ -38,20 +38,10 @@ protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
     path.path.emplace_back(sample.pose.position.x, sample.pose.position.y);
   }
   path.sim_time = run.vehicle_sim_time;
-  path.success =
-      run.termination_reason == static_cast<uint8_t>(protocol::TerminationReason::REASON_SUCCESS);
-  const regret::RegretTerms terms =
+  path.success = run.termination_reason == protocol::TerminationReason::REASON_SUCCESS;
+  static_cast<regret::RegretTerms&>(report) =
       regret::ComputeRegret(path, plan, problem.cost, problem.start, problem.goal, settings.speed);
   report.computed = true;
-  report.regret = terms.regret;
-  report.cost_term = terms.cost_term;
-  report.time_term = terms.time_term;
-  report.cost_position_term = terms.cost_position_term;
-  report.time_position_term = terms.time_position_term;
-  report.cost = terms.cost;
-  report.time = terms.time;
-  report.cost_opt = terms.cost_opt;
-  report.time_opt = terms.time_opt;
   report.reference_length = plan.length;
   report.reference_clearance = std::isfinite(plan.clearance) ? plan.clearance : -1.0;
   for (const Eigen::Vector2d& point : plan.path) {
@@ -60,4 +50,4 @@ protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
   return report;
 }
 
-}  // namespace asg::scene
+}  // namespace asg::worker
