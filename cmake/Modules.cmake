@@ -7,10 +7,10 @@
 #          module           may use
 asg_module(core)
 asg_module(json             core)
-asg_module(protocol         core json)
-asg_module(results          core json protocol)
 asg_module(planning         core)
-asg_module(regret           core planning protocol)
+asg_module(regret           core planning)
+asg_module(protocol         core json regret)
+asg_module(results          core json protocol)
 asg_module(search           core json regret)
 asg_module(terrain          core protocol)
 asg_module(scene            core json planning protocol terrain)

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "protocol/geometry.h"
-#include "protocol/regret_terms.h"
+#include "regret/regret_terms.h"
 
 namespace asg::protocol {
 
@@ -133,7 +133,7 @@ struct RunCounters {
 /// agent that knows every obstacle of the scene. Extension of AnalyzeScenario. It embeds the
 /// terms as its base, so they read as its own fields (report.regret, report.cost_opt) and are
 /// filled in one assignment from regret::ComputeRegret.
-struct RegretReport : RegretTerms {
+struct RegretReport : regret::RegretTerms {
   bool computed = false;              ///< false: no run, or no reference path exists (all zero)
   double reference_length = 0.0;      ///< [m] length of the reference path
   double reference_clearance = 0.0;   ///< [m] smallest distance of the reference path to an

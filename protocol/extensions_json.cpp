@@ -182,7 +182,7 @@ struct Schema<protocol::RunVariation> {
 
 // The terms' fields, listed inside RegretReport's object (m is a RegretTerms or a RegretReport).
 template <>
-struct Schema<protocol::RegretTerms> {
+struct Schema<regret::RegretTerms> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("regret", m.regret);
@@ -203,7 +203,7 @@ struct Schema<protocol::RegretReport> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("computed", m.computed);
-    Schema<protocol::RegretTerms>::Fields(v, m);
+    Schema<regret::RegretTerms>::Fields(v, m);
     v.Required("reference_length", m.reference_length);
     v.Required("reference_clearance", m.reference_clearance);
     v.Required("reference_path", m.reference_path);

@@ -13,9 +13,9 @@
 
 #include <Eigen/Core>
 
-#include "protocol/regret_terms.h"
 #include "regret/cost_model.h"
 #include "regret/reference_plan.h"
+#include "regret/regret_terms.h"
 
 namespace asg::regret {
 
@@ -25,10 +25,6 @@ struct RunPath {
   double sim_time = 0.0;  ///< [s] vehicle_sim_time
   bool success = false;   ///< termination reason REASON_SUCCESS
 };
-
-/// The regret of a run and every term of it (failure only: the position terms |final - P_C| / D
-/// and |final - P_T| / D). The wire's type, which protocol::RegretReport embeds as it is.
-using RegretTerms = protocol::RegretTerms;
 
 /// The regret of `run` against `plan` (which must be found, with cost and time > 0), costs
 /// measured with `model`; `goal` and `start` are the scenario's, `speed` [m/s] the nominal speed

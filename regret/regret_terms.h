@@ -1,9 +1,9 @@
 // The terms of a run's regret (docs/regret.md): what regret::ComputeRegret computes and what an
-// AnalyzeScenario's RegretReport carries, one struct for both. A plain value with no dependencies,
-// so that the regret measure fills it without using the rest of the wire.
+// AnalyzeScenario's RegretReport (protocol/extensions.h) carries, one struct for both. A plain
+// value with no dependencies.
 #pragma once
 
-namespace asg::protocol {
+namespace asg::regret {
 
 /// The regret of a run and every term of it: C and T are the run's path cost and time (extended
 /// to the goal on success), C_opt and T_opt the reference agent's, D the start-goal distance.
@@ -20,4 +20,4 @@ struct RegretTerms {
   bool operator==(const RegretTerms&) const = default;
 };
 
-}  // namespace asg::protocol
+}  // namespace asg::regret
