@@ -96,12 +96,13 @@ void ParseListen(const std::string& text, FarmSettings* settings) {
 
 /// --launcher and the Slurm options, which only --launcher slurm takes.
 void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
-  settings->launcher = values["launcher"].as<std::string>();
-  if (settings->launcher != "local" && settings->launcher != "slurm" &&
-      settings->launcher != "none") {
-    throw UsageError("--launcher \"" + settings->launcher + "\": expected local, slurm or none");
+  const std::string name = values["launcher"].as<std::string>();
+  try {
+    settings->launcher = ParseLauncherKind(name);
+  } catch (const std::invalid_argument&) {
+    throw UsageError("--launcher \"" + name + "\": expected local, slurm or none");
   }
-  const bool slurm = settings->launcher == "slurm";
+  const bool slurm = settings->launcher == LauncherKind::kSlurm;
   for (const char* option : {"partition", "time", "sbatch-arg"}) {
     if (values.count(option) && !slurm) {
       throw UsageError(std::string("--") + option + " is an option of --launcher slurm");
@@ -110,7 +111,7 @@ void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
   if (!values["cpus-per-worker"].defaulted() && !slurm) {
     throw UsageError("--cpus-per-worker is an option of --launcher slurm");
   }
-  if (settings->launcher == "none") settings->workers = 0;
+  if (settings->launcher == LauncherKind::kNone) settings->workers = 0;
   if (slurm && settings->workers == 0) {
     throw UsageError("--launcher slurm needs --workers 1..65535 (the array's tasks)");
   }
@@ -292,7 +293,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     throw UsageError("--force empties DIR, --resume and --retry continue it: give one");
   }
   settings.quiet = values.count("quiet") > 0;
-  if (settings.launcher == "slurm" && values["listen"].defaulted()) {
+  if (settings.launcher == LauncherKind::kSlurm && values["listen"].defaulted()) {
     // Compute nodes must reach the client: the host's first non-loopback address.
     const std::string host = protocol::FirstNonLoopbackAddress();
     if (host.empty()) {
@@ -308,7 +309,7 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   } else if (const char* token = std::getenv("ASG_TOKEN")) {
     settings.token = token;
   }
-  if (settings.launcher == "slurm" && settings.token.empty()) {
+  if (settings.launcher == LauncherKind::kSlurm && settings.token.empty()) {
     settings.token = protocol::NewToken();  // goes to the workers through the environment only
   }
   if (!protocol::IsLoopbackHost(settings.listen_host) && settings.token.empty()) {
