@@ -117,6 +117,7 @@ class GeneratorFixture : public ::testing::Test {
         links_(io_.context().get_executor(), LinkSettings{}, &events_, &logger_, &link_) {}
   ~GeneratorFixture() override {
     if (generator_) generator_->Close("test over");
+    io_.Stop();  // no close handler runs while the links and the logger go
   }
 
   /// Connects and registers the generator with `token`; returns the reply or throws.
