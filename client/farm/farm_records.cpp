@@ -83,13 +83,10 @@ void FarmRecords::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioReq
   record.trajectory = std::move(analysis.vehicle_trajectory);
   record.captures = std::move(captures);
   char line[160];
-  std::snprintf(
-      line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s", number,
-      end.attempt.worker_id,
-      std::string(protocol::TerminationReasonName(
-                      static_cast<protocol::TerminationReason>(analysis.termination_reason)))
-          .c_str(),
-      analysis.vehicle_sim_time, end.attempt.wall_time_s);
+  std::snprintf(line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s",
+                number, end.attempt.worker_id,
+                std::string(protocol::TerminationReasonName(analysis.termination_reason)).c_str(),
+                analysis.vehicle_sim_time, end.attempt.wall_time_s);
   context_.logger->Info(line);
   if (!analysis.capture_error.empty()) {
     context_.logger->Warning("scenario " + std::to_string(number) +
