@@ -13,6 +13,7 @@
 #include "client/farm/output_folder.h"
 #include "client/options.h"
 #include "client/replay/replay_run.h"
+#include "client/search/search_run.h"
 #include "core/open_files.h"
 #include "protocol/node_messages.h"
 #include "report/report.h"
@@ -100,10 +101,12 @@ int main(int argc, char** argv) {
                  "to record them as invalid and run the others\n";
     return asg::client::kExitUsage;
   }
-  // The process boundary: a farm that cannot start or go on ends with a message; one whose
-  // output folder cannot be made or written is a usage error naming the path.
+  // The batch runs on the farm, its search (if any) feeding the farm more scenarios. The process
+  // boundary: a farm that cannot start or go on ends with a message; one whose output folder
+  // cannot be made or written is a usage error naming the path.
   try {
-    return asg::client::RunFarm(batch, command.settings, std::cout);
+    return asg::client::RunFarm(batch, command.settings, std::cout,
+                                asg::client::SearchFeedFor(batch, command.settings));
   } catch (const asg::client::OutputFolderError& error) {
     std::cerr << "asg-client: " << error.what() << "\n";
     return asg::client::kExitUsage;

@@ -1,6 +1,8 @@
-// asg-client's options and their checks.
+// asg-client's options and their checks: the values are read once, then each command takes its
+// own (schema, report, check, run, replay; run and replay share the farm options).
 #include "client/options.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <sstream>
@@ -96,12 +98,13 @@ void ParseListen(const std::string& text, FarmSettings* settings) {
 
 /// --launcher and the Slurm options, which only --launcher slurm takes.
 void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
-  settings->launcher = values["launcher"].as<std::string>();
-  if (settings->launcher != "local" && settings->launcher != "slurm" &&
-      settings->launcher != "none") {
-    throw UsageError("--launcher \"" + settings->launcher + "\": expected local, slurm or none");
+  const std::string name = values["launcher"].as<std::string>();
+  try {
+    settings->launcher = ParseLauncherKind(name);
+  } catch (const std::invalid_argument&) {
+    throw UsageError("--launcher \"" + name + "\": expected local, slurm or none");
   }
-  const bool slurm = settings->launcher == "slurm";
+  const bool slurm = settings->launcher == LauncherKind::kSlurm;
   for (const char* option : {"partition", "time", "sbatch-arg"}) {
     if (values.count(option) && !slurm) {
       throw UsageError(std::string("--") + option + " is an option of --launcher slurm");
@@ -110,7 +113,7 @@ void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
   if (!values["cpus-per-worker"].defaulted() && !slurm) {
     throw UsageError("--cpus-per-worker is an option of --launcher slurm");
   }
-  if (settings->launcher == "none") settings->workers = 0;
+  if (settings->launcher == LauncherKind::kNone) settings->workers = 0;
   if (slurm && settings->workers == 0) {
     throw UsageError("--launcher slurm needs --workers 1..65535 (the array's tasks)");
   }
@@ -126,10 +129,8 @@ void ParseLauncher(const po::variables_map& values, FarmSettings* settings) {
   }
 }
 
-}  // namespace
-
-ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
-                                     const std::filesystem::path& self_path) {
+/// The options a person gives, with the usage text as their caption.
+po::options_description VisibleOptions() {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   po::options_description options(kUsage);
   // clang-format off
@@ -180,14 +181,27 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     ("fault-inject", po::value<std::string>(),
      "TESTING ONLY: passed as --fault-inject to the initially launched workers (not to their "
      "replacements); see asg-worker --help");
+  // clang-format on
+  return options;
+}
+
+/// The command and its batch file or folder, given without an option name.
+po::options_description PositionalOptions() {
   po::options_description positional_options;
+  // clang-format off
   positional_options.add_options()
     ("command", po::value<std::string>(), "the command: run, check, schema, report or replay")
     ("batch", po::value<std::string>(),
      "the batch file (run, check) or the batch folder (report, replay)");
   // clang-format on
+  return positional_options;
+}
+
+/// The command line's values; throws UsageError for an unknown option or a bad value.
+po::variables_map ParseValues(int argc, const char* const argv[],
+                              const po::options_description& options) {
   po::options_description all_options;
-  all_options.add(options).add(positional_options);
+  all_options.add(options).add(PositionalOptions());
   po::positional_options_description positional;
   positional.add("command", 1).add("batch", 1);
   po::variables_map values;
@@ -198,7 +212,161 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   } catch (const po::error& error) {
     throw UsageError(error.what());
   }
+  return values;
+}
 
+/// `schema [batch | nodes]`.
+ClientCommand SchemaCommand(const po::variables_map& values) {
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kSchema;
+  command.schema = values.count("batch") ? values["batch"].as<std::string>() : "batch";
+  if (command.schema != "batch" && command.schema != "nodes") {
+    throw UsageError("schema \"" + command.schema + "\": expected batch (the default) or nodes");
+  }
+  return command;
+}
+
+/// `report DIR`.
+ClientCommand ReportCommand(const po::variables_map& values) {
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kReport;
+  command.report_dir = values["batch"].as<std::string>();
+  return command;
+}
+
+/// `check BATCH`: the catalog is --catalog, else the one next to asg-client.
+ClientCommand CheckCommand(const po::variables_map& values,
+                           const std::filesystem::path& self_path) {
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kCheck;
+  command.batch_file = values["batch"].as<std::string>();
+  command.catalog = values.count("catalog")
+                        ? std::filesystem::path(values["catalog"].as<std::string>())
+                        : core::CatalogNextTo(self_path);
+  return command;
+}
+
+/// --out, --workers, --launcher and its options, --resume, --retry and --force.
+void ParseOutputAndWorkers(const po::variables_map& values, FarmSettings* settings) {
+  settings->out_dir = values["out"].as<std::string>();
+  std::error_code ignored;
+  if (std::filesystem::exists(settings->out_dir, ignored) &&
+      !std::filesystem::is_directory(settings->out_dir, ignored)) {
+    throw UsageError("--out " + settings->out_dir.string() + ": exists and is not a folder");
+  }
+  const int workers = values["workers"].as<int>();
+  if (workers < 0 || workers > static_cast<int>(protocol::kMaxWorkerId)) {
+    throw UsageError("--workers " + std::to_string(workers) + " is outside 0..65535");
+  }
+  settings->workers = static_cast<uint32_t>(workers);
+  ParseLauncher(values, settings);
+  settings->resume = values.count("resume") > 0;
+  if (values.count("retry")) {
+    const std::string what = values["retry"].as<std::string>();
+    if (what != "failed") throw UsageError("--retry \"" + what + "\": expected \"failed\"");
+    settings->resume = true;
+    settings->retry_failed = true;
+  }
+  settings->force = values.count("force") > 0;
+  if (settings->force && settings->resume) {
+    throw UsageError("--force empties DIR, --resume and --retry continue it: give one");
+  }
+}
+
+/// --listen (with --launcher slurm, this host's first non-loopback address by default) and the
+/// token: --token, else ASG_TOKEN, else a new one for Slurm's workers.
+void ParseListenAndToken(const po::variables_map& values, FarmSettings* settings) {
+  const bool slurm = settings->launcher == LauncherKind::kSlurm;
+  if (slurm && values["listen"].defaulted()) {
+    // Compute nodes must reach the client: the host's first non-loopback address.
+    const std::string host = protocol::FirstNonLoopbackAddress();
+    if (host.empty()) {
+      throw UsageError("--launcher slurm: this host has no non-loopback address; give --listen");
+    }
+    settings->listen_host = host;
+    settings->listen_port = 0;
+  } else {
+    ParseListen(values["listen"].as<std::string>(), settings);
+  }
+  if (values.count("token")) {
+    settings->token = values["token"].as<std::string>();
+  } else if (const char* token = std::getenv("ASG_TOKEN")) {
+    settings->token = token;
+  }
+  if (slurm && settings->token.empty()) {
+    settings->token = protocol::NewToken();  // goes to the workers through the environment only
+  }
+  if (!protocol::IsLoopbackHost(settings->listen_host) && settings->token.empty()) {
+    throw UsageError("--listen " + settings->listen_host +
+                     " accepts workers from other hosts: give --token (or set ASG_TOKEN)");
+  }
+}
+
+/// The farm options of run and replay, into command->settings (and command->catalog).
+void ParseFarmOptions(const po::variables_map& values, const std::filesystem::path& self_path,
+                      ClientCommand* command) {
+  FarmSettings& settings = command->settings;
+  settings.allow_invalid = command->allow_invalid;
+  ParseOutputAndWorkers(values, &settings);
+  settings.quiet = values.count("quiet") > 0;
+  ParseListenAndToken(values, &settings);
+  settings.worker_executable = std::filesystem::absolute(
+      values.count("worker-exe") ? std::filesystem::path(values["worker-exe"].as<std::string>())
+                                 : self_path.parent_path() / "asg-worker");
+  if (values.count("catalog")) {
+    command->catalog = std::filesystem::absolute(values["catalog"].as<std::string>());
+    settings.worker_arguments = {"--catalog", command->catalog.string()};
+  } else if (settings.workers > 0) {
+    command->catalog = core::CatalogNextTo(settings.worker_executable);
+  }
+  if (values.count("fault-inject")) {
+    settings.first_launch_arguments = {"--fault-inject", values["fault-inject"].as<std::string>()};
+  }
+  const double start_timeout = values["start-timeout"].as<double>();
+  if (!(start_timeout > 0.0)) throw UsageError("--start-timeout must be > 0");
+  settings.start_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(start_timeout * 1000.0 + 0.5));
+}
+
+/// `run BATCH --out DIR ...`.
+ClientCommand RunCommand(const po::variables_map& values, const std::filesystem::path& self_path) {
+  if (!values.count("out")) throw UsageError("run needs --out DIR");
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kRun;
+  command.allow_invalid = values.count("allow-invalid") > 0;
+  command.batch_file = values["batch"].as<std::string>();
+  ParseFarmOptions(values, self_path, &command);
+  return command;
+}
+
+/// `replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] ...`.
+ClientCommand ReplayCommand(const po::variables_map& values,
+                            const std::filesystem::path& self_path) {
+  if (!values.count("out")) throw UsageError("replay needs --out DIR");
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kReplay;
+  command.allow_invalid = values.count("allow-invalid") > 0;
+  ReplaySettings& replay = command.replay;
+  replay.source_dir = values["batch"].as<std::string>();
+  const int top = values["top"].as<int>();
+  if (top < 1) throw UsageError("--top " + std::to_string(top) + " must be >= 1");
+  const int runs = values["runs"].as<int>();
+  if (runs < 1 || runs > 1000) {
+    throw UsageError("--runs " + std::to_string(runs) + " is outside 1..1000");
+  }
+  replay.top = static_cast<uint32_t>(top);
+  replay.runs = static_cast<uint32_t>(runs);
+  replay.captures = values.count("captures") > 0;
+  ParseFarmOptions(values, self_path, &command);
+  return command;
+}
+
+}  // namespace
+
+ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
+                                     const std::filesystem::path& self_path) {
+  const po::options_description options = VisibleOptions();
+  const po::variables_map values = ParseValues(argc, argv, options);
   ClientCommand command;
   if (argc <= 1) {
     const std::string usage = kUsage;
@@ -221,117 +389,15 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     throw UsageError(
         "expected the command \"run\", \"check\", \"schema\", \"report\" or \"replay\"");
   }
-  if (name == "schema") {
-    command.mode = ClientCommand::Mode::kSchema;
-    command.schema = values.count("batch") ? values["batch"].as<std::string>() : "batch";
-    if (command.schema != "batch" && command.schema != "nodes") {
-      throw UsageError("schema \"" + command.schema + "\": expected batch (the default) or nodes");
-    }
-    return command;
-  }
+  if (name == "schema") return SchemaCommand(values);
   if (!values.count("batch")) {
     throw UsageError(name == "replay" || name == "report" ? name + " needs a batch folder DIR"
                                                           : name + " needs a batch file");
   }
-  if (name == "report") {
-    command.mode = ClientCommand::Mode::kReport;
-    command.report_dir = values["batch"].as<std::string>();
-    return command;
-  }
-  if (name == "check") {
-    command.mode = ClientCommand::Mode::kCheck;
-    command.batch_file = values["batch"].as<std::string>();
-    command.catalog = values.count("catalog")
-                          ? std::filesystem::path(values["catalog"].as<std::string>())
-                          : core::CatalogNextTo(self_path);
-    return command;
-  }
-  if (!values.count("out")) throw UsageError(name + " needs --out DIR");
-  command.allow_invalid = values.count("allow-invalid") > 0;
-
-  if (name == "run") {
-    command.mode = ClientCommand::Mode::kRun;
-    command.batch_file = values["batch"].as<std::string>();
-  } else {
-    command.mode = ClientCommand::Mode::kReplay;
-    ReplaySettings& replay = command.replay;
-    replay.source_dir = values["batch"].as<std::string>();
-    const int top = values["top"].as<int>();
-    if (top < 1) throw UsageError("--top " + std::to_string(top) + " must be >= 1");
-    const int runs = values["runs"].as<int>();
-    if (runs < 1 || runs > 1000) {
-      throw UsageError("--runs " + std::to_string(runs) + " is outside 1..1000");
-    }
-    replay.top = static_cast<uint32_t>(top);
-    replay.runs = static_cast<uint32_t>(runs);
-    replay.captures = values.count("captures") > 0;
-  }
-  FarmSettings& settings = command.settings;
-  settings.out_dir = values["out"].as<std::string>();
-  settings.allow_invalid = command.allow_invalid;
-  std::error_code ignored;
-  if (std::filesystem::exists(settings.out_dir, ignored) &&
-      !std::filesystem::is_directory(settings.out_dir, ignored)) {
-    throw UsageError("--out " + settings.out_dir.string() + ": exists and is not a folder");
-  }
-  const int workers = values["workers"].as<int>();
-  if (workers < 0 || workers > static_cast<int>(protocol::kMaxWorkerId)) {
-    throw UsageError("--workers " + std::to_string(workers) + " is outside 0..65535");
-  }
-  settings.workers = static_cast<uint32_t>(workers);
-  ParseLauncher(values, &settings);
-  settings.resume = values.count("resume") > 0;
-  if (values.count("retry")) {
-    const std::string what = values["retry"].as<std::string>();
-    if (what != "failed") throw UsageError("--retry \"" + what + "\": expected \"failed\"");
-    settings.resume = true;
-    settings.retry_failed = true;
-  }
-  settings.force = values.count("force") > 0;
-  if (settings.force && settings.resume) {
-    throw UsageError("--force empties DIR, --resume and --retry continue it: give one");
-  }
-  settings.quiet = values.count("quiet") > 0;
-  if (settings.launcher == "slurm" && values["listen"].defaulted()) {
-    // Compute nodes must reach the client: the host's first non-loopback address.
-    const std::string host = protocol::FirstNonLoopbackAddress();
-    if (host.empty()) {
-      throw UsageError("--launcher slurm: this host has no non-loopback address; give --listen");
-    }
-    settings.listen_host = host;
-    settings.listen_port = 0;
-  } else {
-    ParseListen(values["listen"].as<std::string>(), &settings);
-  }
-  if (values.count("token")) {
-    settings.token = values["token"].as<std::string>();
-  } else if (const char* token = std::getenv("ASG_TOKEN")) {
-    settings.token = token;
-  }
-  if (settings.launcher == "slurm" && settings.token.empty()) {
-    settings.token = protocol::NewToken();  // goes to the workers through the environment only
-  }
-  if (!protocol::IsLoopbackHost(settings.listen_host) && settings.token.empty()) {
-    throw UsageError("--listen " + settings.listen_host +
-                     " accepts workers from other hosts: give --token (or set ASG_TOKEN)");
-  }
-  settings.worker_executable = std::filesystem::absolute(
-      values.count("worker-exe") ? std::filesystem::path(values["worker-exe"].as<std::string>())
-                                 : self_path.parent_path() / "asg-worker");
-  if (values.count("catalog")) {
-    command.catalog = std::filesystem::absolute(values["catalog"].as<std::string>());
-    settings.worker_arguments = {"--catalog", command.catalog.string()};
-  } else if (settings.workers > 0) {
-    command.catalog = core::CatalogNextTo(settings.worker_executable);
-  }
-  if (values.count("fault-inject")) {
-    settings.first_launch_arguments = {"--fault-inject", values["fault-inject"].as<std::string>()};
-  }
-  const double start_timeout = values["start-timeout"].as<double>();
-  if (!(start_timeout > 0.0)) throw UsageError("--start-timeout must be > 0");
-  settings.start_timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(start_timeout * 1000.0 + 0.5));
-  return command;
+  if (name == "report") return ReportCommand(values);
+  if (name == "check") return CheckCommand(values, self_path);
+  if (name == "run") return RunCommand(values, self_path);
+  return ReplayCommand(values, self_path);
 }
 
 }  // namespace asg::client

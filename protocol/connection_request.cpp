@@ -21,7 +21,9 @@ constexpr size_t kDirectSendMaxBytes = 64 * 1024;
 
 bool Connection::OnIoThread() const {
   if (strand_.running_in_this_thread()) return true;
-  const auto* io_executor = strand_.get_inner_executor().target<asio::io_context::executor_type>();
+  // The inner executor is a copy: it must outlive the pointer into it.
+  const asio::any_io_executor inner = strand_.get_inner_executor();
+  const auto* io_executor = inner.target<asio::io_context::executor_type>();
   return io_executor != nullptr && io_executor->running_in_this_thread();
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/geometry.h"
@@ -69,6 +70,10 @@ struct DriverSpec {
 
   bool operator==(const DriverSpec&) const = default;
 };
+
+/// A driver type's name on the wire, as in the JSON's "type": "planner", "straight", "idle" or
+/// "scripted".
+std::string_view DriverTypeName(DriverSpec::Type type);
 
 /// Parameters of the simulated vehicle: a small off-road utility vehicle by default.
 /// A request may override any subset (JSON object "vehicle").

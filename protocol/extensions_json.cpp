@@ -25,6 +25,20 @@ constexpr std::array<NamedValue<protocol::DriverSpec::Type>, 4> kDriverTypeTable
 constexpr Names<protocol::DriverSpec::Type> kDriverTypes{"driver", kDriverTypeTable};
 
 }  // namespace
+}  // namespace asg::json
+
+namespace asg::protocol {
+
+std::string_view DriverTypeName(DriverSpec::Type type) {
+  for (const json::NamedValue<DriverSpec::Type>& entry : json::kDriverTypeTable) {
+    if (entry.value == type) return entry.name;
+  }
+  return "unknown";
+}
+
+}  // namespace asg::protocol
+
+namespace asg::json {
 
 // ---------------------------------------------------------------- extensions.h
 

@@ -1,11 +1,15 @@
 // The farm: runs a batch on a pool of workers and writes one result folder per scenario plus a
-// summary. The entry point of `asg-client run`.
+// summary. The entry point of `asg-client run` (composed there with a search's feed) and of
+// `asg-client replay`.
 //
-// RunFarm listens for workers, launches the local ones, hands scenarios out in ascending number
-// order, survives workers that crash, hang or misbehave (see scheduler.h), writes every result
-// as it arrives, and ends with summary.json/summary.csv and the outcome table. SIGINT/SIGTERM
-// stop it gracefully: no new scenarios are handed out, runs in flight are abandoned, results
-// already received are written, the summary is written and the workers are stopped.
+// RunFarm runs in stages (farm.cpp): prepare (output folder, log, the scenarios kept from an
+// earlier run, recorded invalid or queued), listen (workers, vehicle nodes, a generator;
+// signals), launch (the feed's first scenarios, the workers), loop (farm_loop.h: hands scenarios
+// out in ascending number order, survives workers that crash, hang or misbehave, see
+// scheduler.h, writes every result as it arrives) and finish (farm_finish.cpp: tear down, the
+// summary, JUnit, the HTML report, the outcome table, the exit code). SIGINT/SIGTERM stop it
+// gracefully: no new scenarios are handed out, runs in flight are abandoned, results already
+// received are written, the summary is written and the workers are stopped.
 #pragma once
 
 #include <chrono>
@@ -16,6 +20,8 @@
 #include <vector>
 
 #include "client/batch/batch.h"
+#include "client/farm/scenario_feed.h"
+#include "client/launch/launcher.h"
 #include "protocol/connection.h"
 
 namespace asg::client {
@@ -28,12 +34,12 @@ inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; su
 
 /// How to run a batch.
 struct FarmSettings {
-  std::filesystem::path out_dir;   ///< results go here (created when missing)
-  std::string launcher = "local";  ///< where workers come from: local, slurm or none (launcher.h)
-  uint32_t workers = 1;            ///< workers to launch (local processes, Slurm array tasks)
-  bool resume = false;             ///< keep complete scenario folders, run the rest
-  bool retry_failed = false;       ///< with resume: run failed scenarios again
-  bool force = false;              ///< empty a non-empty out_dir first
+  std::filesystem::path out_dir;                 ///< results go here (created when missing)
+  LauncherKind launcher = LauncherKind::kLocal;  ///< where workers come from (launcher.h)
+  uint32_t workers = 1;       ///< workers to launch (local processes, Slurm array tasks)
+  bool resume = false;        ///< keep complete scenario folders, run the rest
+  bool retry_failed = false;  ///< with resume: run failed scenarios again
+  bool force = false;         ///< empty a non-empty out_dir first
   /// Scenarios recorded invalid do not make the batch fail (exit 0): --allow-invalid. Without
   /// it, one a worker finds invalid (its scene cannot be built) counts as failed for the exit.
   bool allow_invalid = false;
@@ -56,9 +62,11 @@ struct FarmSettings {
 };
 
 /// Runs `batch` (already loaded and validated) and returns the exit code. Prints progress and
-/// the outcome table to `out`; everything else goes to out_dir/asg_log.txt. Throws
-/// OutputFolderError when out_dir cannot be used (output_folder.h), std::runtime_error when the
-/// farm cannot start (port, worker executable).
-int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out);
+/// the outcome table to `out`; everything else goes to out_dir/asg_log.txt. `make_feed`, when
+/// set, makes the source of more scenarios (a search) the run owns. Throws OutputFolderError
+/// when out_dir cannot be used (output_folder.h), std::runtime_error when the farm cannot start
+/// (port, worker executable).
+int RunFarm(const Batch& batch, const FarmSettings& settings, std::ostream& out,
+            const FeedMaker& make_feed = {});
 
 }  // namespace asg::client

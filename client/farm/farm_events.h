@@ -15,12 +15,11 @@
 #include <variant>
 #include <vector>
 
-#include "client/farm/scenario_state.h"
+#include "client/farm/worker_channel.h"
+#include "client/launch/worker_key.h"
 #include "client/nodes/node_links.h"
-#include "protocol/connection.h"
+#include "protocol/frame.h"
 #include "protocol/messages.h"
-#include "protocol/worker_registration.h"
-#include "results/folder.h"
 
 namespace asg::client {
 
@@ -29,8 +28,7 @@ namespace farm_event {
 
 /// A worker presented the right token and was registered.
 struct Registered {
-  std::shared_ptr<protocol::Connection> connection;  ///< the worker's connection, shared
-  protocol::RegisterWorkerRequest registration;
+  std::unique_ptr<WorkerChannel> channel;  ///< the worker's connection, now the loop's
 };
 
 /// A StatusCode arrived.

@@ -1,4 +1,5 @@
-// Worker connections: registration with the token check, and frames turned into FarmEvents.
+// Worker connections: registration with the token check, each registered worker's channel, and
+// frames turned into FarmEvents.
 #include "client/farm/farm_links.h"
 
 #include <stdexcept>
@@ -20,6 +21,48 @@ namespace {
 
 using protocol::Connection;
 using protocol::Message;
+
+/// How long a RunScenario may wait for its RunScenarioResponse.
+constexpr std::chrono::milliseconds kRunReplyTimeout{10'000};
+
+/// A registered worker's connection as the farm loop's channel to it.
+class ConnectionChannel final : public WorkerChannel {
+ public:
+  ConnectionChannel(std::shared_ptr<Connection> connection, WorkerIdentity identity, WorkerKey key,
+                    EventQueue* queue)
+      : connection_(std::move(connection)),
+        identity_(std::move(identity)),
+        key_(key),
+        queue_(queue) {}
+
+  const WorkerIdentity& identity() const override { return identity_; }
+
+  void SendRun(uint32_t scenario_number, const json::Json& request) override {
+    connection_->AsyncRequest(
+        protocol::TypeOf<protocol::RunScenarioRequest>(), request, {}, kRunReplyTimeout,
+        [queue = queue_, key = key_, scenario_number](protocol::RequestResult result) {
+          if (result.success) return;
+          queue->Push(FarmEvent{key, farm_event::RunRefused{scenario_number, result.description}});
+        });
+  }
+
+  void Accept(const Message& report) override {
+    connection_->Reply(report, json::Json(protocol::AnalyzeScenarioResponse{true}));
+  }
+
+  void Refuse(const Message& report, const std::string& reason) override {
+    connection_->ReplyError(report.reference, "refused: " + reason);
+  }
+
+  void Close(const std::string& reason) override { connection_->Close(reason); }
+  bool IsOpen() const override { return connection_->IsOpen(); }
+
+ private:
+  std::shared_ptr<Connection> connection_;
+  WorkerIdentity identity_;
+  WorkerKey key_;
+  EventQueue* queue_;
+};
 
 /// The settings of accepted connections: `settings.connection` with the registration deadline.
 protocol::ConnectionSettings AcceptedSettings(const LinkSettings& settings) {
@@ -78,7 +121,7 @@ Connection::Handler Guarded(std::weak_ptr<Connection> weak,
 }  // namespace
 
 WorkerLinks::WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-                         EventQueue* queue, core::Logger* logger, GeneratorLink* generator)
+                         EventQueue* queue, core::Logger* logger, GeneratorPort* generator)
     : settings_(settings),
       queue_(queue),
       logger_(logger),
@@ -132,7 +175,9 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
         self->Reply(message,
                     json::Json(protocol::RegisterWorkerResponse{
                         true, "registered as worker " + std::to_string(request.worker_id)}));
-        queue->Push(FarmEvent{key, farm_event::Registered{self, request}});
+        WorkerIdentity identity{request.worker_id, request.pid, peer, request.data_endpoint};
+        queue->Push(FarmEvent{key, farm_event::Registered{std::make_unique<ConnectionChannel>(
+                                       self, std::move(identity), key, queue)}});
       });
 
   connection->SetHandler(

@@ -3,12 +3,13 @@
 //
 // Per connection, on its io strand: "RegisterWorker" is answered at once (accepted, or an Error
 // and a close for a wrong token or a worker id another open connection holds, which is logged;
-// an id is free again once its connection closes); any other message before registration gets
-// an Error and a close. After registration, "StatusCode" frames and "AnalyzeScenario" requests
-// (decoded strictly; a bad one is answered with an Error by the connection) become events, and
-// "WorkerIssueNotification" is answered {received: true} and becomes an event. Vehicle nodes
-// (node_links.h) and an external search's scenario generator ("RegisterGenerator", handed to a
-// GeneratorLink) share the port.
+// an id is free again once its connection closes); an accepted worker's connection goes to the
+// farm loop as its WorkerChannel (worker_channel.h) in a farm_event::Registered. Any other
+// message before registration gets an Error and a close. After registration, "StatusCode" frames
+// and "AnalyzeScenario" requests (the latter answered by the loop) become events, and
+// "WorkerIssueNotification" and "RunPreempted" are answered {received: true} and become events.
+// Vehicle nodes (node_links.h) and an external search's scenario generator ("RegisterGenerator",
+// handed to the feed's GeneratorPort, scenario_feed.h) share the port.
 #pragma once
 
 #include <atomic>
@@ -21,7 +22,7 @@
 #include <string>
 
 #include "client/farm/farm_events.h"
-#include "client/farm/generator_link.h"
+#include "client/farm/scenario_feed.h"
 #include "core/log.h"
 #include "protocol/server.h"
 
@@ -44,9 +45,10 @@ class WorkerLinks {
   /// Listens at once; throws std::runtime_error when it cannot. `queue` and `logger` must
   /// outlive every connection's handlers (they are released when connections close).
   /// `generator`, when not null, takes the registration of an external search's scenario
-  /// generator ("RegisterGenerator"); without it a generator is refused.
+  /// generator ("RegisterGenerator") and must outlive the links; without it a generator is
+  /// refused.
   WorkerLinks(const boost::asio::any_io_executor& executor, const LinkSettings& settings,
-              EventQueue* queue, core::Logger* logger, GeneratorLink* generator = nullptr);
+              EventQueue* queue, core::Logger* logger, GeneratorPort* generator = nullptr);
 
   /// The port being listened on.
   uint16_t port() const { return server_.port(); }
@@ -59,7 +61,7 @@ class WorkerLinks {
   LinkSettings settings_;
   EventQueue* queue_;
   core::Logger* logger_;
-  GeneratorLink* generator_;
+  GeneratorPort* generator_;
   std::atomic<WorkerKey> next_key_{1};
   /// The worker ids of registered connections still open; shared with the connections'
   /// handlers, which may outlive the links.

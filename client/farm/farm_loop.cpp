@@ -1,12 +1,9 @@
-// The farm loop's events, processes, scheduler actions and assignments. Recording results is in
-// farm_records.cpp.
+// The farm loop's events, processes, scheduler actions and assignments. The loop's side of the
+// vehicle nodes (node requests, preempted runs, reruns) is in farm_nodes.cpp.
 #include "client/farm/farm_loop.h"
 
 #include <optional>
 #include <variant>
-
-#include "protocol/messages_json.h"
-#include "protocol/typed_connection.h"
 
 namespace asg::client {
 
@@ -20,31 +17,11 @@ constexpr std::chrono::milliseconds kFeedTick{2};
 constexpr std::chrono::milliseconds kLastReadyWait{10'000};
 /// How long a local worker whose connection closed may take to exit before it is killed.
 constexpr std::chrono::milliseconds kExitAfterClose{2000};
-/// How long a RunScenario may wait for its RunScenarioResponse.
-constexpr std::chrono::milliseconds kRunReplyTimeout{10'000};
-
-SchedulerSettings MakeSchedulerSettings(const Batch& batch, const FarmSettings& settings) {
-  SchedulerSettings scheduler;
-  scheduler.max_attempts = batch.settings.max_attempts;
-  scheduler.scenario_timeout = std::chrono::milliseconds(
-      static_cast<int64_t>(batch.settings.scenario_timeout_s * 1000.0 + 0.5));
-  scheduler.start_timeout = settings.start_timeout;
-  return scheduler;
-}
 
 }  // namespace
 
-FarmLoop::FarmLoop(const FarmLoopContext& context, const std::vector<uint32_t>& scenario_numbers)
-    : context_(context),
-      book_(MakeSchedulerSettings(*context.batch, *context.settings), scenario_numbers) {}
-
-std::map<uint32_t, results::ScenarioOutcome> FarmLoop::outcomes() const {
-  std::map<uint32_t, results::ScenarioOutcome> recorded;
-  for (const auto& [number, state] : book_.states()) {
-    if (state.recorded) recorded[number] = *state.recorded;
-  }
-  return recorded;
-}
+FarmLoop::FarmLoop(const FarmLoopContext& context)
+    : context_(context), book_(context.records->book()) {}
 
 void FarmLoop::Run() {
   context_.launcher->Start();
@@ -54,7 +31,7 @@ void FarmLoop::Run() {
   std::optional<SteadyClock::time_point> drained_at;
   while (!interrupted_ && breakdown_.empty()) {
     const bool feeding = context_.feed != nullptr && context_.feed->Busy();
-    if (book_.scheduler().Drained() && !feeding) {
+    if (!WorkRemains()) {
       const auto now = SteadyClock::now();
       if (!drained_at) drained_at = now;
       if (context_.nodes == nullptr || !context_.nodes->registry().AwaitingReady() ||
@@ -69,14 +46,11 @@ void FarmLoop::Run() {
     const auto now = SteadyClock::now();
     for (FarmEvent& event : events) Handle(event, now);
     if (interrupted_) break;
-    if (context_.feed != nullptr) {
-      const std::vector<uint32_t> next = context_.feed->Poll();
-      if (!next.empty()) book_.Add(next);
-    }
+    TakeFed();
     PollLauncher(now);
     if (!breakdown_.empty()) break;
     KillSilentProcesses(now);
-    for (const SchedulerAction& action : book_.scheduler().Poll(now)) Apply(action, now);
+    for (const SchedulerAction& action : book_.Poll(now)) Apply(action, now);
     AssignIdleWorkers(now);
     CheckNodeWait(now);
     if (context_.nodes != nullptr) context_.nodes->PublishIfChanged();
@@ -85,8 +59,24 @@ void FarmLoop::Run() {
 }
 
 void FarmLoop::CloseAll(const std::string& reason) {
-  for (auto& [key, link] : links_) link.connection->Close(reason);
+  for (auto& [key, link] : links_) link.channel->Close(reason);
   if (context_.nodes != nullptr) context_.nodes->CloseAll(reason);
+}
+
+void FarmLoop::TakeFed() {
+  if (context_.feed == nullptr) return;
+  for (PlannedScenario& planned : context_.feed->Take(false)) {
+    context_.records->Admit(std::move(planned));
+  }
+}
+
+bool FarmLoop::WorkRemains() const {
+  return !book_.scheduler().Drained() || (context_.feed != nullptr && context_.feed->Busy());
+}
+
+bool FarmLoop::Idle(const Link& link) {
+  return !link.dropped && !link.closed_at && link.channel->IsOpen() &&
+         link.status == protocol::StatusCode::ONLINE_AND_READY;
 }
 
 void FarmLoop::Handle(FarmEvent& event, SteadyClock::time_point now) {
@@ -97,20 +87,19 @@ void FarmLoop::On(WorkerKey, farm_event::Signal& event, SteadyClock::time_point)
   context_.logger->Warning("signal " + std::to_string(event.signal_number) +
                            ": stopping; scenarios in flight are abandoned");
   interrupted_ = true;
-  book_.scheduler().Stop();
+  book_.Stop();
 }
 
 void FarmLoop::On(WorkerKey key, farm_event::Registered& event, SteadyClock::time_point) {
   Link link;
-  link.connection = std::move(event.connection);
-  link.worker_id = event.registration.worker_id;
-  link.pid = event.registration.pid;
-  link.watched = context_.launcher->Claim(key, link.worker_id, link.pid, link.connection->peer());
+  link.channel = std::move(event.channel);
+  const WorkerIdentity& worker = link.channel->identity();
+  link.watched = context_.launcher->Claim(key, worker.worker_id, worker.pid, worker.peer);
   if (context_.nodes != nullptr) {
-    context_.nodes->registry().AddWorker(link.worker_id, event.registration.data_endpoint);
+    context_.nodes->registry().AddWorker(worker.worker_id, worker.data_endpoint);
   }
   links_[key] = std::move(link);
-  context_.logger->Info(WorkerName(key) + " connected from " + links_[key].connection->peer());
+  context_.logger->Info(WorkerName(key) + " connected from " + worker.peer);
 }
 
 void FarmLoop::On(WorkerKey key, farm_event::Status& event, SteadyClock::time_point) {
@@ -118,7 +107,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Status& event, SteadyClock::time_po
   if (it == links_.end()) return;  // a worker already given up
   it->second.status = event.status;
   if (event.status != protocol::StatusCode::ONLINE_AND_RUNNING) return;
-  book_.scheduler().MarkStarted(key);
+  book_.MarkStarted(key);
   if (const auto number = book_.scheduler().AssignedTo(key)) {
     context_.logger->Info("scenario " + std::to_string(*number) + " started on " + WorkerName(key));
   }
@@ -133,24 +122,22 @@ void FarmLoop::On(WorkerKey key, farm_event::RunRefused& event, SteadyClock::tim
 void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_point now) {
   const auto it = links_.find(key);
   if (it == links_.end()) return;
-  Link& link = it->second;
-  Scheduler& scheduler = book_.scheduler();
+  WorkerChannel& channel = *it->second.channel;
   if (!event.error.empty()) {
     context_.logger->Warning("refused a malformed AnalyzeScenario from " + WorkerName(key) + ": " +
                              event.error);
-    link.connection->ReplyError(event.request.reference, "refused: " + event.error);
-    if (scheduler.AssignedTo(key)) {
-      Apply(scheduler.Resubmit(key, now, "malformed AnalyzeScenario: " + event.error), now);
+    channel.Refuse(event.request, event.error);
+    if (book_.scheduler().AssignedTo(key)) {
+      Apply(book_.Resubmit(key, now, "malformed AnalyzeScenario: " + event.error), now);
     }
     return;
   }
   const uint32_t reported = event.analysis.scenario_number;
-  switch (scheduler.Check(key, reported)) {
+  switch (book_.Check(key, reported)) {
     case Scheduler::Verdict::kAccepted: {
-      link.connection->Reply(event.request, json::Json(protocol::AnalyzeScenarioResponse{true}));
+      channel.Accept(event.request);
       // An invalid run (empty trajectory, sim time past the timeout) runs again, a few times.
-      const PlannedScenario* planned = context_.batch->Find(reported);
-      const std::string invalid = InvalidRunRule(planned->request, event.analysis);
+      const std::string invalid = InvalidRunRule(book_.planned(reported).request, event.analysis);
       const std::optional<AttemptEnd> end = EndAttempt(
           key, invalid.empty() ? AttemptOutcome::kDone : AttemptOutcome::kInvalidRun, invalid, now);
       if (end->next == AfterAttempt::kQueued && !invalid.empty()) {
@@ -158,22 +145,21 @@ void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_po
                                  WorkerName(key) + " (" + invalid + "): queued again");
         return;
       }
-      RecordDone(*end, std::move(event.analysis), std::move(event.captures));
+      context_.records->RecordDone(*end, std::move(event.analysis), std::move(event.captures));
       return;
     }
     case Scheduler::Verdict::kMismatch: {
-      const uint32_t given = *scheduler.AssignedTo(key);
+      const uint32_t given = *book_.scheduler().AssignedTo(key);
       const std::string reason = "AnalyzeScenario for scenario " + std::to_string(reported) +
                                  " but " + WorkerName(key) + " was given scenario " +
                                  std::to_string(given);
       context_.logger->Warning("refused " + reason);
-      link.connection->ReplyError(event.request.reference, "refused: " + reason);
-      Apply(scheduler.Resubmit(key, now, reason), now);
+      channel.Refuse(event.request, reason);
+      Apply(book_.Resubmit(key, now, reason), now);
       return;
     }
     case Scheduler::Verdict::kUnexpected:
-      link.connection->ReplyError(event.request.reference,
-                                  "refused: no scenario is assigned to this worker");
+      channel.Refuse(event.request, "no scenario is assigned to this worker");
       return;
   }
 }
@@ -192,7 +178,8 @@ void FarmLoop::On(WorkerKey key, farm_event::Issue& event, SteadyClock::time_poi
   context_.logger->Warning("scenario " + std::to_string(*number) + " invalid: " + WorkerName(key) +
                            " cannot create the scene: " + event.issue.message);
   EndAttempt(key, AttemptOutcome::kInvalidScene, event.issue.message, now);
-  RecordUnrunnable(*number, results::ScenarioStatus::kInvalid, event.issue.message);
+  context_.records->RecordUnrunnable(*number, results::ScenarioStatus::kInvalid,
+                                     event.issue.message);
 }
 
 void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_point now) {
@@ -212,8 +199,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Closed& event, SteadyClock::time_po
 void FarmLoop::PollLauncher(SteadyClock::time_point now) {
   LauncherTick tick;
   tick.now = now;
-  tick.work_remains = !interrupted_ && (!book_.scheduler().Drained() ||
-                                        (context_.feed != nullptr && context_.feed->Busy()));
+  tick.work_remains = !interrupted_ && WorkRemains();
   tick.connected = links_.size();
   tick.remaining = book_.scheduler().queued() + book_.scheduler().in_flight();
   LauncherReport report = context_.launcher->Poll(tick);
@@ -235,7 +221,7 @@ void FarmLoop::PollLauncher(SteadyClock::time_point now) {
     LoseWorker(*gone.key, AttemptOutcome::kWorkerLost, what, now);
     const auto link = links_.find(*gone.key);
     if (link != links_.end()) {
-      link->second.connection->Close("worker process ended");
+      link->second.channel->Close("worker process ended");
       links_.erase(link);
     }
   }
@@ -246,7 +232,7 @@ void FarmLoop::PollLauncher(SteadyClock::time_point now) {
 void FarmLoop::KillSilentProcesses(SteadyClock::time_point now) {
   for (const auto& [key, link] : links_) {
     if (link.watched && link.closed_at && now - *link.closed_at >= kExitAfterClose) {
-      context_.launcher->End(key, link.worker_id);
+      context_.launcher->End(key, link.channel->identity().worker_id);
     }
   }
 }
@@ -264,28 +250,26 @@ void FarmLoop::Apply(const SchedulerAction& action, SteadyClock::time_point now)
   context_.logger->Warning("dropping " + WorkerName(action.worker) + ": " + action.reason);
   LoseWorker(action.worker, action.outcome, action.reason, now);
   link.dropped = true;
-  context_.launcher->End(action.worker, link.worker_id);
+  context_.launcher->End(action.worker, link.channel->identity().worker_id);
   if (!link.watched) {
-    link.connection->Close("dropped: " + action.reason);
+    link.channel->Close("dropped: " + action.reason);
     links_.erase(it);
   }
 }
 
 void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
   for (auto& [key, link] : links_) {
-    if (link.dropped || link.closed_at || !link.connection->IsOpen() ||
-        link.status != protocol::StatusCode::ONLINE_AND_READY) {
-      continue;
-    }
+    if (!Idle(link)) continue;
+    const uint16_t worker_id = link.channel->identity().worker_id;
     // The ready gate: every vehicle node of the worker is ready for its next scenario.
-    if (context_.nodes != nullptr && (!context_.nodes->registry().GateOpen(link.worker_id) ||
-                                      book_.scheduler().AssignedTo(key))) {
+    if (context_.nodes != nullptr &&
+        (!context_.nodes->registry().GateOpen(worker_id) || book_.scheduler().AssignedTo(key))) {
       continue;
     }
-    const auto number = book_.Assign(key, link.worker_id, now);
+    const auto number = book_.Assign(key, worker_id, now);
     if (!number) continue;
     if (context_.nodes != nullptr) {
-      context_.nodes->registry().StartScenario(link.worker_id, *number);
+      context_.nodes->registry().StartScenario(worker_id, *number);
       // The nodes learn of the scenario (ok_to_run) before its RunStart can reach them.
       context_.nodes->PublishIfChanged();
     }
@@ -300,16 +284,13 @@ void FarmLoop::CheckNodeWait(SteadyClock::time_point now) {
   std::string waiting;  // "worker 1 (0 of 1 registered), worker 2 (...)"
   if (scheduler.queued() > 0 && scheduler.in_flight() == 0) {
     const NodeRegistry& registry = context_.nodes->registry();
-    const uint32_t count = context_.batch->settings.vehicle_nodes.spec.count;
+    const uint32_t count = context_.vehicle_nodes->spec.count;
     for (const auto& [key, link] : links_) {
-      if (link.dropped || link.closed_at || !link.connection->IsOpen() ||
-          link.status != protocol::StatusCode::ONLINE_AND_READY ||
-          registry.GateOpen(link.worker_id)) {
-        continue;
-      }
-      const size_t registered = registry.NodeCount(link.worker_id);
+      const uint16_t worker_id = link.channel->identity().worker_id;
+      if (!Idle(link) || registry.GateOpen(worker_id)) continue;
+      const size_t registered = registry.NodeCount(worker_id);
       waiting += (waiting.empty() ? "" : ", ") + std::string("worker ") +
-                 std::to_string(link.worker_id) + " (" + std::to_string(registered) + " of " +
+                 std::to_string(worker_id) + " (" + std::to_string(registered) + " of " +
                  std::to_string(count) + " registered" +
                  (registered == count ? ", not all ready" : "") + ")";
     }
@@ -320,7 +301,7 @@ void FarmLoop::CheckNodeWait(SteadyClock::time_point now) {
     return;
   }
   if (!node_wait_since_) node_wait_since_ = now;
-  const double limit = context_.batch->settings.vehicle_nodes.ready_timeout;
+  const double limit = context_.vehicle_nodes->ready_timeout;
   const double waited = std::chrono::duration<double>(now - *node_wait_since_).count();
   context_.progress->SetStatus("waiting for vehicle nodes: " + waiting + " " +
                                std::to_string(static_cast<int>(waited)) + "/" + NumberText(limit) +
@@ -328,27 +309,20 @@ void FarmLoop::CheckNodeWait(SteadyClock::time_point now) {
   if (waited < limit) return;
   const std::string reason = "no vehicle nodes ready within vehicle_nodes.ready_timeout " +
                              NumberText(limit) + " s: " + waiting;
-  const std::vector<uint32_t> abandoned = book_.scheduler().TakeQueued();
+  const std::vector<uint32_t> abandoned = book_.TakeQueued();
   context_.logger->Error(reason + "; " + std::to_string(abandoned.size()) +
                          " waiting scenarios recorded as failed");
   context_.progress->SetStatus("");
   context_.progress->Note("error: " + reason + "; " + std::to_string(abandoned.size()) +
                           " waiting scenarios recorded as failed");
   for (const uint32_t number : abandoned) {
-    RecordUnrunnable(number, results::ScenarioStatus::kFailed, reason);
+    context_.records->RecordUnrunnable(number, results::ScenarioStatus::kFailed, reason);
   }
   node_wait_since_.reset();
 }
 
 void FarmLoop::Send(WorkerKey key, uint32_t scenario_number) {
-  const PlannedScenario* planned = context_.batch->Find(scenario_number);
-  EventQueue* events = context_.events;
-  links_.at(key).connection->AsyncRequest(
-      protocol::TypeOf<protocol::RunScenarioRequest>(), planned->request_json, {}, kRunReplyTimeout,
-      [events, key, scenario_number](protocol::RequestResult result) {
-        if (result.success) return;
-        events->Push(FarmEvent{key, farm_event::RunRefused{scenario_number, result.description}});
-      });
+  links_.at(key).channel->SendRun(scenario_number, book_.planned(scenario_number).request_json);
 }
 
 void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,
@@ -368,7 +342,8 @@ void FarmLoop::LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::stri
                          " failed attempts: " + reason);
   context_.progress->Note("error: " + scenario + " failed after " + std::to_string(failed) +
                           " failed attempts: " + reason);
-  RecordUnrunnable(end->scenario_number, results::ScenarioStatus::kFailed, reason);
+  context_.records->RecordUnrunnable(end->scenario_number, results::ScenarioStatus::kFailed,
+                                     reason);
 }
 
 std::optional<AttemptEnd> FarmLoop::EndAttempt(WorkerKey key, AttemptOutcome outcome,
@@ -376,7 +351,7 @@ std::optional<AttemptEnd> FarmLoop::EndAttempt(WorkerKey key, AttemptOutcome out
   std::optional<AttemptEnd> end = book_.EndAttempt(key, outcome, std::move(detail), now);
   const auto it = links_.find(key);
   if (end && it != links_.end() && context_.nodes != nullptr) {
-    context_.nodes->registry().EndScenario(it->second.worker_id);
+    context_.nodes->registry().EndScenario(it->second.channel->identity().worker_id);
   }
   return end;
 }
@@ -384,8 +359,8 @@ std::optional<AttemptEnd> FarmLoop::EndAttempt(WorkerKey key, AttemptOutcome out
 std::string FarmLoop::WorkerName(WorkerKey key) const {
   const auto it = links_.find(key);
   if (it == links_.end()) return "connection " + std::to_string(key);
-  return "worker " + std::to_string(it->second.worker_id) + " (pid " +
-         std::to_string(it->second.pid) + ")";
+  const WorkerIdentity& worker = it->second.channel->identity();
+  return "worker " + std::to_string(worker.worker_id) + " (pid " + std::to_string(worker.pid) + ")";
 }
 
 }  // namespace asg::client

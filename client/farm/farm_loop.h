@@ -1,6 +1,8 @@
-// The farm loop: the one thread that owns the farm's state. It takes events from the network
-// side (farm_links.h), watches the local worker processes, applies the scheduler's decisions
-// and hands finished scenarios to the result writer. Internal to asg_client; see farm.h.
+// The farm loop: the one thread that drives the farm's state while workers run. It takes events
+// from the network side (farm_links.h) and talks to each worker through its WorkerChannel
+// (worker_channel.h), watches the workers through the launcher, applies the scheduler's
+// decisions through the scenario book, holds the ready gate of vehicle nodes, takes the feed's
+// new scenarios, and hands every end of a run to the farm's records (farm_records.h).
 #pragma once
 
 #include <chrono>
@@ -12,53 +14,38 @@
 #include <vector>
 
 #include "client/batch/batch.h"
-#include "client/farm/farm.h"
 #include "client/farm/farm_events.h"
+#include "client/farm/farm_records.h"
 #include "client/farm/progress.h"
-#include "client/farm/result_writer.h"
-#include "client/farm/scenario_book.h"
+#include "client/farm/scenario_feed.h"
 #include "client/launch/launcher.h"
 #include "client/nodes/node_control.h"
 #include "core/log.h"
 
 namespace asg::client {
 
-/// A source of more scenarios while the farm runs (a search, search_run.h).
-class ScenarioFeed {
- public:
-  virtual ~ScenarioFeed() = default;
-  /// A scenario's result was recorded for the first time in this run; returns the numbers of
-  /// scenarios to run next (already planned in the batch, valid, not yet finished), often none.
-  virtual std::vector<uint32_t> Recorded(const results::ScenarioResult& result) = 0;
-  /// Scenarios to run that became ready since (work done beside the loop); often none.
-  virtual std::vector<uint32_t> Poll() = 0;
-  /// Whether more scenarios may still come without another result (the loop must not end).
-  virtual bool Busy() const = 0;
-};
-
 /// What the loop works with; everything is owned by the caller and outlives the loop.
 struct FarmLoopContext {
-  const Batch* batch = nullptr;
-  const FarmSettings* settings = nullptr;
+  const BatchNodeSettings* vehicle_nodes = nullptr;  ///< the batch's: count and ready_timeout
   core::Logger* logger = nullptr;
   EventQueue* events = nullptr;
   Launcher* launcher = nullptr;  ///< where the workers come from
   Progress* progress = nullptr;
-  ResultWriter* writer = nullptr;
-  NodeControl* nodes = nullptr;  ///< the vehicle nodes' control plane (the gate)
-  ScenarioFeed* feed = nullptr;  ///< more scenarios as results come in; nullptr: none
+  FarmRecords* records = nullptr;  ///< the book of scenarios, and where results go
+  NodeControl* nodes = nullptr;    ///< the vehicle nodes' control plane (the gate); may be null
+  ScenarioFeed* feed = nullptr;    ///< more scenarios as results come in; nullptr: none
 };
 
 /// The control-plane settings of a batch: its vehicle_nodes count, max_reruns and save_minimal
 /// (checked when the batch was loaded), the farm's token and output folder.
 NodeRegistrySettings NodeSettingsFor(const Batch& batch, const FarmSettings& settings);
 
-/// Runs the scenarios given to it until every one is finished or the farm is interrupted.
+/// Runs the scenarios queued in the book until every one is finished or the farm is interrupted.
 class FarmLoop {
  public:
-  /// Will run `scenario_numbers` (valid scenarios of the batch, not yet finished), and those the
-  /// context's feed adds as results come in.
-  FarmLoop(const FarmLoopContext& context, const std::vector<uint32_t>& scenario_numbers);
+  /// Will run the scenarios queued in the context's book, and those the feed adds as results
+  /// come in.
+  explicit FarmLoop(const FarmLoopContext& context);
 
   /// Starts the launcher's workers and runs until done, interrupted or broken down.
   void Run();
@@ -70,17 +57,11 @@ class FarmLoop {
   bool interrupted() const { return interrupted_; }
   /// Why the farm broke down (e.g. workers that die before registering); empty otherwise.
   const std::string& breakdown() const { return breakdown_; }
-  /// Results recorded by this run, by scenario number.
-  std::map<uint32_t, results::ScenarioOutcome> outcomes() const;
-  /// Every scenario's state in this run (attempts, reruns, assignment), by scenario number.
-  const std::map<uint32_t, ScenarioState>& scenarios() const { return book_.states(); }
 
  private:
-  /// A registered worker connection.
+  /// A registered worker.
   struct Link {
-    std::shared_ptr<protocol::Connection> connection;
-    uint16_t worker_id = 0;
-    int64_t pid = 0;
+    std::unique_ptr<WorkerChannel> channel;
     bool watched = false;                              // the launcher watches its process
     uint8_t status = 0;                                // last StatusCode
     bool dropped = false;                              // given up: gets nothing more
@@ -104,6 +85,12 @@ class FarmLoop {
   void Apply(const SchedulerAction& action, SteadyClock::time_point now);
   void AssignIdleWorkers(SteadyClock::time_point now);
   void Send(WorkerKey key, uint32_t scenario_number);
+  /// The scenarios the feed planned since the last look, into the book.
+  void TakeFed();
+  /// Whether scenarios are queued or running, or the feed may add more.
+  bool WorkRemains() const;
+  /// Whether a registered worker can be given a scenario (open, ready, not given up).
+  static bool Idle(const Link& link);
   /// Ends the attempt of the scenario `key` holds (if any) with a failed `outcome`: queued
   /// again, or recorded failed after max_attempts.
   void LoseWorker(WorkerKey key, AttemptOutcome outcome, const std::string& reason,
@@ -117,15 +104,8 @@ class FarmLoop {
   /// past the timeout the queued scenarios are recorded failed, which ends the batch.
   void CheckNodeWait(SteadyClock::time_point now);
 
-  // Recording (farm_records.cpp).
-  void RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
-                  std::vector<protocol::CaptureImage> captures);
-  void RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatus status,
-                        const std::string& error);
-  void Submit(results::ScenarioRecord record);
-
   FarmLoopContext context_;
-  ScenarioBook book_;  // every scenario's state, and the scheduler over them
+  ScenarioBook& book_;  // the records' book: every scenario's state, and the scheduler over them
   std::map<WorkerKey, Link> links_;
   std::optional<SteadyClock::time_point> node_wait_since_;  // see CheckNodeWait
   bool interrupted_ = false;

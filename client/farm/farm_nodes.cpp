@@ -1,5 +1,7 @@
-// The farm loop's side of the vehicle nodes: node requests, the ready gate around each
-// scenario, preempted runs and accepted reruns.
+// The farm loop's side of the vehicle nodes: the batch's control-plane settings, node requests
+// (accepted reruns go into the book) and preempted runs. The ready gate around each scenario, and
+// the wait for nodes that never get ready, are in farm_loop.cpp (AssignIdleWorkers,
+// CheckNodeWait).
 #include "client/farm/farm_loop.h"
 
 namespace asg::client {

@@ -1,31 +1,92 @@
-// The farm loop's records: the scenario records handed to the writer, built from each
-// scenario's state (scenario_state.h).
-#include <cstdio>
+// The farm's records: admission into the book (kept, invalid, queued) and the records handed to
+// the writer, built from each scenario's plan and state.
+#include "client/farm/farm_records.h"
 
-#include "client/farm/farm_loop.h"
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "client/farm/output_folder.h"
 
 namespace asg::client {
 
-void FarmLoop::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
-                          std::vector<protocol::CaptureImage> captures) {
-  const uint32_t number = end.scenario_number;
-  const PlannedScenario* planned = context_.batch->Find(number);
+namespace {
+
+/// The record of a scenario that does not run: its request and seed, `status` and `error`.
+results::ScenarioRecord UnrunnableRecord(const PlannedScenario& planned,
+                                         results::ScenarioStatus status, const std::string& error) {
   results::ScenarioRecord record;
-  record.request = planned->request_json;
-  record.result = results::DoneResult(analysis, planned->seed);
-  record.result.variant = planned->variant;
-  record.result.layout = planned->layout;
-  record.search = planned->search_record;
+  record.request = planned.request_json;
+  record.result = results::UnrunnableResult(planned.scenario_number, status, error, planned.seed);
+  record.result.variant = planned.variant;
+  record.result.layout = planned.layout;
+  record.search = planned.search_record;
+  return record;
+}
+
+}  // namespace
+
+SchedulerSettings SchedulerSettingsFor(const Batch& batch, const FarmSettings& settings) {
+  SchedulerSettings scheduler;
+  scheduler.max_attempts = batch.settings.max_attempts;
+  scheduler.scenario_timeout = std::chrono::milliseconds(
+      static_cast<int64_t>(batch.settings.scenario_timeout_s * 1000.0 + 0.5));
+  scheduler.start_timeout = settings.start_timeout;
+  return scheduler;
+}
+
+FarmRecords::FarmRecords(const SchedulerSettings& scheduling, const RecordsContext& context)
+    : context_(context), book_(scheduling) {}
+
+void FarmRecords::Admit(const PlannedScenario* planned) {
+  book_.Add(planned);
+  Settle(planned->scenario_number);
+}
+
+void FarmRecords::Admit(PlannedScenario planned) {
+  const uint32_t number = planned.scenario_number;
+  book_.Add(std::move(planned));
+  Settle(number);
+}
+
+void FarmRecords::Settle(uint32_t scenario_number) {
+  const PlannedScenario& planned = book_.planned(scenario_number);
+  const FarmSettings& settings = *context_.settings;
+  std::optional<results::ScenarioOutcome> kept;
+  if (settings.resume) {
+    kept = KeptOutcome(settings.out_dir, scenario_number, settings.retry_failed, planned.variant);
+  }
+  if (kept) {
+    const results::ScenarioResult result = kept->result;
+    context_.progress->CountPrevious(result);
+    book_.Keep(scenario_number, std::move(*kept));
+    if (context_.feed != nullptr) context_.feed->Recorded(result);
+  } else if (planned.status == PlanStatus::kInvalid) {
+    context_.logger->Warning("scenario " + std::to_string(scenario_number) +
+                             " invalid: " + planned.error);
+    Submit(UnrunnableRecord(planned, results::ScenarioStatus::kInvalid, planned.error));
+  } else {
+    book_.Queue(scenario_number);
+  }
+}
+
+void FarmRecords::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
+                             std::vector<protocol::CaptureImage> captures) {
+  const uint32_t number = end.scenario_number;
+  const PlannedScenario& planned = book_.planned(number);
+  results::ScenarioRecord record;
+  record.request = planned.request_json;
+  record.result = results::DoneResult(analysis, planned.seed);
+  record.result.variant = planned.variant;
+  record.result.layout = planned.layout;
+  record.search = planned.search_record;
   record.trajectory = std::move(analysis.vehicle_trajectory);
   record.captures = std::move(captures);
   char line[160];
-  std::snprintf(
-      line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s", number,
-      end.attempt.worker_id,
-      std::string(protocol::TerminationReasonName(
-                      static_cast<protocol::TerminationReason>(analysis.termination_reason)))
-          .c_str(),
-      analysis.vehicle_sim_time, end.attempt.wall_time_s);
+  std::snprintf(line, sizeof line, "scenario %u done on worker %d: %s, sim %.2f s, wall %.2f s",
+                number, end.attempt.worker_id,
+                std::string(protocol::TerminationReasonName(analysis.termination_reason)).c_str(),
+                analysis.vehicle_sim_time, end.attempt.wall_time_s);
   context_.logger->Info(line);
   if (!analysis.capture_error.empty()) {
     context_.logger->Warning("scenario " + std::to_string(number) +
@@ -34,19 +95,12 @@ void FarmLoop::RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioReques
   Submit(std::move(record));
 }
 
-void FarmLoop::RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatus status,
-                                const std::string& error) {
-  const PlannedScenario* planned = context_.batch->Find(scenario_number);
-  results::ScenarioRecord record;
-  record.request = planned->request_json;
-  record.result = results::UnrunnableResult(scenario_number, status, error, planned->seed);
-  record.result.variant = planned->variant;
-  record.result.layout = planned->layout;
-  record.search = planned->search_record;
-  Submit(std::move(record));
+void FarmRecords::RecordUnrunnable(uint32_t scenario_number, results::ScenarioStatus status,
+                                   const std::string& error) {
+  Submit(UnrunnableRecord(book_.planned(scenario_number), status, error));
 }
 
-void FarmLoop::Submit(results::ScenarioRecord record) {
+void FarmRecords::Submit(results::ScenarioRecord record) {
   // The attempts (timing.json) and reruns (result.json) come from the scenario's one state.
   const uint32_t number = record.result.scenario_number;
   const ScenarioState& state = book_.state(number);
@@ -58,10 +112,7 @@ void FarmLoop::Submit(results::ScenarioRecord record) {
   book_.SetRecorded(number, results::ScenarioOutcome{record.result, record.timing});
   const results::ScenarioResult result = record.result;
   context_.writer->Submit(std::move(record));
-  if (first && context_.feed != nullptr) {
-    const std::vector<uint32_t> next = context_.feed->Recorded(result);
-    if (!next.empty()) book_.Add(next);
-  }
+  if (first && context_.feed != nullptr) context_.feed->Recorded(result);
 }
 
 }  // namespace asg::client

@@ -6,7 +6,7 @@
 // With show_regret (a batch that searches), a regret part follows the reason counts: the best
 // regret so far and how many results have a regret at or above 0.375, 0.5, 0.75 and 1.0:
 //   ... | regret best 1.204 >=0.375 88 >=0.5 41 >=0.75 9 >=1 2 | 17.2/s ETA 34 s
-// Not thread-safe: the farm loop owns it.
+// Not thread-safe: used by the farm's thread only (its records and its loop).
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
-// Scenario states and the scheduler kept in step: assignments begin attempts, ends apply the
-// give-up rule, reruns queue a scenario again.
+// Plans, scenario states and the scheduler kept in step: assignments begin attempts, ends apply
+// the give-up rule, reruns queue a scenario again, outcomes are recorded in the states.
 #include "client/farm/scenario_book.h"
 
 #include <stdexcept>
@@ -10,21 +10,46 @@
 
 namespace asg::client {
 
-ScenarioBook::ScenarioBook(const SchedulerSettings& settings,
-                           const std::vector<uint32_t>& scenario_numbers)
-    : scheduler_(settings, scenario_numbers) {
-  for (const uint32_t number : scenario_numbers) states_[number].scenario_number = number;
+ScenarioBook::ScenarioBook(const SchedulerSettings& settings) : scheduler_(settings, {}) {}
+
+void ScenarioBook::Add(const PlannedScenario* planned) {
+  AddState(planned->scenario_number);
+  plans_[planned->scenario_number] = planned;
 }
 
-void ScenarioBook::Add(const std::vector<uint32_t>& scenario_numbers) {
-  for (const uint32_t number : scenario_numbers) {
-    if (states_.contains(number)) {
-      throw std::invalid_argument("ScenarioBook: scenario " + std::to_string(number) +
-                                  " is in the book already");
-    }
+void ScenarioBook::Add(PlannedScenario planned) {
+  AddState(planned.scenario_number);
+  fed_.push_back(std::move(planned));
+  plans_[fed_.back().scenario_number] = &fed_.back();
+}
+
+void ScenarioBook::AddState(uint32_t scenario_number) {
+  if (states_.contains(scenario_number)) {
+    throw std::invalid_argument("ScenarioBook: scenario " + std::to_string(scenario_number) +
+                                " is in the book already");
   }
-  scheduler_.Add(scenario_numbers);
-  for (const uint32_t number : scenario_numbers) states_[number].scenario_number = number;
+  states_[scenario_number].scenario_number = scenario_number;
+}
+
+const PlannedScenario& ScenarioBook::planned(uint32_t scenario_number) const {
+  const auto it = plans_.find(scenario_number);
+  ASG_CHECK(it != plans_.end());
+  return *it->second;
+}
+
+void ScenarioBook::Queue(uint32_t scenario_number) {
+  ASG_CHECK(states_.contains(scenario_number));
+  scheduler_.Add({scenario_number});
+}
+
+void ScenarioBook::Keep(uint32_t scenario_number, results::ScenarioOutcome kept) {
+  ScenarioState& state = Mutable(scenario_number);
+  state.recorded = std::move(kept);
+  state.kept = true;
+}
+
+std::vector<SchedulerAction> ScenarioBook::Poll(SteadyClock::time_point now) {
+  return scheduler_.Poll(now, [this](uint32_t number) { return state(number).current->start; });
 }
 
 std::optional<uint32_t> ScenarioBook::Assign(WorkerKey worker, int32_t worker_id,
@@ -93,6 +118,28 @@ const ScenarioState& ScenarioBook::state(uint32_t scenario_number) const {
 
 void ScenarioBook::SetRecorded(uint32_t scenario_number, results::ScenarioOutcome recorded) {
   Mutable(scenario_number).recorded = std::move(recorded);
+}
+
+std::vector<results::ScenarioOutcome> ScenarioBook::Outcomes() const {
+  std::vector<results::ScenarioOutcome> outcomes;
+  for (const auto& [number, state] : states_) {
+    if (state.recorded) outcomes.push_back(*state.recorded);
+  }
+  return outcomes;
+}
+
+size_t ScenarioBook::KeptCount() const {
+  size_t kept = 0;
+  for (const auto& [number, state] : states_) kept += state.kept ? 1 : 0;
+  return kept;
+}
+
+size_t ScenarioBook::KeptDoneCount() const {
+  size_t done = 0;
+  for (const auto& [number, state] : states_) {
+    done += state.kept && state.recorded->result.status == results::ScenarioStatus::kDone ? 1 : 0;
+  }
+  return done;
 }
 
 ScenarioState& ScenarioBook::Mutable(uint32_t scenario_number) {

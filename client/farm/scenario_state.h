@@ -1,7 +1,8 @@
 // One scenario's state in a farm run: the one place where its attempts, their outcomes, its
-// reruns and its current assignment are kept. The farm loop owns one ScenarioState per scenario
-// (see scenario_book.h); everything else (timing.json's attempt list, result.json's reruns, the
-// count of failed attempts the scheduler's policy looks at) is derived from it.
+// reruns, its current assignment and its recorded outcome are kept. The scenario book holds one
+// ScenarioState per scenario the farm knows (see scenario_book.h); everything else (timing.json's
+// attempt list, result.json's reruns, the count of failed attempts the scheduler's policy looks at)
+// is derived from it.
 //
 // Attempts are counted one way everywhere: an attempt begins when the scenario is handed to a
 // worker and ends exactly once, with an AttemptOutcome. Attempts are numbered 1, 2, 3... in the
@@ -25,16 +26,12 @@
 #include <string_view>
 #include <vector>
 
+#include "client/launch/worker_key.h"
 #include "protocol/messages.h"
 #include "results/folder.h"
 #include "results/record.h"
 
 namespace asg::client {
-
-/// Identifies one worker connection for the farm's lifetime; never reused.
-using WorkerKey = uint64_t;
-/// The clock of every attempt and scheduler deadline.
-using SteadyClock = std::chrono::steady_clock;
 
 /// How one attempt of a scenario ended.
 enum class AttemptOutcome : uint8_t {
@@ -92,8 +89,10 @@ struct ScenarioState {
   std::optional<CurrentAttempt> current;     ///< the attempt in progress, if the scenario is held
   std::vector<results::RerunRecord> reruns;  ///< accepted reruns, in order
   bool rerun_pending = false;  ///< a rerun of the current attempt was accepted before it ended
-  /// The record last handed to the result writer (result.json and timing.json), if any.
+  /// The record last handed to the result writer (result.json and timing.json), or the outcome
+  /// kept from an earlier run's folder, if any.
   std::optional<results::ScenarioOutcome> recorded;
+  bool kept = false;  ///< `recorded` was kept from an earlier run (--resume): it is not run
 
   /// Failed attempts so far (IsFailedAttempt over `attempts`).
   uint32_t FailedAttempts() const;

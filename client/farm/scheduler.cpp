@@ -37,7 +37,7 @@ std::optional<uint32_t> Scheduler::Assign(WorkerKey worker, SteadyClock::time_po
   if (stopped_ || queue_.empty() || assignments_.contains(worker)) return std::nullopt;
   const uint32_t number = *queue_.begin();
   queue_.erase(queue_.begin());
-  assignments_[worker] = Assignment{number, now, now, false, 0};
+  assignments_[worker] = Assignment{number, now, false, 0};
   return number;
 }
 
@@ -96,11 +96,12 @@ bool Scheduler::Requeue(uint32_t scenario_number) {
   return true;
 }
 
-std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now) {
+std::vector<SchedulerAction> Scheduler::Poll(SteadyClock::time_point now,
+                                             const AttemptStart& attempt_start) {
   std::vector<SchedulerAction> actions;
   for (auto& [worker, assignment] : assignments_) {
     const std::string scenario = "scenario " + std::to_string(assignment.scenario_number);
-    if (now - assignment.attempt_start >= settings_.scenario_timeout) {
+    if (now - attempt_start(assignment.scenario_number) >= settings_.scenario_timeout) {
       actions.push_back(
           {SchedulerAction::Kind::kDropWorker, worker, assignment.scenario_number,
            scenario + " exceeded the wall-clock cap of " + Seconds(settings_.scenario_timeout),

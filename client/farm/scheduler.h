@@ -2,8 +2,10 @@
 //
 // A pure state machine over scenario numbers and opaque worker keys, driven by the farm with the
 // current time: no sockets, no processes, no threads. It keeps the queue order and each
-// assignment's deadlines; a scenario's attempts are kept by its ScenarioState (scenario_state.h),
-// and the scheduler's give-up rule (GivesUp) is applied to the count that state derives. Scenarios
+// assignment's sends and deadlines; a scenario's attempts are kept by its ScenarioState
+// (scenario_state.h): the wall-clock cap is measured from the start of the attempt that state
+// keeps, and the give-up rule (GivesUp) is applied to the count of failed attempts it derives.
+// ScenarioBook (scenario_book.h) keeps the two in step. Scenarios
 // are handed out in ascending number order (a re-queued scenario goes back in its place). Rules,
 // after AutoSceneGen's client:
 //   - a worker that accepted a scenario but has not started it (no StatusCode RUNNING) within
@@ -19,6 +21,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -95,8 +98,11 @@ class Scheduler {
   /// generation; throws std::invalid_argument when one is queued already.
   void Add(const std::vector<uint32_t>& scenario_numbers);
 
-  /// Checks the deadlines of every assignment at `now`; returns what the owner must do.
-  std::vector<SchedulerAction> Poll(SteadyClock::time_point now);
+  /// When the attempt of a held scenario began (its first send), by scenario number.
+  using AttemptStart = std::function<SteadyClock::time_point(uint32_t scenario_number)>;
+  /// Checks the deadlines of every assignment at `now`, the wall-clock cap from `attempt_start`
+  /// of its scenario; returns what the owner must do.
+  std::vector<SchedulerAction> Poll(SteadyClock::time_point now, const AttemptStart& attempt_start);
 
   /// Stops handing out scenarios (an interrupted batch); assignments stay as they are.
   void Stop() { stopped_ = true; }
@@ -116,8 +122,7 @@ class Scheduler {
  private:
   struct Assignment {
     uint32_t scenario_number = 0;
-    SteadyClock::time_point attempt_start;  // first send of this attempt
-    SteadyClock::time_point last_send;      // latest (re)submission
+    SteadyClock::time_point last_send;  // latest (re)submission
     bool started = false;
     uint32_t resubmissions = 0;
   };

@@ -17,17 +17,32 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "client/farm/farm_events.h"
+#include "client/launch/worker_key.h"
 #include "core/log.h"
 
 namespace asg::client {
 
+/// Where workers come from: `asg-client run --launcher KIND`.
+enum class LauncherKind : uint8_t {
+  kLocal,  ///< "local": processes on this machine (the default)
+  kSlurm,  ///< "slurm": one Slurm job array
+  kNone,   ///< "none": nothing is launched
+};
+
+/// The name of a kind on the command line: "local", "slurm" or "none".
+std::string_view LauncherKindName(LauncherKind kind);
+
+/// The kind named `name`; throws std::invalid_argument naming it and the known kinds, e.g.
+/// `unknown launcher "ssh" (known: local, slurm, none)`.
+LauncherKind ParseLauncherKind(std::string_view name);
+
 /// How workers are launched: `asg-client run --launcher KIND` and the options of each kind.
 struct LauncherSettings {
-  std::string kind = "local";  ///< "local", "slurm" or "none"
-  uint32_t workers = 1;        ///< workers to start (local: processes; slurm: array tasks)
+  LauncherKind kind = LauncherKind::kLocal;  ///< where the workers come from
+  uint32_t workers = 1;  ///< workers to start (local: processes; slurm: array tasks)
   std::filesystem::path worker_executable;          ///< asg-worker
   std::string connect;                              ///< "HOST:PORT" workers connect to
   std::string token;                                ///< given to workers as ASG_TOKEN
@@ -100,8 +115,7 @@ class Launcher {
 /// The kinds MakeLauncher knows, in the order of the table.
 std::vector<std::string> LauncherNames();
 
-/// A launcher of `settings.kind`; throws std::invalid_argument for an unknown kind (listing the
-/// known ones). `logger` must outlive it.
+/// A launcher of `settings.kind`. `logger` must outlive it.
 std::unique_ptr<Launcher> MakeLauncher(const LauncherSettings& settings, core::Logger* logger);
 
 // The factories of the table, each defined in its kind's file.

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "client/batch/search_spec.h"
-#include "client/farm/generator_link.h"
+#include "client/search/generator_link.h"
 #include "search/space.h"
 #include "search/strategy.h"
 

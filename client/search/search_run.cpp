@@ -1,4 +1,4 @@
-// The search loop: ask a generation, plan it into the batch, score its results, tell it whole.
+// The search loop: ask a generation, plan it for the farm, score its results, tell it whole.
 #include "client/search/search_run.h"
 
 #include <algorithm>
@@ -6,12 +6,13 @@
 #include <cstdio>
 #include <future>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "client/batch/batch_seed.h"
-#include "client/farm/output_folder.h"
+#include "client/farm/progress.h"
 #include "client/search/external_strategy.h"
 #include "client/search/search_plan.h"
 #include "core/check.h"
@@ -22,12 +23,26 @@ namespace asg::client {
 
 namespace {
 
+/// What an external search's generator is told when it registers.
+json::Json GeneratorSearchInfo(const SearchSpec& spec) {
+  const ExternalSettings settings = ParseExternalSettings(spec.strategy_settings);
+  return {{"seed", spec.seed},
+          {"budget_scenarios", spec.budget_scenarios},
+          {"generation_size", spec.generation_size},
+          {"runs_per_scenario", spec.runs_per_scenario},
+          {"space", spec.space_json},
+          {"settings", settings.generator}};
+}
+
+/// The generator link of an external search; nullptr for a built-in strategy.
+std::unique_ptr<GeneratorLink> MakeGeneratorLink(const SearchSpec& spec, const std::string& token) {
+  if (spec.strategy != kExternalStrategy) return nullptr;
+  return std::make_unique<GeneratorLink>(GeneratorSearchInfo(spec), token);
+}
+
 std::unique_ptr<search::Strategy> MakeSearchStrategy(const SearchSpec& spec,
                                                      GeneratorLink* generator) {
   if (spec.strategy == kExternalStrategy) {
-    if (generator == nullptr) {
-      throw std::invalid_argument("search: the external strategy needs the client's port");
-    }
     return std::make_unique<ExternalStrategy>(ParseExternalSettings(spec.strategy_settings),
                                               spec.space, generator);
   }
@@ -39,7 +54,8 @@ std::unique_ptr<search::Strategy> MakeSearchStrategy(const SearchSpec& spec,
 SearchRun::SearchRun(const SearchRunContext& context)
     : context_(context),
       spec_(*context.batch->search),
-      strategy_(MakeSearchStrategy(spec_, context.generator)),
+      generator_(MakeGeneratorLink(spec_, context.token)),
+      strategy_(MakeSearchStrategy(spec_, generator_.get())),
       log_(spec_, context.out_dir) {
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
@@ -49,49 +65,60 @@ SearchRun::SearchRun(const SearchRunContext& context)
                                 " runs would be numbered up to " + std::to_string(last) +
                                 ", past the maximum 2147483647");
   }
-  // Searched scenarios are appended; reserving keeps the vector from moving while it grows.
-  context_.batch->scenarios.reserve(context_.batch->scenarios.size() + runs);
+  const std::vector<PlannedScenario>& listed = context_.batch->scenarios;
+  last_number_ = listed.empty() ? 0 : listed.back().scenario_number;
 }
 
-std::vector<uint32_t> SearchRun::Start() {
-  Consultation consultation;
-  Consult(*strategy_, spec_, &consultation);
-  std::vector<uint32_t> to_run;
-  Apply(std::move(consultation), &to_run);
-  // Generations kept whole (resume) are told here, until something is to run or all is told.
-  for (;;) {
-    Settle(&to_run);
-    if (!to_run.empty() || !consulting_.valid()) break;
-    Apply(consulting_.get(), &to_run);
+std::vector<PlannedScenario> SearchRun::Take(bool wait) {
+  std::vector<PlannedScenario> planned;
+  if (!started_) {
+    started_ = true;
+    Consultation consultation;
+    Consult(*strategy_, spec_, &consultation);
+    Apply(std::move(consultation), &planned);
+  } else {
+    if (!consulting_.valid()) return planned;
+    if (!wait && consulting_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      return planned;
+    }
+    Apply(consulting_.get(), &planned);
   }
-  return to_run;
+  Settle();
+  return planned;
 }
 
-std::vector<uint32_t> SearchRun::Poll() {
-  std::vector<uint32_t> to_run;
-  if (!consulting_.valid() ||
-      consulting_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-    return to_run;
+bool SearchRun::interrupted() const {
+  return generator_ != nullptr && generator_->cancelled() && !error_.empty();
+}
+
+void SearchRun::End(bool interrupted) {
+  if (generator_ == nullptr) return;
+  generator_->End(interrupted      ? "search interrupted"
+                  : error_.empty() ? "search finished"
+                                   : "search stopped: " + error_);
+}
+
+std::string SearchRun::Summary() const {
+  if (log_.rows().empty()) return {};
+  const SearchGenerationRow& last = log_.rows().back();
+  std::ostringstream text;
+  text << "search: " << spec_.strategy << ", " << proposed_ << " candidates proposed, "
+       << log_.rows().size() << " generations told, best regret " << last.best_regret
+       << " (scenario " << last.best_scenario << "), at or above";
+  for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+    text << " " << kRegretThresholds[i] << ": " << last.at_or_above[i];
   }
-  Apply(consulting_.get(), &to_run);
-  Settle(&to_run);
-  return to_run;
+  text << " (search.csv, search.json)\n";
+  return text.str();
 }
 
-std::vector<uint32_t> SearchRun::Await() {
-  if (consulting_.valid()) consulting_.wait();
-  return Poll();
-}
-
-std::vector<uint32_t> SearchRun::Recorded(const results::ScenarioResult& result) {
-  std::vector<uint32_t> to_run;
+void SearchRun::Recorded(const results::ScenarioResult& result) {
   const auto found = generation_of_.find(result.scenario_number);
-  if (found == generation_of_.end() || generations_.empty()) return to_run;
+  if (found == generation_of_.end() || generations_.empty()) return;
   ASG_CHECK(found->second >= generations_.front().index);
   Generation& generation = generations_[found->second - generations_.front().index];
   Score(generation, result.scenario_number, result);
-  Settle(&to_run);
-  return to_run;
+  Settle();
 }
 
 void SearchRun::Score(Generation& generation, uint32_t number,
@@ -144,7 +171,7 @@ void SearchRun::Ask(search::Strategy& strategy, const SearchSpec& spec,
   }
 }
 
-void SearchRun::Apply(Consultation consultation, std::vector<uint32_t>* to_run) {
+void SearchRun::Apply(Consultation consultation, std::vector<PlannedScenario>* planned) {
   strategy_seconds_ += consultation.seconds;
   if (consultation.exhausted) exhausted_ = true;
   if (!consultation.error.empty() && error_.empty()) {
@@ -153,19 +180,18 @@ void SearchRun::Apply(Consultation consultation, std::vector<uint32_t>* to_run) 
                            "; the scenarios proposed so far still run");
   }
   for (std::vector<search::Candidate>& candidates : consultation.asked) {
-    Plan(std::move(candidates), to_run);
+    Plan(std::move(candidates), planned);
   }
 }
 
-void SearchRun::Plan(std::vector<search::Candidate> candidates, std::vector<uint32_t>* to_run) {
-  Batch& batch = *context_.batch;
+void SearchRun::Plan(std::vector<search::Candidate> candidates,
+                     std::vector<PlannedScenario>* planned) {
+  const Batch& batch = *context_.batch;
   Generation generation;
   generation.index = next_generation_++;
   generation.candidates = std::move(candidates);
-  generations_.push_back(std::move(generation));
-  Generation& planned_generation = generations_.back();
   const uint32_t runs = spec_.runs_per_scenario;
-  for (const search::Candidate& candidate : planned_generation.candidates) {
+  for (const search::Candidate& candidate : generation.candidates) {
     // A candidate is `runs` consecutive scenarios, all with the seed of the first.
     const uint32_t first = batch.search_first_number + proposed_++ * runs;
     const uint64_t seed = ScenarioSeed(batch.settings.seed, first);
@@ -179,48 +205,20 @@ void SearchRun::Plan(std::vector<search::Candidate> candidates, std::vector<uint
     for (uint32_t run = 0; run < runs; ++run) run_numbers.push_back(first + run);
     for (uint32_t run = 0; run < runs; ++run) {
       const uint32_t number = first + run;
-      PlannedScenario planned =
-          PlanCandidate(spec_.space, batch.base_request, candidate, number, seed,
-                        CandidateRecord(spec_.space, candidate, planned_generation.index, parents,
-                                        run, run_numbers),
-                        run);
-      planned_generation.numbers.push_back(number);
-      generation_of_[number] = planned_generation.index;
-      ASG_CHECK(batch.scenarios.empty() || batch.scenarios.back().scenario_number < number);
-      batch.scenarios.push_back(std::move(planned));
-      PlanRun(planned_generation, batch.scenarios.back(), to_run);
+      ASG_CHECK(number > last_number_);
+      last_number_ = number;
+      planned->push_back(PlanCandidate(
+          spec_.space, batch.base_request, candidate, number, seed,
+          CandidateRecord(spec_.space, candidate, generation.index, parents, run, run_numbers),
+          run));
+      generation.numbers.push_back(number);
+      generation_of_[number] = generation.index;
     }
   }
+  generations_.push_back(std::move(generation));
 }
 
-void SearchRun::PlanRun(Generation& generation, const PlannedScenario& added,
-                        std::vector<uint32_t>* to_run) {
-  const uint32_t number = added.scenario_number;
-  std::optional<results::ScenarioOutcome> kept;
-  if (context_.resume) kept = KeptOutcome(context_.out_dir, number, context_.retry_failed);
-  if (kept) {
-    results::ScenarioOutcome outcome = std::move(*kept);
-    context_.progress->CountPrevious(outcome.result);
-    Score(generation, number, outcome.result);
-    kept_[number] = std::move(outcome);
-    ++resumed_;
-  } else if (added.status == PlanStatus::kInvalid) {
-    results::ScenarioRecord record;
-    record.request = added.request_json;
-    record.result = results::UnrunnableResult(number, results::ScenarioStatus::kInvalid,
-                                              added.error, added.seed);
-    record.search = added.search_record;
-    context_.logger->Warning("scenario " + std::to_string(number) + " invalid: " + added.error);
-    context_.progress->Count(record.result);
-    Score(generation, number, record.result);
-    kept_[number] = results::ScenarioOutcome{record.result, record.timing};
-    context_.writer->Submit(std::move(record));
-  } else {
-    to_run->push_back(number);
-  }
-}
-
-void SearchRun::Settle(std::vector<uint32_t>* to_run) {
+void SearchRun::Settle() {
   // One consultation at a time; when it ends, Poll settles again.
   if (consulting_.valid() || generations_.empty()) return;
   Generation& generation = generations_.front();
@@ -272,7 +270,14 @@ void SearchRun::Settle(std::vector<uint32_t>* to_run) {
     Consult(*strategy_, spec_, &consultation);
     return consultation;
   });
-  (void)to_run;
+}
+
+FeedMaker SearchFeedFor(const Batch& batch, const FarmSettings& settings) {
+  if (!batch.search) return {};
+  return [&batch, out_dir = settings.out_dir,
+          token = settings.token](core::Logger* logger) -> std::unique_ptr<ScenarioFeed> {
+    return std::make_unique<SearchRun>(SearchRunContext{&batch, out_dir, logger, token});
+  };
 }
 
 }  // namespace asg::client

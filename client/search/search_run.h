@@ -1,7 +1,10 @@
-// Running a batch's search online on the farm: the strategy proposes a generation of candidates
-// (Ask), the farm runs them, and once the whole generation is recorded their regrets go back to
-// the strategy (Tell, in ascending candidate id) and the next generation is asked, until the
-// budget of candidates is spent or the strategy has nothing more to propose.
+// Running a batch's search online on the farm, as the farm's ScenarioFeed
+// (client/farm/scenario_feed.h): the strategy proposes a generation of candidates (Ask), the
+// search plans them as scenarios that the farm takes and runs, and once the whole generation is
+// recorded their regrets go back to the strategy (Tell, in ascending candidate id) and the next
+// generation is asked, until the budget of candidates is spent or the strategy has nothing more
+// to propose. `asg-client run` composes it with the farm (SearchFeedFor); the search owns the
+// GeneratorLink of an external strategy, which the farm's port hands the generator.
 //
 // Keeping workers busy: two generations are in flight at once. Generation g + 2 is asked right
 // after generation g is told, so while the farm finishes generation g + 1's last runs the
@@ -22,14 +25,15 @@
 // nodes rewrite the folder, but the strategy has been told the first result.
 //
 // Resume: with --resume the same sequence is replayed; a candidate whose folder is complete is
-// not run again, its stored result is told instead. That gives the same folders, search.csv and
-// search.json as one run straight through.
+// not run again: the farm keeps its stored result and tells it like a run one. That gives the
+// same folders, search.csv and search.json as one run straight through.
 //
 // Failure: a strategy that throws (an external generator that left, timed out or broke the
 // protocol) is asked nothing more; the generations already proposed run and are recorded, and
 // error() says why. The farm then ends with an error; --resume goes on from there.
 //
-// Not thread-safe: the farm loop drives it; the strategy is used by one consultation at a time.
+// Not thread-safe: the farm's thread drives it; the strategy is used by one consultation at a
+// time.
 #pragma once
 
 #include <cstdint>
@@ -41,13 +45,11 @@
 #include <vector>
 
 #include "client/batch/batch.h"
-#include "client/farm/farm_loop.h"
-#include "client/farm/generator_link.h"
-#include "client/farm/progress.h"
-#include "client/farm/result_writer.h"
+#include "client/farm/farm.h"
+#include "client/farm/scenario_feed.h"
+#include "client/search/generator_link.h"
 #include "client/search/search_log.h"
 #include "core/log.h"
-#include "results/folder.h"
 #include "search/strategy.h"
 
 namespace asg::client {
@@ -55,47 +57,49 @@ namespace asg::client {
 /// Generations in flight at once.
 inline constexpr size_t kSearchGenerationsInFlight = 2;
 
-/// What a search works with; owned by the caller, outliving the search.
+/// What a search works with.
 struct SearchRunContext {
-  Batch* batch = nullptr;  ///< with a search; searched scenarios are appended to it
-  std::filesystem::path out_dir;
-  bool resume = false;  ///< complete folders are kept and their results told
-  core::Logger* logger = nullptr;
-  Progress* progress = nullptr;        ///< counts kept and invalid scenarios
-  ResultWriter* writer = nullptr;      ///< writes invalid scenarios' folders
-  GeneratorLink* generator = nullptr;  ///< where an "external" search's generator registers
-  bool retry_failed = false;           ///< with resume: failed scenarios run again
+  const Batch* batch = nullptr;    ///< with a search; outlives the search
+  std::filesystem::path out_dir;   ///< search.csv and search.json are written here
+  core::Logger* logger = nullptr;  ///< outlives the search
+  std::string token;               ///< required of an external search's generator when not empty
 };
 
-/// One search of a batch.
+/// One search of a batch: the farm's feed of searched scenarios.
 class SearchRun : public ScenarioFeed {
  public:
-  /// Makes the strategy of context.batch->search. Throws std::invalid_argument for a bad
-  /// strategy or settings (ParseSearchSpec has checked them).
+  /// Makes the strategy of context.batch->search (with its generator link when "external").
+  /// Throws std::invalid_argument for a bad strategy or settings (ParseSearchSpec has checked
+  /// them) or a budget numbered past the maximum scenario number.
   explicit SearchRun(const SearchRunContext& context);
 
-  /// Asks the first generations (and, resuming, tells those kept whole and asks on); returns the
-  /// scenario numbers to run, empty only when the whole search was kept.
-  std::vector<uint32_t> Start();
+  /// ScenarioFeed: the first call asks the first generations; later ones take what a finished
+  /// consultation asked (with `wait`, after waiting for it). Returns the planned runs of the
+  /// generations asked, numbered in candidate then run order.
+  std::vector<PlannedScenario> Take(bool wait) override;
   /// ScenarioFeed: records a searched scenario's regret; a complete generation starts a
-  /// consultation (tell, then ask) beside the caller. Returns the numbers to run now (often none).
-  std::vector<uint32_t> Recorded(const results::ScenarioResult& result) override;
-  /// ScenarioFeed: when a consultation has ended, plans what it asked and returns those numbers.
-  std::vector<uint32_t> Poll() override;
+  /// consultation (tell, then ask) beside the caller. Other scenarios are ignored.
+  void Recorded(const results::ScenarioResult& result) override;
   /// ScenarioFeed: whether a consultation is running.
   bool Busy() const override { return consulting_.valid(); }
-  /// Waits for a running consultation, then Poll().
-  std::vector<uint32_t> Await();
-
-  /// Outcomes of scenarios recorded without a run: kept folders (resume) and invalid ones.
-  const std::map<uint32_t, results::ScenarioOutcome>& kept() const { return kept_; }
-  /// Scenarios whose complete folder was kept (resume).
-  size_t resumed() const { return resumed_; }
-  /// Candidates proposed so far.
-  uint32_t proposed() const { return proposed_; }
+  /// ScenarioFeed: the external strategy's generator link; nullptr for a built-in strategy.
+  GeneratorPort* generator() override { return generator_.get(); }
   /// Why the strategy failed (an external generator that left, timed out or broke the
   /// protocol), or empty. A failed strategy proposes nothing more; what it proposed still runs.
-  const std::string& error() const { return error_; }
+  const std::string& error() const override { return error_; }
+  /// ScenarioFeed: whether the strategy failed because a signal cancelled the wait for its
+  /// generator.
+  bool interrupted() const override;
+  /// ScenarioFeed: tells an external generator the search is over ("search finished",
+  /// "search interrupted" or "search stopped: <error>") and closes it.
+  void End(bool interrupted) override;
+  /// ScenarioFeed: "search: <strategy>, N candidates proposed, G generations told, best regret R
+  /// (scenario S), at or above 0.375: a 0.5: b 0.75: c 1: d (search.csv, search.json)"; empty
+  /// before the first generation is told.
+  std::string Summary() const override;
+
+  /// Candidates proposed so far.
+  uint32_t proposed() const { return proposed_; }
   /// Whether every candidate has been told and nothing more will be proposed.
   bool finished() const { return exhausted_ && generations_.empty() && !consulting_.valid(); }
   /// The log of told generations.
@@ -126,30 +130,34 @@ class SearchRun : public ScenarioFeed {
   // Consult's calls of the strategy; what they throw, Consult records.
   static void Ask(search::Strategy& strategy, const SearchSpec& spec, Consultation* consultation);
   // Plans what a consultation asked.
-  void Apply(Consultation consultation, std::vector<uint32_t>* to_run);
-  // Plans a generation's candidates into the batch, runs_per_scenario scenarios each.
-  void Plan(std::vector<search::Candidate> candidates, std::vector<uint32_t>* to_run);
-  // One planned run: kept (resume) and invalid ones are scored at once, others are to run.
-  void PlanRun(Generation& generation, const PlannedScenario& added, std::vector<uint32_t>* to_run);
+  void Apply(Consultation consultation, std::vector<PlannedScenario>* planned);
+  // Plans a generation's candidates, runs_per_scenario scenarios each.
+  void Plan(std::vector<search::Candidate> candidates, std::vector<PlannedScenario>* planned);
   // Logs the front generation when complete and starts its consultation.
-  void Settle(std::vector<uint32_t>* to_run);
+  void Settle();
   void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
 
   SearchRunContext context_;
   const SearchSpec& spec_;
+  std::unique_ptr<GeneratorLink> generator_;  // an external strategy's; before the strategy
   std::unique_ptr<search::Strategy> strategy_;
   SearchLog log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index
   std::map<uint64_t, uint32_t> number_of_id_;   // candidate id -> its first run's number
-  std::map<uint32_t, results::ScenarioOutcome> kept_;
+  bool started_ = false;                        // the first generations were asked
+  uint32_t last_number_ = 0;                    // the highest scenario number planned so far
   uint32_t proposed_ = 0;
-  size_t resumed_ = 0;
   uint32_t next_generation_ = 0;
   double strategy_seconds_ = 0.0;  // [s] wall time spent in Ask and Tell, for the log
   bool exhausted_ = false;         // the budget is spent or the strategy proposes nothing more
   std::string error_;              // the strategy's first failure
   std::future<Consultation> consulting_;  // the running consultation, if any
 };
+
+/// The `run` command's feed for `batch`: a SearchRun of its search (an empty FeedMaker when it
+/// has none) writing into settings.out_dir, its external generator held to settings.token.
+/// `batch` must outlive the farm run.
+FeedMaker SearchFeedFor(const Batch& batch, const FarmSettings& settings);
 
 }  // namespace asg::client

@@ -197,6 +197,16 @@ TEST(MessagesJson, DriverSpecWritesOnlyTheFieldsOfItsType) {
       {"t": 0.5, "longitudinal_velocity": 2.0, "steering_angle": -10.0, "handbrake": false}]})"));
 }
 
+TEST(MessagesJson, DriverTypeNameIsTheTypeWrittenInTheJson) {
+  for (const DriverSpec::Type type : {DriverSpec::Type::kPlanner, DriverSpec::Type::kStraight,
+                                      DriverSpec::Type::kIdle, DriverSpec::Type::kScripted}) {
+    DriverSpec driver;
+    driver.type = type;
+    EXPECT_EQ(DriverTypeName(type), Json(driver)["type"].get<std::string>());
+  }
+  EXPECT_EQ(DriverTypeName(DriverSpec::Type::kPlanner), "planner");
+}
+
 TEST(MessagesJson, DecodesHandWrittenRequestWithDefaultsForOptionalFields) {
   // Only the fields the specification requires: no border, no extensions.
   const auto request = ParseMessage<RunScenarioRequest>(R"({

@@ -1,43 +1,66 @@
-// Tests for client/farm/farm_loop.h, driven through its event queue with no worker processes and no
-// connections (the scenario bookkeeping it applies is tested in scenario_book_test.cpp).
+// Tests for client/farm/farm_loop.h, driven through its event queue with fake workers behind
+// WorkerChannels and a fake launcher, no processes and no connections (the scenario bookkeeping
+// it applies is tested in scenario_book_test.cpp).
 #include "client/farm/farm_loop.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 
 #include "results/files.h"
+#include "tests/client/farm/farm_fakes.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
 namespace {
 
+using fakes::FakeFeed;
+using fakes::FakeLauncher;
+using fakes::FakeWorker;
+using fakes::WorkerTrace;
 using testutil::TempDir;
 
-/// Settings of a launcher that starts nothing.
-LauncherSettings NoLaunch() {
-  LauncherSettings settings;
-  settings.kind = "none";
-  return settings;
-}
-
-/// A farm loop over a two-scenario batch that launches no workers and has no vehicle nodes.
+/// A farm loop over a batch of `count` scenarios whose workers are fakes, with no vehicle nodes.
 class FarmLoopTest : public ::testing::Test {
  protected:
-  FarmLoopTest()
-      : batch_(ParseBatchText(R"({"scenarios": [{}, {}]})", "loop.json", "loop")),
+  explicit FarmLoopTest(int count = 2)
+      : batch_(ParseBatchText(ScenariosText(count), "loop.json", "loop")),
         logger_(dir_.path() / "asg_log.txt", false),
         progress_(batch_.scenarios.size(), ProgressSettings{false}, progress_text_),
-        writer_(dir_.path()),
-        launcher_(MakeLauncher(NoLaunch(), &logger_)) {
+        writer_(dir_.path()) {
     settings_.out_dir = dir_.path();
     settings_.workers = 0;
   }
 
-  FarmLoopContext Context() {
-    return {&batch_,         &settings_, &logger_, &events_,
-            launcher_.get(), &progress_, &writer_, nullptr};
+  /// {"scenarios": [{}, {}, ...]} with `count` scenarios.
+  static std::string ScenariosText(int count) {
+    std::string scenarios;
+    for (int i = 0; i < count; ++i) scenarios += i == 0 ? "{}" : ", {}";
+    return R"({"scenarios": [)" + scenarios + "]}";
   }
+
+  /// The records with every scenario of the batch admitted (queued), told to `feed` if any.
+  FarmRecords& Records(ScenarioFeed* feed = nullptr) {
+    records_.emplace(SchedulerSettingsFor(batch_, settings_),
+                     RecordsContext{&settings_, &logger_, &progress_, &writer_, feed});
+    for (const PlannedScenario& planned : batch_.scenarios) records_->Admit(&planned);
+    return *records_;
+  }
+
+  FarmLoopContext Context(ScenarioFeed* feed = nullptr) {
+    if (!records_) Records(feed);
+    return {&batch_.settings.vehicle_nodes,
+            &logger_,
+            &events_,
+            &launcher_,
+            &progress_,
+            &*records_,
+            nullptr,
+            feed};
+  }
+
+  const ScenarioBook& book() const { return records_->book(); }
 
   TempDir dir_;
   Batch batch_;
@@ -47,18 +70,20 @@ class FarmLoopTest : public ::testing::Test {
   std::ostringstream progress_text_;
   Progress progress_;
   ResultWriter writer_;
-  std::unique_ptr<Launcher> launcher_;
+  FakeLauncher launcher_;
+  std::optional<FarmRecords> records_;
+  WorkerTrace trace_;
 };
 
 TEST_F(FarmLoopTest, ASignalStopsTheLoopWithNothingRecorded) {
-  FarmLoop loop(Context(), {1, 2});
+  FarmLoop loop(Context());
   events_.Push(FarmEvent{0, farm_event::Signal{15}});
   loop.Run();
   EXPECT_TRUE(loop.interrupted());
   EXPECT_EQ(loop.breakdown(), "");
-  EXPECT_TRUE(loop.outcomes().empty());
-  ASSERT_EQ(loop.scenarios().size(), 2u);
-  for (const auto& [number, state] : loop.scenarios()) {
+  EXPECT_TRUE(book().Outcomes().empty());
+  ASSERT_EQ(book().states().size(), 2u);
+  for (const auto& [number, state] : book().states()) {
     EXPECT_EQ(state.scenario_number, number);
     EXPECT_TRUE(state.attempts.empty()) << number;
     EXPECT_FALSE(state.current.has_value()) << number;
@@ -70,7 +95,7 @@ TEST_F(FarmLoopTest, ASignalStopsTheLoopWithNothingRecorded) {
 }
 
 TEST_F(FarmLoopTest, EventsOfAConnectionThatNeverRegisteredChangeNothing) {
-  FarmLoop loop(Context(), {1, 2});
+  FarmLoop loop(Context());
   constexpr WorkerKey kStranger = 7;
   events_.Push(FarmEvent{kStranger, farm_event::Status{protocol::StatusCode::ONLINE_AND_RUNNING}});
   farm_event::Result result;
@@ -85,13 +110,109 @@ TEST_F(FarmLoopTest, EventsOfAConnectionThatNeverRegisteredChangeNothing) {
   events_.Push(FarmEvent{0, farm_event::Signal{2}});
   loop.Run();
   EXPECT_TRUE(loop.interrupted());
-  EXPECT_TRUE(loop.outcomes().empty());
-  for (const auto& [number, state] : loop.scenarios()) {
+  EXPECT_TRUE(book().Outcomes().empty());
+  for (const auto& [number, state] : book().states()) {
     EXPECT_EQ(state.LatestAttemptNumber(), 0u) << number;
     EXPECT_TRUE(state.reruns.empty()) << number;
   }
   writer_.Drain();
   EXPECT_FALSE(std::filesystem::exists(results::ScenarioFolder(dir_.path(), 1)));
+}
+
+/// A batch of three scenarios.
+class FarmLoopThreeTest : public FarmLoopTest {
+ protected:
+  FarmLoopThreeTest() : FarmLoopTest(3) {}
+};
+
+TEST_F(FarmLoopThreeTest, RegisteredWorkersGetScenariosInAscendingOrderUntilTheBatchEnds) {
+  FarmLoop loop(Context());
+  FakeWorker::Register(1, 11, &events_, &trace_);
+  FakeWorker::Register(2, 12, &events_, &trace_);
+  loop.Run();  // returns once every scenario is recorded
+  EXPECT_FALSE(loop.interrupted());
+  EXPECT_EQ(loop.breakdown(), "");
+  EXPECT_EQ(launcher_.starts, 1);
+  EXPECT_EQ(launcher_.claimed, (std::map<WorkerKey, uint16_t>{{1, 11}, {2, 12}}));
+  // Each idle worker is given the lowest queued scenario; a result frees its worker for the next.
+  EXPECT_EQ(trace_.sent, (std::vector<std::pair<uint16_t, uint32_t>>{{11, 1}, {12, 2}, {11, 3}}));
+  EXPECT_EQ(trace_.accepted.size(), 3u);
+  EXPECT_TRUE(trace_.refused.empty());
+  EXPECT_TRUE(book().scheduler().Drained());
+  const std::vector<results::ScenarioOutcome> outcomes = book().Outcomes();
+  ASSERT_EQ(outcomes.size(), 3u);
+  for (const results::ScenarioOutcome& outcome : outcomes) {
+    EXPECT_EQ(outcome.result.status, results::ScenarioStatus::kDone);
+    EXPECT_EQ(outcome.result.vehicle_sim_time, 1.5);
+    ASSERT_EQ(outcome.timing.attempts.size(), 1u);
+    EXPECT_EQ(outcome.timing.attempts[0].outcome, "done");
+  }
+  EXPECT_EQ(book().state(3).attempts[0].worker_id, 11);
+  EXPECT_EQ(progress_.finished(), 3u);
+  writer_.Drain();
+  for (uint32_t number = 1; number <= 3; ++number) {
+    EXPECT_TRUE(
+        std::filesystem::exists(results::ScenarioFolder(dir_.path(), number) / "result.json"))
+        << number;
+  }
+  loop.CloseAll("batch finished");
+  EXPECT_EQ(trace_.closed,
+            (std::vector<std::string>{"worker 11: batch finished", "worker 12: batch finished"}));
+}
+
+TEST_F(FarmLoopTest, AWorkerLostMidRunHasItsScenarioQueuedAgainForAnother) {
+  FarmLoop loop(Context());
+  FakeWorker::Register(1, 11, &events_, &trace_, [] {});
+  FakeWorker::Register(2, 12, &events_, &trace_);
+  loop.Run();
+  EXPECT_FALSE(loop.interrupted());
+  // Worker 11's connection closes during scenario 1, which then runs on worker 12 after its 2.
+  EXPECT_EQ(trace_.sent, (std::vector<std::pair<uint16_t, uint32_t>>{{11, 1}, {12, 2}, {12, 1}}));
+  const ScenarioState& state = book().state(1);
+  ASSERT_EQ(state.attempts.size(), 2u);
+  EXPECT_EQ(state.attempts[0].outcome, AttemptOutcome::kWorkerLost);
+  EXPECT_EQ(state.attempts[0].worker_id, 11);
+  EXPECT_NE(state.attempts[0].detail.find("connection to worker 11 (pid 1011) closed"),
+            std::string::npos)
+      << state.attempts[0].detail;
+  EXPECT_EQ(state.attempts[1].outcome, AttemptOutcome::kDone);
+  EXPECT_EQ(state.attempts[1].worker_id, 12);
+  ASSERT_TRUE(state.recorded.has_value());
+  EXPECT_EQ(state.recorded->result.status, results::ScenarioStatus::kDone);
+  EXPECT_EQ(state.recorded->timing.attempts.size(), 2u);
+}
+
+TEST_F(FarmLoopTest, AWatchedWorkerThatTheLauncherReportsGoneIsClosedAndItsScenarioRunsAgain) {
+  launcher_.watched = {11};
+  FarmLoop loop(Context());
+  // The watched worker's closed connection waits for its process, which the launcher reports.
+  FakeWorker::Register(1, 11, &events_, &trace_, [this] {
+    launcher_.gone.push_back({11, WorkerKey{1}, "worker 11 (pid 1011) exited with code 1"});
+  });
+  FakeWorker::Register(2, 12, &events_, &trace_);
+  loop.Run();
+  EXPECT_EQ(book().state(1).attempts.size(), 2u);
+  EXPECT_EQ(book().state(1).attempts[0].outcome, AttemptOutcome::kWorkerLost);
+  EXPECT_EQ(book().state(1).attempts[0].detail,
+            "worker 11 (pid 1011) exited with code 1 during scenario 1");
+  EXPECT_EQ(book().state(1).recorded->result.status, results::ScenarioStatus::kDone);
+  ASSERT_FALSE(trace_.closed.empty());
+  EXPECT_EQ(trace_.closed[0], "worker 11: worker process ended");
+}
+
+TEST_F(FarmLoopTest, AFeedsScenariosRunAfterTheResultThatPlannedThem) {
+  // The feed plans scenario 3 once scenario 2 is recorded: the loop takes it and runs it.
+  const Batch larger = ParseBatchText(ScenariosText(3), "loop.json", "loop");
+  FakeFeed feed;
+  feed.after.emplace(2, larger.scenarios[2]);
+  FarmLoop loop(Context(&feed));
+  FakeWorker::Register(1, 11, &events_, &trace_);
+  loop.Run();
+  EXPECT_EQ(trace_.sent, (std::vector<std::pair<uint16_t, uint32_t>>{{11, 1}, {11, 2}, {11, 3}}));
+  ASSERT_EQ(feed.told.size(), 3u);
+  EXPECT_EQ(feed.told[2].scenario_number, 3u);
+  EXPECT_EQ(book().planned(3).request_json, larger.scenarios[2].request_json);
+  EXPECT_EQ(book().Outcomes().size(), 3u);
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ SchedulerSettings Settings() {
 
 const SteadyClock::time_point kT0{};
 
+/// Every attempt began at kT0 (the scenario states' start, which the scheduler reads).
+SteadyClock::time_point StartedAtT0(uint32_t) { return kT0; }
+
 TEST(Scheduler, HandsOutScenariosInAscendingOrderOnePerWorker) {
   Scheduler scheduler(Settings(), {7, 3, 5});
   EXPECT_EQ(scheduler.Assign(1, kT0), 3u);
@@ -58,16 +61,16 @@ TEST(Scheduler, GivesUpAtMaxAttemptsFailedAttempts) {
 TEST(Scheduler, UnstartedScenarioIsResubmittedTwiceThenTheWorkerIsDropped) {
   Scheduler scheduler(Settings(), {4});
   ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
-  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(999)).empty());
-  auto actions = scheduler.Poll(kT0 + milliseconds(1'000));
+  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(999), StartedAtT0).empty());
+  auto actions = scheduler.Poll(kT0 + milliseconds(1'000), StartedAtT0);
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kResubmit);
   EXPECT_EQ(actions[0].scenario_number, 4u);
   EXPECT_EQ(actions[0].reason, "scenario 4 not started within 1 s");
-  actions = scheduler.Poll(kT0 + milliseconds(2'000));
+  actions = scheduler.Poll(kT0 + milliseconds(2'000), StartedAtT0);
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kResubmit);
-  actions = scheduler.Poll(kT0 + milliseconds(3'000));
+  actions = scheduler.Poll(kT0 + milliseconds(3'000), StartedAtT0);
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
   EXPECT_EQ(actions[0].reason, "scenario 4 not started within 1 s; given up after 2 resubmissions");
@@ -78,8 +81,8 @@ TEST(Scheduler, StartedScenarioIsNotResubmittedButHitsTheWallClockCap) {
   Scheduler scheduler(Settings(), {4});
   ASSERT_EQ(scheduler.Assign(1, kT0), 4u);
   scheduler.MarkStarted(1);
-  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(9'999)).empty());
-  const auto actions = scheduler.Poll(kT0 + milliseconds(10'000));
+  EXPECT_TRUE(scheduler.Poll(kT0 + milliseconds(9'999), StartedAtT0).empty());
+  const auto actions = scheduler.Poll(kT0 + milliseconds(10'000), StartedAtT0);
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].kind, Kind::kDropWorker);
   EXPECT_EQ(actions[0].reason, "scenario 4 exceeded the wall-clock cap of 10 s");

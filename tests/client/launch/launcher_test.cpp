@@ -37,14 +37,15 @@ TEST(Launcher, TheTableKnowsLocalSlurmAndNoneAndNamesThemForAnUnknownKind) {
   TempDir dir;
   core::Logger logger(dir.path() / "log.txt", false);
   LauncherSettings settings;
-  settings.kind = "ssh";
   try {
-    MakeLauncher(settings, &logger);
+    ParseLauncherKind("ssh");
     ADD_FAILURE() << "no error for an unknown launcher";
   } catch (const std::invalid_argument& error) {
     EXPECT_EQ(std::string(error.what()), "unknown launcher \"ssh\" (known: local, slurm, none)");
   }
-  settings.kind = "none";
+  EXPECT_EQ(ParseLauncherKind("none"), LauncherKind::kNone);
+  EXPECT_EQ(LauncherKindName(LauncherKind::kSlurm), "slurm");
+  settings.kind = ParseLauncherKind("none");
   const std::unique_ptr<Launcher> none = MakeLauncher(settings, &logger);
   none->Start();
   EXPECT_FALSE(none->Claim(1, 7, 100, "127.0.0.1:5000"));
@@ -88,7 +89,7 @@ class SlurmLauncherTest : public ::testing::Test {
     WriteScript(bin / "scancel", "printf '%s\\n' \"$@\" >> " + d + "/scancel_args");
     old_path_ = ::getenv("PATH");
     ::setenv("PATH", (bin.string() + ":" + old_path_).c_str(), 1);
-    settings_.kind = "slurm";
+    settings_.kind = LauncherKind::kSlurm;
     settings_.workers = 4;
     settings_.worker_executable = "/opt/asg/bin/asg-worker";
     settings_.connect = "10.0.0.5:40000";

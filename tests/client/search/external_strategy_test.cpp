@@ -1,6 +1,6 @@
-// Tests of the "external" strategy's client side (client/search/external_strategy.h,
-// client/farm/generator_link.h): proposals checked against the space, the settings, and Ask/Tell
-// over a real loopback connection to an in-process generator registered through WorkerLinks.
+// Tests for client/search/external_strategy.h: the "external" strategy's client side, proposals
+// checked against the space, the settings, and Ask/Tell over a real loopback connection to an
+// in-process generator registered through WorkerLinks and its GeneratorLink.
 #include "client/search/external_strategy.h"
 
 #include <gtest/gtest.h>
@@ -117,6 +117,7 @@ class GeneratorFixture : public ::testing::Test {
         links_(io_.context().get_executor(), LinkSettings{}, &events_, &logger_, &link_) {}
   ~GeneratorFixture() override {
     if (generator_) generator_->Close("test over");
+    io_.Stop();  // no close handler runs while the links and the logger go
   }
 
   /// Connects and registers the generator with `token`; returns the reply or throws.

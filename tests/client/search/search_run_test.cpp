@@ -30,69 +30,95 @@ results::ScenarioResult Done(uint32_t number, double regret) {
   return result;
 }
 
-// The farm side of a search: the services a SearchRun needs, in a temporary folder.
+/// The scenario numbers of `planned`, in order.
+std::vector<uint32_t> Numbers(const std::vector<PlannedScenario>& planned) {
+  std::vector<uint32_t> numbers;
+  for (const PlannedScenario& scenario : planned) numbers.push_back(scenario.scenario_number);
+  return numbers;
+}
+
+// What a SearchRun needs of the farm, in a temporary folder.
 struct Farm {
   testutil::TempDir dir;
   core::Logger logger{dir.path() / "log.txt", false};
-  std::ostringstream out;
-  Progress progress{8, ProgressSettings{false}, out};
-  ResultWriter writer{dir.path()};
 };
 
 TEST(FarmSearchRun, TwoGenerationsAreInFlightAndAGenerationIsToldWhenComplete) {
   Farm farm;
-  Batch batch = SearchBatch();
-  SearchRun search({&batch, farm.dir.path(), false, &farm.logger, &farm.progress, &farm.writer});
+  const Batch batch = SearchBatch();
+  SearchRun search({&batch, farm.dir.path(), &farm.logger, ""});
   // Numbered after the listed scenario: generations 2..4 and 5..7.
-  EXPECT_EQ(search.Start(), (std::vector<uint32_t>{2, 3, 4, 5, 6, 7}));
-  ASSERT_EQ(batch.scenarios.size(), 7u);
-  EXPECT_EQ(batch.scenarios[1].source, "search[0]");
-  EXPECT_EQ(batch.scenarios[1].search_record["generation"], 0);
-  EXPECT_EQ(batch.scenarios[4].search_record["generation"], 1);
+  const std::vector<PlannedScenario> first = search.Take(false);
+  EXPECT_EQ(Numbers(first), (std::vector<uint32_t>{2, 3, 4, 5, 6, 7}));
+  ASSERT_EQ(first.size(), 6u);
+  EXPECT_EQ(batch.scenarios.size(), 1u);  // the batch is not changed
+  EXPECT_EQ(first[0].source, "search[0]");
+  EXPECT_EQ(first[0].search_record["generation"], 0);
+  EXPECT_EQ(first[3].search_record["generation"], 1);
   // The listed scenario is not the search's; the second generation finishing first tells nothing.
-  EXPECT_TRUE(search.Recorded(Done(1, 5.0)).empty());
+  search.Recorded(Done(1, 5.0));
+  EXPECT_FALSE(search.Busy());
+  EXPECT_TRUE(search.Take(false).empty());
   for (const uint32_t number : {5u, 6u, 7u, 2u, 3u}) {
-    EXPECT_TRUE(search.Recorded(Done(number, 0.1 * number)).empty());
+    search.Recorded(Done(number, 0.1 * number));
+    EXPECT_FALSE(search.Busy()) << number;
   }
   EXPECT_TRUE(search.log().rows().empty());
   // The first generation completes: it is told and the last candidate asked beside the caller,
   // then the second generation is told.
-  EXPECT_TRUE(search.Recorded(Done(4, 0.4)).empty());
-  EXPECT_EQ(search.Await(), (std::vector<uint32_t>{8}));
+  search.Recorded(Done(4, 0.4));
+  EXPECT_TRUE(search.Busy());
+  EXPECT_EQ(Numbers(search.Take(true)), (std::vector<uint32_t>{8}));
   ASSERT_EQ(search.log().rows().size(), 2u);
   EXPECT_EQ(search.log().rows()[1].best_scenario, 7u);
-  EXPECT_TRUE(search.Await().empty());
+  EXPECT_TRUE(search.Take(true).empty());
   EXPECT_FALSE(search.finished());
-  EXPECT_TRUE(search.Recorded(Done(8, 0.0)).empty());
-  EXPECT_TRUE(search.Await().empty());
+  search.Recorded(Done(8, 0.0));
+  EXPECT_TRUE(search.Take(true).empty());
   EXPECT_TRUE(search.finished());
   EXPECT_EQ(search.proposed(), 7u);
   EXPECT_TRUE(std::filesystem::exists(farm.dir.path() / "search.csv"));
+  EXPECT_EQ(
+      search.Summary().rfind("search: random, 7 candidates proposed, 3 generations told, ", 0), 0u)
+      << search.Summary();
+  EXPECT_EQ(search.generator(), nullptr);
+  EXPECT_EQ(search.error(), "");
 }
 
-TEST(FarmSearchRun, ResumeTellsKeptFoldersWithoutRunningThem) {
+TEST(FarmSearchRun, AResultKeptFromAnEarlierRunIsToldLikeARunOne) {
+  // A resumed search plans the same scenarios; the farm keeps scenario 2's complete folder and
+  // tells its stored result (regret 0.9), which counts in its generation like a run one.
   Farm farm;
-  Batch straight = SearchBatch();
-  SearchRun first({&straight, farm.dir.path(), false, &farm.logger, &farm.progress, &farm.writer});
-  first.Start();
-  // Scenario 2's folder is complete; a resumed search keeps it and runs the others.
-  results::ScenarioRecord record;
-  record.request = straight.scenarios[1].request_json;
-  record.result = Done(2, 0.9);
-  record.search = straight.scenarios[1].search_record;
-  results::WriteScenarioFolder(farm.dir.path(), record);
-  Batch batch = SearchBatch();
-  SearchRun resumed({&batch, farm.dir.path(), true, &farm.logger, &farm.progress, &farm.writer});
-  EXPECT_EQ(resumed.Start(), (std::vector<uint32_t>{3, 4, 5, 6, 7}));
-  ASSERT_EQ(resumed.kept().size(), 1u);
-  EXPECT_EQ(resumed.resumed(), 1u);
-  EXPECT_EQ(resumed.kept().at(2).result.regret.regret, 0.9);
-  EXPECT_EQ(batch.scenarios[1].request_json, straight.scenarios[1].request_json);
+  const Batch straight = SearchBatch();
+  SearchRun first({&straight, farm.dir.path(), &farm.logger, ""});
+  const std::vector<PlannedScenario> planned = first.Take(false);
+  const Batch batch = SearchBatch();
+  SearchRun resumed({&batch, farm.dir.path(), &farm.logger, ""});
+  const std::vector<PlannedScenario> again = resumed.Take(false);
+  ASSERT_EQ(Numbers(again), (std::vector<uint32_t>{2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(again[0].request_json, planned[0].request_json);
+  EXPECT_EQ(again[0].search_record, planned[0].search_record);
+  resumed.Recorded(Done(2, 0.9));
   resumed.Recorded(Done(3, 0.0));
   resumed.Recorded(Done(4, 0.0));
-  EXPECT_EQ(resumed.Await(), (std::vector<uint32_t>{8}));
+  EXPECT_EQ(Numbers(resumed.Take(true)), (std::vector<uint32_t>{8}));
   ASSERT_EQ(resumed.log().rows().size(), 1u);
   EXPECT_EQ(resumed.log().rows()[0].best_scenario, 2u);
+}
+
+TEST(FarmSearchRun, AnExternalSearchOwnsTheGeneratorLinkTheFarmsPortHandsItsGenerator) {
+  Farm farm;
+  Batch batch = SearchBatch();
+  batch.search->strategy = kExternalStrategy;
+  batch.search->strategy_settings = {{"connect_timeout", 0.05}};
+  SearchRun search({&batch, farm.dir.path(), &farm.logger, "secret"});
+  ASSERT_NE(search.generator(), nullptr);
+  EXPECT_EQ(search.generator()->search()["budget_scenarios"], 7);
+  // No generator registers: the first generations are none, and the search says why.
+  EXPECT_TRUE(search.Take(false).empty());
+  EXPECT_EQ(search.error(), "no scenario generator registered within 0.05 s");
+  EXPECT_FALSE(search.interrupted());
+  search.End(false);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The generator rendezvous: one registration, waited for by the external strategy.
-#include "client/farm/generator_link.h"
+#include "client/search/generator_link.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -1,6 +1,7 @@
-// The rendezvous between the client's listening port and the "external" search strategy
+// The rendezvous between the farm's listening port and the "external" search strategy
 // (docs/generator-protocol.md): a scenario generator's connection registers here on the io
-// thread, and the strategy, on the search's thread, waits for it and then sends it requests.
+// thread (the farm's GeneratorPort, client/farm/scenario_feed.h), and the strategy, on the
+// search's thread, waits for it and then sends it requests.
 //
 // One generator per search: while one is registered, or after it left, another is refused (the
 // search's proposals so far came from the first). Thread-safe.
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <string>
 
+#include "client/farm/scenario_feed.h"
 #include "protocol/connection.h"
 #include "protocol/generator_messages.h"
 #include "protocol/messages_json.h"
@@ -19,7 +21,7 @@
 namespace asg::client {
 
 /// Where the generator of an external search comes from.
-class GeneratorLink {
+class GeneratorLink final : public GeneratorPort {
  public:
   /// `search` is what a registered generator is told (GeneratorRegistrationResponse::search);
   /// `token` is required of it when not empty.
@@ -28,11 +30,11 @@ class GeneratorLink {
   /// A RegisterGenerator arrived on `connection` (io thread). Returns an empty string when
   /// accepted (the reply is the caller's to send, with search()), else why it was refused.
   std::string Offer(const std::shared_ptr<protocol::Connection>& connection,
-                    const protocol::GeneratorRegistration& registration);
-  /// A connection closed (io thread); when it was the generator's, Await and Generator fail.
-  void Closed(const protocol::Connection* connection, const std::string& reason);
+                    const protocol::GeneratorRegistration& registration) override;
+  /// A connection closed (io thread); when it was the generator's, Await fails from now on.
+  void Closed(const protocol::Connection* connection, const std::string& reason) override;
   /// Stops every wait: Await throws with `reason` from now on (e.g. a signal).
-  void Cancel(const std::string& reason);
+  void Cancel(const std::string& reason) override;
 
   /// Waits at most `timeout` for a generator to register and returns its connection. Throws
   /// std::runtime_error when none registered in time, the link was cancelled or the generator
@@ -43,7 +45,7 @@ class GeneratorLink {
   void End(const std::string& reason);
 
   /// What a registered generator is told.
-  const json::Json& search() const { return search_; }
+  const json::Json& search() const override { return search_; }
   /// Whether Cancel was called.
   bool cancelled() const;
 

@@ -1,0 +1,130 @@
+// RunFarm's finish stage: tear down, the summary, JUnit and the HTML report, the terminal's
+// outcome table, and the exit code.
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <map>
+#include <ostream>
+
+#include "client/farm/farm_run.h"
+#include "report/junit_report.h"
+#include "report/report.h"
+#include "report/summary.h"
+
+namespace asg::client {
+
+namespace {
+
+/// [s] user + system CPU time of this process (RUSAGE_SELF) or its reaped children.
+double CpuSeconds(int who) {
+  rusage usage{};
+  ::getrusage(who, &usage);
+  const auto seconds = [](const timeval& time) { return time.tv_sec + time.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// Stops taking workers, ends the feed (its generator told), closes every worker connection
+/// and gives the processes time to exit; waits for the writer. Returns whether a signal stopped
+/// the run (the loop, or a feed waiting for its generator).
+bool TearDown(FarmRun& run) {
+  run.links->Stop();
+  FarmLoop& loop = *run.loop;
+  const bool interrupted = loop.interrupted() || (run.feed && run.feed->interrupted());
+  if (run.feed) run.feed->End(interrupted);
+  loop.CloseAll(loop.interrupted() ? "batch interrupted" : "batch finished");
+  if (const size_t killed = run.launcher->Stop(run.settings.shutdown_grace); killed > 0) {
+    run.logger->Warning("stopped " + std::to_string(killed) + " workers that did not exit in time");
+  }
+  run.writer->Drain();
+  run.progress->Finish(SteadyClock::now());
+  return interrupted;
+}
+
+/// What drove each valid scenario, for the summary: "nodes" when vehicle nodes did, else the
+/// built-in driver's type.
+std::map<uint32_t, std::string> Drivers(const ScenarioBook& book) {
+  std::map<uint32_t, std::string> drivers;
+  for (const auto& [number, planned] : book.plans()) {
+    if (planned->status != PlanStatus::kValid) continue;
+    drivers[number] = planned->request.vehicle_nodes.count > 0
+                          ? "nodes"
+                          : std::string(protocol::DriverTypeName(planned->request.driver.type));
+  }
+  return drivers;
+}
+
+/// Writes summary.json, summary.csv, results.junit.xml and the HTML report (whose failure is
+/// only reported: the results stand); logs the resource usage.
+report::BatchSummary WriteSummaries(FarmRun& run) {
+  const ScenarioBook& book = run.records->book();
+  const std::vector<results::ScenarioOutcome> outcomes = book.Outcomes();
+  const double wall_time_s =
+      std::chrono::duration<double>(SteadyClock::now() - run.started).count();
+  const report::BatchSummary summary =
+      report::Summarize(run.batch.settings.name, run.batch.settings.seed, outcomes, wall_time_s,
+                        book.KeptCount(), book.KeptDoneCount());
+  const std::filesystem::path& out_dir = run.settings.out_dir;
+  report::WriteSummary(out_dir, summary, outcomes, Drivers(book));
+  report::WriteJunitReport(out_dir, summary, outcomes);
+  try {
+    report::WriteBatchReport(out_dir);
+  } catch (const std::exception& error) {
+    run.logger->Error(std::string("the HTML report could not be written: ") + error.what());
+    run.out << "warning: the HTML report could not be written: " << error.what() << "\n";
+  }
+  run.logger->Info("summary written: " + std::to_string(outcomes.size()) + " of " +
+                   std::to_string(run.total) + " scenarios recorded");
+  char usage[160];
+  std::snprintf(usage, sizeof usage,
+                "resource usage: wall %.3f s, client cpu %.3f s, local workers cpu %.3f s",
+                wall_time_s, CpuSeconds(RUSAGE_SELF), CpuSeconds(RUSAGE_CHILDREN));
+  run.logger->Info(usage);
+  return summary;
+}
+
+/// The exit code (farm.h), with the terminal's line that explains one other than 0.
+int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted) {
+  std::ostream& out = run.out;
+  if (const std::string error = run.writer->error(); !error.empty()) {
+    run.logger->Error("writing results failed: " + error);
+    out << "error: writing results failed: " << error << "\n";
+    return kExitSomeFailed;
+  }
+  if (const std::string& breakdown = run.loop->breakdown(); !breakdown.empty()) {
+    run.logger->Error(breakdown);
+    out << "error: " << breakdown << "\n";
+    return kExitSomeFailed;
+  }
+  if (run.feed && !run.feed->error().empty() && !interrupted) {
+    out << "error: search stopped: " << run.feed->error() << "\n";
+    return kExitSomeFailed;
+  }
+  if (interrupted) {
+    const size_t missing = run.total - summary.total;
+    out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
+    return kExitInterrupted;
+  }
+  // A search records its infeasible candidates as invalid: that is its way of working.
+  const size_t invalid_count = summary.status_counts.at("invalid");
+  const bool invalid = invalid_count > 0 && !run.settings.allow_invalid && !run.batch.search;
+  if (invalid) {
+    out << "error: " << invalid_count
+        << " scenarios were found invalid by the workers (see their result.json error); "
+           "--allow-invalid accepts them\n";
+  }
+  return summary.status_counts.at("failed") > 0 || invalid ? kExitSomeFailed : kExitCompleted;
+}
+
+}  // namespace
+
+int Finish(FarmRun& run) {
+  const bool interrupted = TearDown(run);
+  const report::BatchSummary summary = WriteSummaries(run);
+  run.out << report::FormatOutcomeTable(summary);
+  if (run.feed) run.out << run.feed->Summary();
+  run.out << "results: " << run.settings.out_dir.string()
+          << " (index.html, summary.json, summary.csv, results.junit.xml, asg_log.txt)\n";
+  return ExitCode(run, summary, interrupted);
+}
+
+}  // namespace asg::client
