@@ -27,14 +27,15 @@ std::string Number(double value) {
 double FootprintRadius(const ActorKind& kind) {
   switch (kind.shape) {
     case ActorShape::kTree:
-      return std::max(kind.trunk_radius, kind.canopy_radius);
+      return std::max(kind.tree.trunk_radius, kind.tree.canopy_radius);
     case ActorShape::kBush:
-      return std::max(kind.bush_radii.x(), kind.bush_radii.y());
+      return std::max(kind.bush.radii[0], kind.bush.radii[1]);
     case ActorShape::kRock:
+      return kind.rock.radius;
     case ActorShape::kGrass:
-      return kind.radius;
+      return kind.grass.radius;
   }
-  return kind.radius;
+  return kind.rock.radius;
 }
 
 Eigen::AlignedBox3d ActorBounds(const ActorInstance& actor) {

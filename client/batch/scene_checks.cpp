@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "catalog/actor_catalog.h"
 #include "terrain/landscape.h"
 
 namespace asg::client {
@@ -31,22 +32,13 @@ std::string UnknownClass(const std::string& name, const ActorClasses& classes) {
 ActorClasses ReadActorClasses(const std::filesystem::path& catalog) {
   ActorClasses classes;
   classes.catalog = catalog.string();
-  const Json json = ParseJsonText(ReadTextFile(catalog), catalog.string());
-  if (!json.is_object() || !json.contains("actors") || !json["actors"].is_array()) {
-    throw BatchError(catalog.string() + ": expected {\"actors\": [...]}");
-  }
-  for (const Json& actor : json["actors"]) {
-    if (!actor.is_object()) continue;
-    if (actor.contains("path_name") && actor["path_name"].is_string()) {
-      classes.names.insert(actor["path_name"].get<std::string>());
+  try {
+    for (std::string& name : catalog::ActorCatalog::FromFile(catalog.string()).Names()) {
+      classes.names.insert(std::move(name));
     }
-    if (actor.contains("aliases") && actor["aliases"].is_array()) {
-      for (const Json& alias : actor["aliases"]) {
-        if (alias.is_string()) classes.names.insert(alias.get<std::string>());
-      }
-    }
+  } catch (const catalog::CatalogError& error) {
+    throw BatchError(error.what());
   }
-  if (classes.names.empty()) throw BatchError(catalog.string() + ": no actor classes");
   return classes;
 }
 
