@@ -2,9 +2,9 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
-#include <sstream>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "scene/live_run.h"
 #include "scene/live_run_internal.h"
 #include "scene/physics_world.h"
@@ -17,11 +17,7 @@ constexpr const char* kVehicleName = "vehicle";
 constexpr const char* kActorScheme = "asg://actor/";
 constexpr const char* kVehicleUri = "asg://vehicle";
 
-std::string Number(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
-}
+std::string Number(double value) { return core::FormatNumber(value); }
 
 /// [m] the horizontal radius of a class at scale 1.
 double FootprintRadius(const ActorKind& kind) {

@@ -46,6 +46,10 @@ struct BacreSettings {
 };
 ASG_DECLARE_JSON(BacreSettings);
 
+/// Throws std::invalid_argument "<strategy>: <name> <value> is outside [0, 1]" unless `value`
+/// lies in [0, 1].
+void CheckUnitInterval(const std::string& strategy, const char* name, double value);
+
 /// Told candidates whose regret is >= max - ratio * (max - min), in the order told.
 std::vector<uint64_t> CuratedIds(const History& history, double ratio);
 
