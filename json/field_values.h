@@ -302,9 +302,9 @@ Expected ExpectedOf(const E*, const Names<E>& names) {
   return expected;
 }
 
-/// A rule of another module words its own errors.
-template <class T, class Rule>
-Expected ExpectedOf(const T*, const Rule&) {
+/// Rules of another module (and combinations of rules) word their own errors.
+template <class T, class... Rule>
+Expected ExpectedOf(const T*, const Rule&...) {
   return Expected{};
 }
 
