@@ -12,6 +12,7 @@
 #include "capture/renderer.h"
 #include "capture/shaders.h"
 #include "capture/views.h"
+#include "core/number_format.h"
 
 namespace asg::capture {
 namespace {
@@ -32,7 +33,8 @@ void Validate(const protocol::CameraSpec& spec) {
         sizes);
   Check(spec.height >= 1 && spec.height <= kMaxImageSize, spec, "height",
         std::to_string(spec.height), sizes);
-  Check(spec.fov > 0.0 && spec.fov < 180.0, spec, "fov", std::to_string(spec.fov), "(0, 180) deg");
+  Check(spec.fov > 0.0 && spec.fov < 180.0, spec, "fov", core::FormatNumber(spec.fov),
+        "(0, 180) deg");
 }
 
 }  // namespace

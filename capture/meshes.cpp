@@ -7,7 +7,7 @@ namespace asg::capture {
 namespace {
 
 Eigen::Vector3f ToVector(const scene::Rgb& rgb) {
-  return {static_cast<float>(rgb.r), static_cast<float>(rgb.g), static_cast<float>(rgb.b)};
+  return {static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2])};
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace asg::core {
@@ -15,6 +17,14 @@ std::string FormatNumber(double value) {
     return std::to_string(static_cast<int64_t>(value));
   }
   return nlohmann::json(value).dump();
+}
+
+std::string FormatNumber(double value, int significant_digits) {
+  if (!std::isfinite(value)) return FormatNumber(value);
+  // Rounded in decimal, as printf rounds, then read back: the shortest text of the result.
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*e", significant_digits - 1, value);
+  return FormatNumber(std::strtod(text, nullptr));
 }
 
 }  // namespace asg::core

@@ -1,5 +1,5 @@
-// Non-template parts of json_fields.h: paths, value descriptions, typo suggestions and the
-// scalar readers.
+// Non-template parts of json/fields.h: paths, typo suggestions, the scalar readers and the
+// field reader.
 #include "json/fields.h"
 
 #include <algorithm>
@@ -8,9 +8,6 @@
 
 namespace asg::json {
 namespace {
-
-// Longest dump of a value quoted in an error message.
-constexpr size_t kMaxQuoted = 40;
 
 // Case-insensitive Levenshtein distance.
 size_t EditDistance(std::string_view a, std::string_view b) {
@@ -30,22 +27,6 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::string Quoted(std::string_view name) {
-  std::string quoted;  // appended rather than concatenated: GCC 12 warns falsely on "\"" + s
-  quoted.reserve(name.size() + 2);
-  quoted.append(1, '"').append(name).append(1, '"');
-  return quoted;
-}
-
-std::string JoinQuoted(std::span<const std::string_view> names) {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += Quoted(names[i]);
-  }
-  return text;
-}
-
 }  // namespace
 
 std::string ChildPath(const std::string& path, std::string_view key) {
@@ -60,61 +41,37 @@ std::string IndexPath(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
-std::string Describe(const Json& j) {
-  if (j.is_null()) return "null";
-  if (j.is_number_float() && !std::isfinite(j.get<double>())) {  // only possible in memory
-    const double value = j.get<double>();
-    return std::isnan(value) ? "NaN" : value > 0 ? "infinity" : "-infinity";
-  }
-  std::string text = j.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted - 3) + "...";
-  switch (j.type()) {
-    case Json::value_t::boolean:
-      return text;
-    case Json::value_t::string:
-      return "string " + text;
-    case Json::value_t::array:
-      return "an array " + text;
-    case Json::value_t::object:
-      return "an object " + text;
-    default:
-      return "number " + text;
-  }
-}
-
 std::string_view ClosestName(std::string_view word, std::span<const std::string_view> candidates) {
   std::string_view best;
+  // One character is too short to tell a slip from another name ("z" is not a misspelt "x").
+  if (word.size() < 2) return best;
   size_t best_distance = 0;
+  size_t best_edits = 0;
   for (const std::string_view candidate : candidates) {
-    size_t distance = EditDistance(word, candidate);
+    const size_t edits = EditDistance(word, candidate);
+    size_t distance = edits;
     // A key cut short or run on ("sim_timeout" for "sim_timeout_period") is a likely slip too.
     const bool prefix =
         word.size() >= 3 && (candidate.starts_with(word) || word.starts_with(candidate));
     if (prefix) distance = std::min<size_t>(distance, 1);
     // About one edit in three characters still reads as the same word.
     const size_t allowed = std::max<size_t>(1, std::min(word.size(), candidate.size()) / 3);
-    if (distance <= allowed && (best.empty() || distance < best_distance)) {
+    // Of equally likely slips, the one fewest edits away: "goal_radius" for "goal_radious", not
+    // "goal", of which it merely runs on.
+    const bool closer =
+        distance < best_distance || (distance == best_distance && edits < best_edits);
+    if (distance <= allowed && (best.empty() || closer)) {
       best = candidate;
       best_distance = distance;
+      best_edits = edits;
     }
   }
   return best;
 }
 
 void CheckLimit(const std::string& path, double value, const Limit& limit) {
-  const bool above_low = limit.low_open ? value > limit.low : value >= limit.low;
-  const bool below_high = limit.high_open ? value < limit.high : value <= limit.high;
-  if (above_low && below_high) return;
-  std::string bound;
-  if (std::isinf(limit.high)) {
-    bound = (limit.low_open ? "> " : ">= ") + FormatNumber(limit.low);
-  } else if (std::isinf(limit.low)) {
-    bound = (limit.high_open ? "< " : "<= ") + FormatNumber(limit.high);
-  } else {
-    bound = std::string("in ") + (limit.low_open ? "(" : "[") + FormatNumber(limit.low) + ", " +
-            FormatNumber(limit.high) + (limit.high_open ? ")" : "]");
-  }
-  throw DecodeError(path, "must be " + bound + ", got " + FormatNumber(value));
+  if (Within(value, limit)) return;
+  throw DecodeError(path, "must be " + BoundText(limit) + ", got " + FormatNumber(value));
 }
 
 void CheckCode(const std::string& path, uint8_t code, const Codes& codes) {
@@ -237,23 +194,18 @@ void ReadValue(const Json& j, const std::string& path, std::string* out) {
   *out = j.get<std::string>();
 }
 
-FieldReader::FieldReader(const Json& j, const std::string& path) : j_(j), path_(path) {
-  if (!j.is_object()) throw DecodeError(path, "expected an object, got " + Describe(j));
+FieldReader::FieldReader(const Json& j, const std::string& path, const Wording& wording)
+    : j_(j), path_(path), wording_(wording) {
+  if (!j.is_object()) throw wording_.NotAnObject(path, j);
 }
 
 void FieldReader::Finish() const {
   for (const auto& [key, value] : j_.items()) {
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
-    std::string message = variant_.empty() ? "unknown field" : "not a field of " + variant_;
-    const std::string_view guess = ClosestName(key, known_);
-    if (!guess.empty()) {
-      message += "; did you mean " + Quoted(guess) + "?";
-    } else {
-      message += " (fields: " + JoinQuoted(known_) + ")";
-    }
-    throw DecodeError(Child(key), message);
+    throw wording_.Unknown(
+        path_, UnknownKey{key, value, ClosestName(key, known_), known_, tag_kind_, tag_name_});
   }
-  if (!missing_.empty()) throw DecodeError(Child(missing_), "missing required field");
+  if (!missing_.empty()) throw wording_.Missing(path_, missing_, "");
 }
 
 }  // namespace asg::json

@@ -1,5 +1,5 @@
 // The strict field visitor: one list of a type's fields drives its decoding, its encoding and
-// its JSON Schema. Every module that maps a type to JSON declares it here, once.
+// its JSON Schema. Every module that maps a type to JSON declares it with this visitor, once.
 //
 // A type's schema lists its fields once, in declaration order, as calls on a visitor v:
 //   v.Required("nominal_size", m.nominal_size, kPositive);
@@ -7,227 +7,38 @@
 // FieldWriter runs that list to encode the message into a JSON object; FieldReader runs the same
 // list to decode one strictly, naming the JSON path and the value in every error. Rules after the
 // field (a Limit, a Codes table) only constrain decoding. SchemaWriter runs the list to write the
-// message's JSON Schema (json_schema.h), rules included. An enum class is written by name with a
+// message's JSON Schema (json/schema.h), rules included. An enum class is written by name with a
 // Names table, else as its number (which a Codes table limits to known values). A message whose
 // fields depend on a tag (ReliefFeature, DriverSpec) reads the tag first with
 // RequiredTag/OptionalTag, then lists the fields of that variant only.
+//
+// Field types (json/field_values.h): bool, double, integers (any integral float within the C++
+// type's range), strings, enumerations (with a Names rule), free-form Json, messages with their
+// own schema, std::vector and std::array (exactly N elements) of those; an Optional field may
+// also be a std::optional (absent: empty; encoded only when set). A rule type of another module
+// extends the visitor with overloads of ReadValue, WriteValue and RuleSchema found by
+// argument-dependent lookup (json/range.h is one).
+//
+// How errors are worded is the type's Wording (json/wording.h): Schema<T>::kWording when the
+// schema names one, else the protocol's.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <limits>
-#include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
-#include "core/number_format.h"
+#include "json/field_values.h"
 #include "json/json.h"
 #include "json/schema.h"
+#include "json/wording.h"
 
 namespace asg::json {
-
-// ---------------------------------------------------------------- rules
-
-/// A range a decoded number (or each element of a number array) must lie in.
-struct Limit {
-  double low = -std::numeric_limits<double>::infinity();
-  double high = std::numeric_limits<double>::infinity();
-  bool low_open = false;   ///< low itself is excluded
-  bool high_open = false;  ///< high itself is excluded
-};
-inline constexpr Limit kPositive{0.0, std::numeric_limits<double>::infinity(), true};
-inline constexpr Limit kNonNegative{0.0, std::numeric_limits<double>::infinity(), false};
-constexpr Limit Between(double low, double high) { return Limit{low, high, false}; }
-
-/// One value of an enumeration and its name.
-template <class E>
-struct NamedValue {
-  E value;
-  std::string_view name;
-};
-
-/// An enum class written as a string on the wire, e.g. ReliefFeature::Type as "hill".
-template <class E>
-struct Names {
-  std::string_view kind;  ///< what the tag selects, for messages: "relief feature"
-  std::span<const NamedValue<E>> table;
-};
-
-/// A uint8 code (or an enum class over uint8) written as a number on the wire that must be one
-/// of a known set, e.g. StatusCode.status, AnalyzeScenario.termination_reason.
-struct Codes {
-  std::string_view kind;  ///< for messages: "StatusCode"
-  std::span<const NamedValue<uint8_t>> table;
-};
-
-// ---------------------------------------------------------------- paths and values
-
-/// "a.b" from "a" and "b"; just "b" at the root.
-std::string ChildPath(const std::string& path, std::string_view key);
-/// "a[3]" from "a" and 3.
-std::string IndexPath(const std::string& path, size_t index);
-/// A number for error messages (core/number_format.h).
-using core::FormatNumber;
-/// A short description of a JSON value for error messages: `string "abc"`, `number 1.5`.
-std::string Describe(const Json& j);
-/// The closest of `candidates` to `word` when it is close enough to be a likely typo, else "".
-std::string_view ClosestName(std::string_view word, std::span<const std::string_view> candidates);
-
-/// Throws DecodeError(path, ...) unless `value` lies in `limit`.
-void CheckLimit(const std::string& path, double value, const Limit& limit);
-/// Throws DecodeError(path, ...) unless `code` is in `codes`.
-void CheckCode(const std::string& path, uint8_t code, const Codes& codes);
-/// Index into `names` of the string j; throws DecodeError naming the choices otherwise.
-size_t ReadName(const Json& j, const std::string& path, std::span<const std::string_view> names);
-
-/// An integer in [min, max]; integral floats such as 6.0 are accepted.
-int64_t ReadSigned(const Json& j, const std::string& path, int64_t min, int64_t max,
-                   std::string_view type_name);
-/// An integer in [0, max]; integral floats such as 6.0 are accepted.
-uint64_t ReadUnsigned(const Json& j, const std::string& path, uint64_t max,
-                      std::string_view type_name);
-
-void ReadValue(const Json& j, const std::string& path, bool* out);
-/// Any finite number.
-void ReadValue(const Json& j, const std::string& path, double* out);
-void ReadValue(const Json& j, const std::string& path, std::string* out);
-
-template <class T>
-constexpr std::string_view IntegerTypeName() {
-  if constexpr (std::is_same_v<T, uint8_t>) return "uint8";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16";
-  if constexpr (std::is_same_v<T, uint32_t>) return "uint32";
-  if constexpr (std::is_same_v<T, uint64_t>) return "uint64";
-  if constexpr (std::is_same_v<T, int8_t>) return "int8";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32";
-  if constexpr (std::is_same_v<T, int64_t>) return "int64";
-  return "integer";
-}
-
-template <class T>
-requires(std::integral<T> &&
-         !std::same_as<T, bool>) void ReadValue(const Json& j, const std::string& path, T* out) {
-  if constexpr (std::is_signed_v<T>) {
-    *out = static_cast<T>(ReadSigned(j, path, std::numeric_limits<T>::min(),
-                                     std::numeric_limits<T>::max(), IntegerTypeName<T>()));
-  } else {
-    *out =
-        static_cast<T>(ReadUnsigned(j, path, std::numeric_limits<T>::max(), IntegerTypeName<T>()));
-  }
-}
-
-/// An enum class without a Names table, written as its number on the wire (e.g.
-/// protocol::TerminationReason): any value of its underlying integer type.
-template <class E>
-requires std::is_enum_v<E>
-void ReadValue(const Json& j, const std::string& path, E* out) {
-  std::underlying_type_t<E> number{};
-  ReadValue(j, path, &number);
-  *out = static_cast<E>(number);
-}
-
-/// A free-form JSON value (e.g. sensor reading headers): taken as it is.
-inline void ReadValue(const Json& j, const std::string&, Json* out) { *out = j; }
-
-/// A nested message: its own Decode.
-template <class T>
-requires std::is_class_v<T>
-void ReadValue(const Json& j, const std::string& path, T* out) { Decode(j, path, out); }
-
-template <class T>
-void ReadValue(const Json& j, const std::string& path, std::vector<T>* out) {
-  if (!j.is_array()) throw DecodeError(path, "expected an array, got " + Describe(j));
-  out->clear();
-  out->reserve(j.size());
-  for (size_t i = 0; i < j.size(); ++i) {
-    T element{};
-    ReadValue(j[i], IndexPath(path, i), &element);
-    out->push_back(std::move(element));
-  }
-}
-
-template <class T>
-void ReadValue(const Json& j, const std::string& path, T* out, const Limit& limit) {
-  ReadValue(j, path, out);
-  CheckLimit(path, static_cast<double>(*out), limit);
-}
-
-template <class T>
-void ReadValue(const Json& j, const std::string& path, std::vector<T>* out, const Limit& limit) {
-  ReadValue(j, path, out);
-  for (size_t i = 0; i < out->size(); ++i) {
-    CheckLimit(IndexPath(path, i), static_cast<double>((*out)[i]), limit);
-  }
-}
-
-inline void ReadValue(const Json& j, const std::string& path, uint8_t* out, const Codes& codes) {
-  ReadValue(j, path, out);
-  CheckCode(path, *out, codes);
-}
-
-/// An enum class over uint8 written as its number, which must be one of `codes`.
-template <class E>
-requires(std::is_enum_v<E>&& std::same_as<std::underlying_type_t<E>, uint8_t>) void ReadValue(
-    const Json& j, const std::string& path, E* out, const Codes& codes) {
-  uint8_t code = 0;
-  ReadValue(j, path, &code, codes);
-  *out = static_cast<E>(code);
-}
-
-template <class E>
-std::vector<std::string_view> NameList(const Names<E>& names) {
-  std::vector<std::string_view> list;
-  for (const auto& entry : names.table) list.push_back(entry.name);
-  return list;
-}
-
-template <class E>
-void ReadValue(const Json& j, const std::string& path, E* out, const Names<E>& names) {
-  *out = names.table[ReadName(j, path, NameList(names))].value;
-}
-
-template <class T>
-Json WriteValue(const T& value) {
-  return Json(value);  // scalars natively, messages through their to_json
-}
-
-/// An enum class without a Names table: its number.
-template <class E>
-requires std::is_enum_v<E> Json WriteValue(const E& value) {
-  return Json(static_cast<std::underlying_type_t<E>>(value));
-}
-
-template <class T>
-Json WriteValue(const std::vector<T>& values) {
-  Json array = Json::array();
-  for (const T& value : values) array.push_back(WriteValue(value));
-  return array;
-}
-
-template <class T>
-Json WriteValue(const T& value, const Limit&) {
-  return WriteValue(value);
-}
-
-inline Json WriteValue(uint8_t code, const Codes&) { return Json(code); }
-
-template <class E>
-requires(std::is_enum_v<E>&& std::same_as<std::underlying_type_t<E>, uint8_t>) Json
-    WriteValue(const E& value, const Codes& codes) {
-  return WriteValue(static_cast<uint8_t>(value), codes);
-}
-
-template <class E>
-Json WriteValue(const E& value, const Names<E>& names) {
-  for (const auto& entry : names.table) {
-    if (entry.value == value) return Json(entry.name);
-  }
-  // Not an enumerator (a cast from a bad integer): written as its number, which decoding rejects.
-  return Json(static_cast<int64_t>(value));
-}
 
 // ---------------------------------------------------------------- visitors
 
@@ -243,6 +54,11 @@ class FieldWriter {
   template <class T, class... Rule>
   void Optional(std::string_view key, const T& value, const Rule&... rule) {
     j_[std::string(key)] = WriteValue(value, rule...);
+  }
+  /// An unset std::optional is left out.
+  template <class T, class... Rule>
+  void Optional(std::string_view key, const std::optional<T>& value, const Rule&... rule) {
+    if (value) j_[std::string(key)] = WriteValue(*value, rule...);
   }
   template <class E>
   void RequiredTag(std::string_view key, const E& value, const Names<E>& names) {
@@ -262,8 +78,8 @@ class FieldWriter {
 /// usual reason a required one is missing.
 class FieldReader {
  public:
-  /// Throws DecodeError unless j is an object. j and path must outlive the reader.
-  FieldReader(const Json& j, const std::string& path);
+  /// Throws DecodeError unless j is an object. j, path and wording must outlive the reader.
+  FieldReader(const Json& j, const std::string& path, const Wording& wording = DefaultWording());
 
   template <class T, class... Rule>
   void Required(std::string_view key, T& out, const Rule&... rule) {
@@ -276,10 +92,7 @@ class FieldReader {
   /// A tag selecting which fields follow; missing throws at once.
   template <class E>
   void RequiredTag(std::string_view key, E& out, const Names<E>& names) {
-    if (!j_.contains(key)) {
-      throw DecodeError(Child(key),
-                        "missing required field (the " + std::string(names.kind) + " type)");
-    }
+    if (!j_.contains(key)) throw wording_.Missing(path_, key, names.kind);
     Tag(key, out, names);
   }
   /// A tag selecting which fields follow; missing keeps out's default.
@@ -292,8 +105,14 @@ class FieldReader {
   /// required field.
   void Finish() const;
 
+  /// The path of this object.
+  const std::string& path() const { return path_; }
   /// The path of one of this object's fields.
   std::string Child(std::string_view key) const { return ChildPath(path_, key); }
+  /// The wording of this object's errors.
+  const Wording& wording() const { return wording_; }
+  /// Whether the object has `key` (for checks of which optional fields go together).
+  bool Has(std::string_view key) const { return j_.contains(key); }
 
  private:
   template <class T, class... Rule>
@@ -304,26 +123,41 @@ class FieldReader {
       if (required && missing_.empty()) missing_ = std::string(key);
       return;
     }
-    ReadValue(*it, Child(key), &out, rule...);
+    const std::string path = Child(key);
+    if (wording_.checks_values()) CheckField(*it, path, &out, wording_, rule...);
+    ReadValue(*it, path, &out, rule...);
+  }
+
+  /// A present std::optional is set, an absent one left empty.
+  template <class T, class... Rule>
+  void Field(std::string_view key, bool required, std::optional<T>& out, const Rule&... rule) {
+    const bool present = j_.contains(key);
+    T value{};
+    Field(key, required, value, rule...);  // names the key; records it missing if required
+    if (present) out = std::move(value);
   }
 
   template <class E>
   void Tag(std::string_view key, E& out, const Names<E>& names) {
     Field(key, /*required=*/false, out, names);
     for (const auto& entry : names.table) {
-      if (entry.value == out)
-        variant_ = std::string(names.kind) + " type \"" + std::string(entry.name) + "\"";
+      if (entry.value == out) {
+        tag_kind_ = names.kind;
+        tag_name_ = entry.name;
+      }
     }
   }
 
   const Json& j_;
   const std::string& path_;
+  const Wording& wording_;
   std::vector<std::string_view> known_;  ///< keys the schema named, in order
   std::string missing_;                  ///< first missing required key, "" if none
-  std::string variant_;                  ///< e.g. `relief feature type "ramp"`, "" if untagged
+  std::string_view tag_kind_;            ///< e.g. "relief feature", "" if untagged
+  std::string_view tag_name_;            ///< e.g. "ramp", "" if untagged
 };
 
-/// Writes the JSON Schema of a message's fields (json_schema.h). Run once per variant of a tagged
+/// Writes the JSON Schema of a message's fields (json/schema.h). Run once per variant of a tagged
 /// message: the tag call sets the tag to the variant's value, so the fields that follow are those
 /// of that variant.
 class SchemaWriter {
@@ -341,6 +175,14 @@ class SchemaWriter {
   void Optional(std::string_view key, T& value, const Rule&... rule) {
     Json schema = ValueSchema(value, rule...);
     schema["default"] = WriteValue(value, rule...);
+    Add(key, std::move(schema), /*required=*/false);
+  }
+  /// An unset std::optional has no default (what it means when absent is the type's to say).
+  template <class T, class... Rule>
+  void Optional(std::string_view key, std::optional<T>& value, const Rule&... rule) {
+    T element = value.value_or(T{});
+    Json schema = ValueSchema(element, rule...);
+    if (value) schema["default"] = WriteValue(*value, rule...);
     Add(key, std::move(schema), /*required=*/false);
   }
   template <class E>
@@ -407,6 +249,13 @@ class SchemaWriter {
     builder_.SetMode(mode);
     return {{"type", "array"}, {"items", std::move(items)}};
   }
+  template <class T, size_t N>
+  Json ValueSchema(const std::array<T, N>&) {
+    Json schema = ValueSchema(std::vector<T>{});
+    schema["minItems"] = N;
+    schema["maxItems"] = N;
+    return schema;
+  }
   template <class T>
   Json ValueSchema(const T& value, const Limit& limit) {
     Json schema = ValueSchema(value);
@@ -424,6 +273,17 @@ class SchemaWriter {
     for (const auto& entry : names.table) schema["enum"].push_back(entry.name);
     return schema;
   }
+  template <class T>
+  Json ValueSchema(const T& value, const Expecting& expecting) {
+    Json schema = ValueSchema(value);
+    schema["description"] = expecting.text;
+    return schema;
+  }
+  /// A rule of another module: its RuleSchema, found by argument-dependent lookup.
+  template <class T, class Rule>
+  Json ValueSchema(const T& value, const Rule& rule) {
+    return RuleSchema(value, rule, builder_);
+  }
 
   static void ApplyLimit(Json& schema, const Limit& limit);
 
@@ -438,7 +298,7 @@ class SchemaWriter {
   std::string tag_default_;
 };
 
-/// The definition of a tagged message from one writer per variant (json_schema.cpp).
+/// The definition of a tagged message from one writer per variant (json/schema.cpp).
 Json TaggedSchema(const std::vector<SchemaWriter>& variants);
 /// The definition of a message without a tag.
 Json ObjectSchema(const SchemaWriter& writer);
@@ -446,9 +306,22 @@ Json ObjectSchema(const SchemaWriter& writer);
 // ---------------------------------------------------------------- schemas
 
 /// Schema<T>::Fields(v, m) lists T's fields on visitor v; Schema<T>::Check(m, reader), where
-/// present, checks decoded fields against each other. Specialised in messages_json.cpp.
+/// present, checks decoded fields against each other. Optional members: kName, the name of T's
+/// JSON Schema definition when it is not T's C++ name, and kWording, a pointer to the Wording of
+/// T's errors (json/wording.h) when it is not the protocol's. Specialised beside each type's JSON
+/// functions, e.g. in protocol/messages_json.cpp.
 template <class T>
 struct Schema;
+
+/// The wording of T's errors: Schema<T>::kWording, or the protocol's.
+template <class T>
+const Wording& WordingOf() {
+  if constexpr (requires { Schema<T>::kWording; }) {
+    return *Schema<T>::kWording;
+  } else {
+    return DefaultWording();
+  }
+}
 
 template <class T>
 void EncodeFields(Json& j, const T& value) {
@@ -459,17 +332,20 @@ void EncodeFields(Json& j, const T& value) {
 template <class T>
 void DecodeFields(const Json& j, const std::string& path, T* value) {
   T result{};
-  FieldReader reader(j, path);
+  FieldReader reader(j, path, WordingOf<T>());
   Schema<T>::Fields(reader, result);
   reader.Finish();
   if constexpr (requires { Schema<T>::Check(result, reader); }) Schema<T>::Check(result, reader);
   *value = std::move(result);
 }
 
-/// T's definition in `builder` (once per type) and {"$ref": "#/$defs/<name>"}.
+/// T's definition in `builder` (once per type) and {"$ref": "#/$defs/<name>"}; the name is
+/// Schema<T>::kName when given, else `type_name`.
 template <class T>
-Json DescribeFields(const char* name, SchemaBuilder& builder) {
-  Json ref = {{"$ref", std::string("#/$defs/") + name}};
+Json DescribeFields(const char* type_name, SchemaBuilder& builder) {
+  std::string name = type_name;
+  if constexpr (requires { Schema<T>::kName; }) name = Schema<T>::kName;
+  Json ref = {{"$ref", "#/$defs/" + name}};
   if (!builder.Begin(name)) return ref;
   std::vector<SchemaWriter> variants;
   variants.emplace_back(builder, 0);

@@ -1,4 +1,4 @@
-// SchemaBuilder and the object definitions SchemaWriter's fields make (json_schema.h).
+// SchemaBuilder and the object definitions SchemaWriter's fields make (json/schema.h).
 #include "json/schema.h"
 
 #include <stdexcept>

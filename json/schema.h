@@ -1,5 +1,5 @@
 // JSON Schema (draft 2020-12) of the messages, written from the same field lists the strict
-// decoders run (json_fields.h), so the schema cannot drift from what decoding accepts:
+// decoders run (json/fields.h), so the schema cannot drift from what decoding accepts:
 //
 //   SchemaBuilder builder(SchemaBuilder::Mode::kPartial);
 //   Json request = SchemaRef<RunScenarioRequest>(builder);   // {"$ref":

@@ -1,6 +1,6 @@
-// Decoders of the sensor readings a Step carries (docs/vehicle-nodes.md "Readings"): each reading
-// is a JSON header (scene/sensor_reading.h and the sensor headers in scene/sensor_*.h) whose
-// "offset" and "size" [bytes] locate its binary data in the Step frame's attachment.
+// Decoders of the sensor readings a Step carries (docs/vehicle-nodes.md "Sensor readings"): each
+// reading is a JSON header (declared in protocol/reading_headers.h) whose "offset" and "size"
+// [bytes] locate its binary data in the Step frame's attachment.
 //
 // Every decoder checks the header against the attachment before touching a byte: a missing or
 // ill-typed key, an offset or size outside the attachment, or a size that disagrees with the

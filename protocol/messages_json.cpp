@@ -1,7 +1,7 @@
 // The JSON schemas of messages.h: the fields of each message and service in declaration order,
 // which are required, the ranges decoding enforces and the checks between fields. Those of
 // geometry.h and extensions.h are in geometry_json.cpp and extensions_json.cpp; the visitors that
-// run the lists are in json_fields.h.
+// run the lists are in json/fields.h.
 #include "protocol/messages_json.h"
 
 #include <array>

@@ -30,7 +30,7 @@ namespace asg::protocol {
 using json::DecodeError;
 using json::Json;
 
-// to_json, from_json and Decode of every message (see json_declare.h).
+// to_json, from_json and Decode of every message (see json/declare.h).
 ASG_DECLARE_JSON(Time);
 ASG_DECLARE_JSON(Header);
 ASG_DECLARE_JSON(ColorRGBA);

@@ -195,7 +195,7 @@ ASG_DECLARE_JSON(RunPreemptedRequest);
 
 /// The JSON Schema (draft 2020-12) of the JSON part of every frame a vehicle node sends or
 /// receives, on both planes: one branch per message type, with the message's definition written
-/// from the decoders' field lists (json_schema.h).
+/// from the decoders' field lists (json/schema.h).
 Json NodeProtocolSchema();
 
 }  // namespace asg::protocol

@@ -6,6 +6,7 @@
 #include "json/fields.h"
 #include "protocol/messages_json.h"
 #include "protocol/sensor_specs.h"
+#include "protocol/vehicle_nodes_schema.h"
 
 namespace asg::protocol {
 
@@ -208,27 +209,6 @@ struct Schema<protocol::SensorSpec> {
         return Schema<protocol::ImuSpec>::Check(m.imu, reader);
       case protocol::SensorSpec::Type::kDetection:
         return Schema<protocol::DetectionSpec>::Check(m.detection, reader);
-    }
-  }
-};
-
-template <>
-struct Schema<protocol::VehicleNodesSpec> {
-  template <class V, class M>
-  static void Fields(V& v, M& m) {
-    v.Optional("count", m.count);
-    v.Optional("sync", m.sync);
-    v.Optional("realtime_factor", m.realtime_factor, kPositive);
-    v.Optional("step_deadline", m.step_deadline, kPositive);
-    v.Optional("sensors", m.sensors);
-  }
-  static void Check(const protocol::VehicleNodesSpec& m, const FieldReader& reader) {
-    std::set<std::string> names;
-    for (size_t i = 0; i < m.sensors.size(); ++i) {
-      if (!names.insert(m.sensors[i].Name()).second) {
-        throw DecodeError(IndexPath(reader.Child("sensors"), i) + ".name",
-                          "\"" + m.sensors[i].Name() + "\" is already the name of another sensor");
-      }
     }
   }
 };

@@ -124,26 +124,27 @@ TriangleMesh FlatShadedMesh(const Polyhedron& polyhedron) {
 }
 
 double TreeTrunkTop(const ActorKind& kind) {
-  return std::max(kind.trunk_height, kind.canopy_base_height + 0.05);
+  return std::max(kind.tree.trunk_height, kind.tree.canopy_base_height + 0.05);
 }
 
 std::vector<ActorPart> ActorParts(const ActorKind& kind) {
   const auto f = [](double value) { return static_cast<float>(value); };
   switch (kind.shape) {
     case ActorShape::kTree:
-      return {{CylinderMesh(f(kind.trunk_radius), 0.0f, f(TreeTrunkTop(kind)), kTrunkSegments),
+      return {{CylinderMesh(f(kind.tree.trunk_radius), 0.0f, f(TreeTrunkTop(kind)), kTrunkSegments),
                kind.trunk_color},
-              {ConeMesh(f(kind.canopy_radius), f(kind.canopy_base_height),
-                        f(kind.canopy_base_height + kind.canopy_height), kCanopySegments),
+              {ConeMesh(f(kind.tree.canopy_radius), f(kind.tree.canopy_base_height),
+                        f(kind.tree.canopy_base_height + kind.tree.canopy_height), kCanopySegments),
                kind.color}};
     case ActorShape::kBush:
-      return {{EllipsoidMesh(kind.bush_radii.cast<float>(),
-                             Eigen::Vector3f(0.0f, 0.0f, f(kind.bush_radii.z())), kBushSegments),
+      return {{EllipsoidMesh(BushRadii(kind).cast<float>(),
+                             Eigen::Vector3f(0.0f, 0.0f, f(kind.bush.radii[2])), kBushSegments),
                kind.color}};
     case ActorShape::kRock:
       return {{FlatShadedMesh(kind.polyhedron), kind.color}};
     case ActorShape::kGrass:
-      return {{ConeMesh(f(kind.radius), 0.0f, f(kind.height), kGrassSegments), kind.color}};
+      return {
+          {ConeMesh(f(kind.grass.radius), 0.0f, f(kind.grass.height), kGrassSegments), kind.color}};
   }
   return {};
 }
@@ -168,12 +169,13 @@ double FootprintRadius(const ActorInstance& actor) {
   const ActorKind& kind = *actor.kind;
   switch (kind.shape) {
     case ActorShape::kTree:
-      return kind.trunk_radius * actor.scale;
+      return kind.tree.trunk_radius * actor.scale;
     case ActorShape::kBush:
-      return std::max(kind.bush_radii.x(), kind.bush_radii.y()) * actor.scale;
+      return std::max(kind.bush.radii[0], kind.bush.radii[1]) * actor.scale;
     case ActorShape::kRock:
+      return kind.rock.radius * actor.scale;
     case ActorShape::kGrass:
-      return kind.radius * actor.scale;
+      return kind.grass.radius * actor.scale;
   }
   return 0.0;
 }

@@ -104,11 +104,11 @@ TriangleMesh GrownHull(const Polyhedron& polyhedron, double scale, double margin
 }  // namespace
 
 TriangleMesh CollisionMesh(const ActorKind& kind, double scale) {
-  const float radius = static_cast<float>(kind.collision_radius * scale);
-  const float height = static_cast<float>(kind.collision_height * scale);
+  const float radius = static_cast<float>(kind.collision.radius * scale);
+  const float height = static_cast<float>(kind.collision.height * scale);
   const Eigen::Vector3f ball(radius, radius, radius);
   TriangleMesh mesh;
-  switch (kind.collision) {
+  switch (kind.collision.type) {
     case CollisionType::kCylinder:
       AppendPart(CylinderMesh(radius, 0.0f, height, kCollisionSegments), mesh);
       return mesh;

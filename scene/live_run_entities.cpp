@@ -2,9 +2,9 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
-#include <sstream>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "scene/live_run.h"
 #include "scene/live_run_internal.h"
 #include "scene/physics_world.h"
@@ -17,24 +17,21 @@ constexpr const char* kVehicleName = "vehicle";
 constexpr const char* kActorScheme = "asg://actor/";
 constexpr const char* kVehicleUri = "asg://vehicle";
 
-std::string Number(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
-}
+std::string Number(double value) { return core::FormatNumber(value); }
 
 /// [m] the horizontal radius of a class at scale 1.
 double FootprintRadius(const ActorKind& kind) {
   switch (kind.shape) {
     case ActorShape::kTree:
-      return std::max(kind.trunk_radius, kind.canopy_radius);
+      return std::max(kind.tree.trunk_radius, kind.tree.canopy_radius);
     case ActorShape::kBush:
-      return std::max(kind.bush_radii.x(), kind.bush_radii.y());
+      return std::max(kind.bush.radii[0], kind.bush.radii[1]);
     case ActorShape::kRock:
+      return kind.rock.radius;
     case ActorShape::kGrass:
-      return kind.radius;
+      return kind.grass.radius;
   }
-  return kind.radius;
+  return kind.rock.radius;
 }
 
 Eigen::AlignedBox3d ActorBounds(const ActorInstance& actor) {

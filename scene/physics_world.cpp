@@ -19,9 +19,9 @@ constexpr double kActorFriction = 0.6;
 std::unique_ptr<btCollisionShape> MakeActorShape(const ActorInstance& actor, double* lift) {
   const ActorKind& kind = *actor.kind;
   const double s = actor.scale;
-  const double radius = kind.collision_radius * s;
-  const double height = kind.collision_height * s;
-  switch (kind.collision) {
+  const double radius = kind.collision.radius * s;
+  const double height = kind.collision.height * s;
+  switch (kind.collision.type) {
     case CollisionType::kCylinder:
       *lift = 0.5 * height;
       return std::make_unique<btCylinderShapeZ>(

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <numbers>
-#include <sstream>
+#include <string>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "scene/scene_error.h"
 #include "scene/vehicle_tyres.h"
 
@@ -22,10 +22,8 @@ constexpr int kWheels = 4;
 
 void RequirePositive(double value, const char* field) {
   if (!std::isfinite(value) || value <= 0.0) {
-    std::ostringstream message;
-    message << "vehicle." << field << " = " << std::setprecision(12) << value
-            << " must be finite and > 0";
-    throw SceneError(message.str());
+    throw SceneError("vehicle." + std::string(field) + " = " + core::FormatNumber(value) +
+                     " must be finite and > 0");
   }
 }
 
@@ -89,10 +87,8 @@ void ValidateVehicleParams(const protocol::VehicleParams& p) {
   RequirePositive(p.steering_rate, "steering_rate");
   auto require_non_negative = [](double value, const char* field) {
     if (!std::isfinite(value) || value < 0.0) {
-      std::ostringstream message;
-      message << "vehicle." << field << " = " << std::setprecision(12) << value
-              << " must be finite and >= 0";
-      throw SceneError(message.str());
+      throw SceneError("vehicle." + std::string(field) + " = " + core::FormatNumber(value) +
+                       " must be finite and >= 0");
     }
   };
   require_non_negative(p.roll_influence, "roll_influence");
@@ -100,7 +96,7 @@ void ValidateVehicleParams(const protocol::VehicleParams& p) {
   require_non_negative(p.speed_kp, "speed_kp");
   require_non_negative(p.speed_kd, "speed_kd");
   if (p.max_steering_angle >= 90.0) {
-    throw SceneError("vehicle.max_steering_angle = " + std::to_string(p.max_steering_angle) +
+    throw SceneError("vehicle.max_steering_angle = " + core::FormatNumber(p.max_steering_angle) +
                      " must be < 90");
   }
 }

@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <sstream>
+#include <string>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "scene/scene_error.h"
 
 namespace asg::scene {
@@ -49,17 +50,16 @@ double SettleVehicle(const World& world, double dt, const SettleSettings& settin
                    world.start_yaw);
     Eigen::Vector3d anchor = vehicle->State().position;
     int calm_steps = 0;
-    failure = "not in standby after " + std::to_string(settings.attempt_time) + " s";
+    failure = "not in standby after " + core::FormatNumber(settings.attempt_time) + " s";
     for (int step = 0; step < attempt_steps; ++step) {
       vehicle->ApplyControl(dt);
       physics->Step(dt);
       ++total_steps;
       const VehicleState state = vehicle->State();
       if (std::abs(state.roll) > settings.max_tilt || std::abs(state.pitch) > settings.max_tilt) {
-        std::ostringstream reason;
-        reason << "tilted to roll " << state.roll << " deg, pitch " << state.pitch << " deg (limit "
-               << settings.max_tilt << ")";
-        failure = reason.str();
+        failure = "tilted to roll " + core::FormatNumber(state.roll) + " deg, pitch " +
+                  core::FormatNumber(state.pitch) + " deg (limit " +
+                  core::FormatNumber(settings.max_tilt) + ")";
         break;
       }
       const bool calm = state.linear_velocity.norm() <= settings.max_speed &&
@@ -73,11 +73,10 @@ double SettleVehicle(const World& world, double dt, const SettleSettings& settin
       if (++calm_steps >= window_steps) return total_steps * dt;
     }
   }
-  std::ostringstream message;
-  message << "vehicle_start_location (" << x << ", " << y << ") yaw " << world.start_yaw
-          << ": the vehicle did not settle in " << settings.attempts
-          << " attempts; last: " << failure;
-  throw SceneError(message.str());
+  throw SceneError("vehicle_start_location (" + core::FormatNumber(x) + ", " +
+                   core::FormatNumber(y) + ") yaw " + core::FormatNumber(world.start_yaw) +
+                   ": the vehicle did not settle in " + std::to_string(settings.attempts) +
+                   " attempts; last: " + failure);
 }
 
 }  // namespace asg::scene

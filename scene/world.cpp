@@ -2,22 +2,17 @@
 #include "scene/world.h"
 
 #include <cmath>
-#include <iomanip>
 #include <numbers>
-#include <sstream>
 #include <utility>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "scene/run_variation.h"
 
 namespace asg::scene {
 namespace {
 
-std::string Number(double value) {
-  std::ostringstream text;
-  text << std::setprecision(12) << value;
-  return text.str();
-}
+std::string Number(double value) { return core::FormatNumber(value); }
 
 std::string Range(const terrain::Landscape& landscape) {
   return "[" + Number(landscape.min_xy()) + ", " + Number(landscape.max_xy()) + "]";

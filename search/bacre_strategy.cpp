@@ -4,17 +4,21 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/number_format.h"
+
 namespace asg::search {
 namespace {
 
-void CheckUnit(const char* name, double value) {
+void CheckUnit(const char* name, double value) { CheckUnitInterval("bacre", name, value); }
+
+}  // namespace
+
+void CheckUnitInterval(const std::string& strategy, const char* name, double value) {
   if (!(value >= 0.0 && value <= 1.0)) {
-    throw std::invalid_argument(std::string("bacre: ") + name + " " + std::to_string(value) +
+    throw std::invalid_argument(strategy + ": " + name + " " + core::FormatNumber(value) +
                                 " is outside [0, 1]");
   }
 }
-
-}  // namespace
 
 std::vector<uint64_t> CuratedIds(const History& history, double ratio) {
   const double threshold =

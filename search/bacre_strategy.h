@@ -20,13 +20,15 @@
 #include <vector>
 
 #include "core/random.h"
+#include "json/declare.h"
 #include "search/history.h"
 #include "search/sampling.h"
 #include "search/strategy.h"
 
 namespace asg::search {
 
-/// Settings of BacreStrategy (JSON keys as named); defaults are the released method's.
+/// Settings of BacreStrategy (JSON keys as named; strategy_settings.h); defaults are the released
+/// method's.
 struct BacreSettings {
   uint32_t seed_count = 200;                         ///< seeds proposed first
   uint32_t seed_obstacles = 1;                       ///< obstacles in each seed
@@ -42,6 +44,11 @@ struct BacreSettings {
   double move_probability = 0.4;                     ///< weight of "move"
   uint32_t max_tries = 200;                          ///< infeasible redraws before giving up
 };
+ASG_DECLARE_JSON(BacreSettings);
+
+/// Throws std::invalid_argument "<strategy>: <name> <value> is outside [0, 1]" unless `value`
+/// lies in [0, 1].
+void CheckUnitInterval(const std::string& strategy, const char* name, double value);
 
 /// Told candidates whose regret is >= max - ratio * (max - min), in the order told.
 std::vector<uint64_t> CuratedIds(const History& history, double ratio);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/number_format.h"
 #include "search/sampling.h"
 
 namespace asg::search {
@@ -25,7 +26,7 @@ GaStrategy::GaStrategy(const SearchSpace& space, const GaSettings& settings, uin
   }
   if (!(settings_.mutation_probability >= 0.0 && settings_.mutation_probability <= 1.0)) {
     throw std::invalid_argument("ga: mutation_probability " +
-                                std::to_string(settings_.mutation_probability) +
+                                core::FormatNumber(settings_.mutation_probability) +
                                 " is outside [0, 1]");
   }
   if (settings_.max_tries == 0) throw std::invalid_argument("ga: max_tries is 0");

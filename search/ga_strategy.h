@@ -18,12 +18,13 @@
 #include <vector>
 
 #include "core/random.h"
+#include "json/declare.h"
 #include "search/history.h"
 #include "search/strategy.h"
 
 namespace asg::search {
 
-/// Settings of GaStrategy (JSON keys as named).
+/// Settings of GaStrategy (JSON keys as named; strategy_settings.h).
 struct GaSettings {
   uint32_t population = 200;          ///< candidates per generation
   uint32_t parents = 20;              ///< the best of a generation that breed (pairs: parents / 2)
@@ -32,6 +33,7 @@ struct GaSettings {
   double mutation_probability = 0.2;  ///< per coordinate (x, y) of each child's obstacle
   uint32_t max_tries = 200;           ///< infeasible draws before a fallback
 };
+ASG_DECLARE_JSON(GaSettings);
 
 /// The genetic algorithm ("ga"). Not thread-safe.
 class GaStrategy : public Strategy {

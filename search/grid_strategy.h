@@ -14,7 +14,8 @@
 
 namespace asg::search {
 
-/// Settings of GridStrategy (JSON keys as named; `fixed` is a list of {"class", "x", "y"}).
+/// Settings of GridStrategy (JSON keys as named, strategy_settings.h; `fixed` is a list of
+/// {"class", "x", "y"}).
 struct GridSettings {
   std::string actor_class;      ///< the swept obstacle's class (path_name); "": the first class
   uint32_t x_count = 7;         ///< grid points along x (1: the middle of the range)

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/check.h"
+#include "core/number_format.h"
 
 namespace asg::search {
 
@@ -33,7 +34,7 @@ void History::Tell(const std::vector<Evaluation>& evaluations) {
     }
     if (!std::isfinite(evaluation.regret)) {
       throw std::invalid_argument("candidate id " + std::to_string(evaluation.id) +
-                                  " is told a regret of " + std::to_string(evaluation.regret) +
+                                  " is told a regret of " + core::FormatNumber(evaluation.regret) +
                                   " (must be finite)");
     }
     if (regrets_[evaluation.id - 1] || !seen.insert(evaluation.id).second) {

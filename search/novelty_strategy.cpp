@@ -6,17 +6,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/number_format.h"
 #include "search/bacre_strategy.h"
 
 namespace asg::search {
 namespace {
 
-void CheckUnit(const char* name, double value) {
-  if (!(value >= 0.0 && value <= 1.0)) {
-    throw std::invalid_argument(std::string("bacre-novelty: ") + name + " " +
-                                std::to_string(value) + " is outside [0, 1]");
-  }
-}
+void CheckUnit(const char* name, double value) { CheckUnitInterval("bacre-novelty", name, value); }
 
 // Mean distance from each obstacle of `from` to its nearest one in `to` (both non-empty).
 double MeanNearest(const std::vector<Obstacle>& from, const std::vector<Obstacle>& to) {
@@ -45,14 +41,15 @@ NoveltyStrategy::NoveltyStrategy(const SearchSpace& space, const NoveltySettings
   CheckUnit("credit_rate", settings_.credit_rate);
   if (!(settings_.operator_floor >= 0.0 && settings_.operator_floor < 0.25)) {
     throw std::invalid_argument("bacre-novelty: operator_floor " +
-                                std::to_string(settings_.operator_floor) + " is outside [0, 0.25)");
+                                core::FormatNumber(settings_.operator_floor) +
+                                " is outside [0, 0.25)");
   }
   for (double w : {settings_.add_probability, settings_.remove_probability,
                    settings_.move_probability, settings_.nudge_probability,
                    settings_.novelty_weight, settings_.novelty_radius, settings_.nudge_sigma}) {
     if (!(w >= 0.0)) {
       throw std::invalid_argument("bacre-novelty: a weight, radius or sigma is negative (" +
-                                  std::to_string(w) + ")");
+                                  core::FormatNumber(w) + ")");
     }
   }
   if (settings_.add_probability + settings_.remove_probability + settings_.move_probability +

@@ -27,13 +27,14 @@
 #include <vector>
 
 #include "core/random.h"
+#include "json/declare.h"
 #include "search/history.h"
 #include "search/sampling.h"
 #include "search/strategy.h"
 
 namespace asg::search {
 
-/// Settings of NoveltyStrategy (JSON keys as named).
+/// Settings of NoveltyStrategy (JSON keys as named; strategy_settings.h).
 struct NoveltySettings {
   uint32_t seed_count = 200;               ///< seeds proposed first
   uint32_t seed_obstacles = 0;             ///< obstacles in each seed; 0: MaxObstacles(space)
@@ -50,6 +51,7 @@ struct NoveltySettings {
   double credit_rate = 0.05;               ///< moving-average rate of operator quality
   uint32_t max_tries = 200;                ///< infeasible redraws before giving up
 };
+ASG_DECLARE_JSON(NoveltySettings);
 
 /// [m] how far apart two obstacle layouts are: the mean, over the obstacles of each, of the
 /// distance to the nearest obstacle of the other, averaged both ways (classes ignored; 0 for

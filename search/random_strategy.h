@@ -8,17 +8,19 @@
 #include <vector>
 
 #include "core/random.h"
+#include "json/declare.h"
 #include "search/history.h"
 #include "search/strategy.h"
 
 namespace asg::search {
 
-/// Settings of RandomStrategy (JSON keys as named).
+/// Settings of RandomStrategy (JSON keys as named; strategy_settings.h).
 struct RandomSettings {
   uint32_t min_obstacles = 0;  ///< fewest obstacles; 0: the space's min_obstacles
   uint32_t max_obstacles = 0;  ///< most obstacles; 0: the sum of the classes' max_count
   uint32_t max_tries = 200;    ///< infeasible draws before another count is drawn
 };
+ASG_DECLARE_JSON(RandomSettings);
 
 /// Independent random feasible candidates ("random"). Not thread-safe.
 class RandomStrategy : public Strategy {

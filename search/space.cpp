@@ -3,21 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
 
+#include "core/number_format.h"
+
 namespace asg::search {
 namespace {
 
 // A number as people read it in a message: up to 3 significant digits, no trailing zeros.
-std::string Number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.3g", value);
-  return buffer;
-}
+std::string Number(double value) { return core::FormatNumber(value, 3); }
 
 std::string Name(const SearchSpace& space, const std::vector<Obstacle>& obstacles, size_t i) {
   return "obstacle " + std::to_string(i) + " (" +

@@ -1,15 +1,16 @@
 // Makes a strategy by name from a JSON settings object, e.g. a batch file's
 //   "search": {"strategy": "bacre", "strategy_settings": {"curation_ratio": 0.05}}
 // The names and every settings key are listed in docs/search-strategies.md; each key is the
-// field of the strategy's settings struct of the same name, and an absent key keeps its default.
+// field of the strategy's settings struct of the same name (declared in strategy_settings.cpp),
+// and an absent key keeps its default.
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "json/schema.h"
 #include "search/space.h"
 #include "search/strategy.h"
 
@@ -22,12 +23,12 @@ std::vector<std::string> StrategyNames();
 /// and seeded with `seed`. Throws std::invalid_argument naming an unknown strategy (and listing
 /// the known ones), an unknown or ill-typed setting (naming it and its value), or a value the
 /// strategy rejects.
-std::unique_ptr<Strategy> MakeStrategy(const std::string& name,
-                                       const nlohmann::ordered_json& settings,
+std::unique_ptr<Strategy> MakeStrategy(const std::string& name, const json::Json& settings,
                                        const SearchSpace& space, uint64_t seed);
 
-/// The JSON Schema (draft 2020-12) of strategy `name`'s settings object: every key MakeStrategy
-/// reads, with its type and default. Throws std::invalid_argument for an unknown name.
-nlohmann::ordered_json StrategySettingsSchema(const std::string& name);
+/// {"$ref": "#/$defs/StrategySettings:<name>"}, the JSON Schema of strategy `name`'s settings
+/// object (every key MakeStrategy reads, with its type and default) written into `builder`.
+/// Throws std::invalid_argument for an unknown name.
+json::Json DescribeStrategySettings(const std::string& name, json::SchemaBuilder& builder);
 
 }  // namespace asg::search

@@ -8,10 +8,13 @@
 #include <string>
 
 #include "core/check.h"
+#include "core/number_format.h"
 #include "terrain/relief.h"
 
 namespace asg::terrain {
 namespace {
+
+using core::FormatNumber;
 
 constexpr int kMaxSubdivisions = 10;
 // Relative tolerance when turning border / spacing into a whole number of border vertices.

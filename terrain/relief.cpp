@@ -1,16 +1,17 @@
 #include "terrain/relief.h"
 
-#include <charconv>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 
+#include "core/number_format.h"
 #include "terrain/landscape.h"
 #include "terrain/noise.h"
 
 namespace asg::terrain {
 namespace {
 
+using core::FormatNumber;
 using protocol::ReliefFeature;
 
 void RequireFinite(double value, const std::string& field) {
@@ -26,17 +27,6 @@ void RequirePositive(double value, const std::string& field) {
 }
 
 }  // namespace
-
-std::string FormatNumber(double value) {
-  // Plain digits for everyday magnitudes, the shortest of plain or exponent notation otherwise.
-  char buffer[64];
-  const double magnitude = std::abs(value);
-  const bool plain = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15);
-  const auto result =
-      plain ? std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::fixed)
-            : std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, result.ptr);
-}
 
 double HillHeight(const ReliefFeature& hill, double x, double y) {
   const double r = std::hypot(x - hill.x, y - hill.y);

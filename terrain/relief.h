@@ -38,8 +38,4 @@ double FeatureHeight(const protocol::ReliefFeature& feature, double x, double y)
 /// 1..kMaxNoiseOctaves; a ramp whose foot and top coincide). `name` is e.g. "landscape.relief[2]".
 void ValidateReliefFeature(const protocol::ReliefFeature& feature, const std::string& name);
 
-/// Formats a double with the shortest text that reads back to the same value: plain digits for
-/// magnitudes in [1e-4, 1e15) ("-1", "0.7", "1000000"), else exponent notation ("1e-09", "nan").
-std::string FormatNumber(double value);
-
 }  // namespace asg::terrain

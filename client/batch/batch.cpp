@@ -2,13 +2,9 @@
 #include "client/batch/batch.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <limits>
 #include <map>
-#include <set>
 
-#include "client/batch/batch_keys.h"
+#include "client/batch/batch_file.h"
 #include "client/batch/batch_seed.h"
 #include "client/batch/generate.h"
 #include "client/batch/scene_checks.h"
@@ -19,100 +15,6 @@ namespace asg::client {
 namespace {
 
 using protocol::kMaxScenarioNumber;
-
-/// Most vehicle nodes per worker, and most accepted reruns per scenario.
-constexpr uint64_t kMaxNodeCount = 255;
-
-/// The top-level "vehicle_nodes" object: the client-only keys read here, the rest decoded
-/// strictly as the requests' VehicleNodesSpec.
-BatchNodeSettings ParseNodeSettings(const Json& object, const std::string& origin) {
-  BatchNodeSettings settings;
-  Json spec = object;
-  if (const auto found = object.find("max_reruns"); found != object.end()) {
-    if (!found->is_number_unsigned()) {
-      FailAt(origin, "vehicle_nodes.max_reruns",
-             "expected an unsigned integer, got " + DescribeValue(*found));
-    }
-    if (found->get<uint64_t>() > kMaxNodeCount) {
-      FailAt(origin, "vehicle_nodes.max_reruns",
-             "expected at most " + std::to_string(kMaxNodeCount) + ", got " + ShortDump(*found));
-    }
-    settings.max_reruns = found->get<uint32_t>();
-    spec.erase("max_reruns");
-  }
-  if (const auto found = object.find("save_minimal"); found != object.end()) {
-    if (!found->is_boolean()) {
-      FailAt(origin, "vehicle_nodes.save_minimal",
-             "expected a boolean, got " + DescribeValue(*found));
-    }
-    settings.save_minimal = found->get<bool>();
-    spec.erase("save_minimal");
-  }
-  if (const auto found = object.find("ready_timeout"); found != object.end()) {
-    if (!found->is_number() || !std::isfinite(found->get<double>()) || found->get<double>() <= 0) {
-      FailAt(origin, "vehicle_nodes.ready_timeout",
-             "expected a number of seconds > 0, got " + DescribeValue(*found));
-    }
-    settings.ready_timeout = found->get<double>();
-    spec.erase("ready_timeout");
-  }
-  try {
-    protocol::Decode(spec, "vehicle_nodes", &settings.spec);
-  } catch (const json::DecodeError& error) {
-    throw BatchError(origin + ": " + error.what());
-  }
-  if (settings.spec.count > kMaxNodeCount) {
-    FailAt(origin, "vehicle_nodes.count",
-           "expected at most " + std::to_string(kMaxNodeCount) + " nodes per worker, got " +
-               std::to_string(settings.spec.count));
-  }
-  return settings;
-}
-
-BatchSettings ParseSettings(const Json& root, const std::string& origin,
-                            const std::string& default_name) {
-  BatchSettings settings;
-  settings.name = default_name;
-  if (root.contains("$schema") && !root["$schema"].is_string()) {
-    FailAt(
-        origin, "$schema",
-        "expected a string (where an editor finds the schema), got " + ShortDump(root["$schema"]));
-  }
-  if (root.contains("name")) {
-    if (!root["name"].is_string()) {
-      FailAt(origin, "name", "expected a string, got " + ShortDump(root["name"]));
-    }
-    settings.name = root["name"].get<std::string>();
-  }
-  if (root.contains("seed")) {
-    if (!root["seed"].is_number_unsigned()) {
-      FailAt(origin, "seed", "expected a non-negative integer, got " + ShortDump(root["seed"]));
-    }
-    settings.seed = root["seed"].get<uint64_t>();
-  }
-  if (root.contains("vehicle_nodes")) {
-    if (!root["vehicle_nodes"].is_object()) {
-      FailAt(origin, "vehicle_nodes",
-             "expected an object, got " + ShortDump(root["vehicle_nodes"]));
-    }
-    settings.vehicle_nodes = ParseNodeSettings(root["vehicle_nodes"], origin);
-  }
-  if (root.contains("max_attempts")) {
-    const Json& value = root["max_attempts"];
-    if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 || value.get<uint64_t>() > 1000) {
-      FailAt(origin, "max_attempts", "expected an integer in 1..1000, got " + ShortDump(value));
-    }
-    settings.max_attempts = value.get<uint32_t>();
-  }
-  if (root.contains("scenario_timeout_s")) {
-    const Json& value = root["scenario_timeout_s"];
-    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0) {
-      FailAt(origin, "scenario_timeout_s", "expected a number > 0, got " + ShortDump(value));
-    }
-    settings.scenario_timeout_s = value.get<double>();
-  }
-  return settings;
-}
 
 // A listed scenario's requested number, or 0 when it has none; throws for a bad value.
 uint32_t GivenNumber(const Json& overrides, const std::string& origin, const std::string& path) {
@@ -148,55 +50,11 @@ void Claim(std::map<uint32_t, std::string>* used, uint32_t number, const std::st
   }
 }
 
-// A "variants" entry: its name and the keys merged over each layout.
-struct Variant {
-  std::string name;
-  Json overrides;
-};
-
-bool IsVariantName(const std::string& name) {
-  if (name.empty() || name.size() > 32) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  });
-}
-
-std::vector<Variant> ParseVariants(const Json& section, const std::string& origin) {
-  if (!section.is_array() || section.empty() || section.size() > 256) {
-    FailAt(origin, "variants", "expected an array of 1..256 objects, got " + ShortDump(section));
-  }
-  std::vector<Variant> variants;
-  std::set<std::string> names;
-  for (size_t v = 0; v < section.size(); ++v) {
-    const std::string path = "variants[" + std::to_string(v) + "]";
-    if (!section[v].is_object())
-      FailAt(origin, path, "expected an object, got " + ShortDump(section[v]));
-    if (!section[v].contains("name") || !section[v]["name"].is_string() ||
-        !IsVariantName(section[v]["name"].get<std::string>())) {
-      FailAt(origin, path + ".name",
-             "expected 1..32 letters, digits, '_', '-' or '.', got " +
-                 (section[v].contains("name") ? DescribeValue(section[v]["name"]) : "nothing"));
-    }
-    Variant variant{section[v]["name"].get<std::string>(), section[v]};
-    variant.overrides.erase("name");
-    if (!names.insert(variant.name).second) {
-      FailAt(origin, path + ".name", "\"" + variant.name + "\" is used by an earlier variant");
-    }
-    for (const char* key : {"scenario_number", "seed"}) {
-      if (variant.overrides.contains(key)) {
-        FailAt(origin, path + "." + key, "is set per layout, not per variant");
-      }
-    }
-    variants.push_back(std::move(variant));
-  }
-  return variants;
-}
-
 // Every layout of `layouts` once per variant (see batch.h); `merged` holds each layout's JSON
 // before decoding (absent when it could not be generated).
 std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& layouts,
                                            const std::map<uint32_t, Json>& merged,
-                                           const std::vector<Variant>& variants,
+                                           const std::vector<VariantOverrides>& variants,
                                            const ActorClasses* classes, const std::string& origin) {
   const uint32_t count = static_cast<uint32_t>(variants.size());
   std::vector<PlannedScenario> crossed;
@@ -247,43 +105,17 @@ const PlannedScenario* Batch::Find(uint32_t scenario_number) const {
 
 Batch ParseBatch(const Json& root, const std::string& origin, const std::string& default_name,
                  const ActorClasses* classes) {
-  if (!root.is_object()) {
-    throw BatchError(origin + ": expected a JSON object at the top level, got " + ShortDump(root));
-  }
-  for (const auto& [key, value] : root.items()) {
-    if (!batch_keys::kBatch.contains(key)) {
-      FailAt(origin, key,
-             "unknown top-level field (expected name, seed, defaults, scenarios, generate, search, "
-             "variants, vehicle_nodes, max_attempts, scenario_timeout_s, $schema)");
-    }
-  }
-  std::vector<Variant> variants;
-  if (root.contains("variants")) {
-    if (root.contains("search")) {
-      FailAt(origin, "variants", "a batch with a \"search\" section cannot have variants");
-    }
-    variants = ParseVariants(root["variants"], origin);
-  }
+  const BatchFile file = DecodeBatchFile(root, origin);
+  const std::vector<VariantOverrides> variants =
+      file.variants.value_or(std::vector<VariantOverrides>{});
   std::map<uint32_t, Json> layout_json;  // each layout's JSON before decoding, for the variants
   Batch batch;
   batch.origin = origin;
-  batch.settings = ParseSettings(root, origin, default_name);
-  if (root.contains("defaults")) {
-    batch.defaults = root["defaults"];
-    if (!batch.defaults.is_object()) {
-      FailAt(origin, "defaults", "expected an object, got " + ShortDump(batch.defaults));
-    }
-    for (const char* per_scenario : {"scenario_number", "seed"}) {
-      if (batch.defaults.contains(per_scenario)) {
-        FailAt(origin, std::string("defaults.") + per_scenario,
-               "is set per scenario (derived, or given in a scenario's overrides)");
-      }
-    }
-  }
-  const Json listed = root.contains("scenarios") ? root["scenarios"] : Json::array();
-  if (!listed.is_array()) {
-    FailAt(origin, "scenarios", "expected an array, got " + ShortDump(listed));
-  }
+  batch.settings = file.settings;
+  batch.settings.name = file.name.value_or(default_name);
+  batch.defaults = file.defaults.json;
+  Json listed = Json::array();
+  for (const ScenarioOverrides& scenario : file.scenarios) listed.push_back(scenario.json);
 
   // Fields absent from defaults and overrides take a default-constructed request's values,
   // except vehicle_nodes, which is the batch's top-level spec (defaults and overrides may still
@@ -298,8 +130,6 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   std::vector<uint32_t> numbers(listed.size(), 0);
   for (size_t i = 0; i < listed.size(); ++i) {
     const std::string path = "scenarios[" + std::to_string(i) + "]";
-    if (!listed[i].is_object())
-      FailAt(origin, path, "expected an object, got " + ShortDump(listed[i]));
     numbers[i] = GivenNumber(listed[i], origin, path);
     if (numbers[i] != 0) Claim(&used, numbers[i], path, origin, path + ".scenario_number");
   }
@@ -327,8 +157,8 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   }
 
   // Generated scenarios, numbered on from start_number or past the highest listed number.
-  if (root.contains("generate")) {
-    const GenerateSpec spec = ParseGenerateSpec(root["generate"], origin, "generate");
+  if (file.generate) {
+    const GenerateSpec& spec = *file.generate;
     if (base.contains("scene_description") && base["scene_description"].contains("landscape")) {
       protocol::LandscapeDescription landscape;
       try {
@@ -367,8 +197,8 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
     }
   }
   // Searched scenarios: numbered on past every listed and generated one.
-  if (root.contains("search")) {
-    batch.search = ParseSearchSpec(root["search"], base, batch.settings.seed, origin, "search");
+  if (file.search) {
+    batch.search = ResolveSearchSpec(*file.search, base, batch.settings.seed, origin, "search");
     if (classes != nullptr) {
       std::vector<std::string> names;
       for (const search::ActorClassSpace& actor : batch.search->space.classes) {
@@ -395,7 +225,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
             });
   if (!variants.empty()) {
     batch.scenarios = CrossVariants(batch.scenarios, layout_json, variants, classes, origin);
-    for (const Variant& variant : variants) batch.variants.push_back(variant.name);
+    for (const VariantOverrides& variant : variants) batch.variants.push_back(variant.name);
   }
   return batch;
 }

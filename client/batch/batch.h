@@ -11,17 +11,17 @@
 //                      "save_minimal": false},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
 // Every key is optional except that at least one scenario must be listed, generated or searched;
-// unknown top-level keys are errors. A "search" section adds scenarios while the batch runs
-// (client/search/search_run.h): numbered on from one past the highest listed or generated number,
-// each seeded like a generated one, from the source "search[<candidate id - 1>]". A scenario is
-// DeepMerge(DeepMerge(base, defaults), overrides) plus its number and seed, decoded strictly into
-// protocol::RunScenarioRequest, where base is the JSON of a default-constructed RunScenarioRequest
-// (so a batch names only what it changes; arrays such as ssa_array still replace whole, and each
-// SSA layout must be complete) whose vehicle_nodes is BatchNodeSettings::spec, the top-level
-// "vehicle_nodes" without the client-only keys max_reruns and save_minimal (so "defaults" or an
-// override can still change it for some scenarios). The top-level "vehicle_nodes" is decoded
-// strictly with the batch: a bad value there is a BatchError, e.g. "batch.json:
-// vehicle_nodes.max_reruns: expected an unsigned integer, got string "x"".
+// unknown keys are errors (batch_file.h declares the top level). A "search" section adds scenarios
+// while the batch runs (client/search/search_run.h): numbered on from one past the highest listed
+// or generated number, each seeded like a generated one, from the source "search[<candidate id -
+// 1>]". A scenario is DeepMerge(DeepMerge(base, defaults), overrides) plus its number and seed,
+// decoded strictly into protocol::RunScenarioRequest, where base is the JSON of a
+// default-constructed RunScenarioRequest (so a batch names only what it changes; arrays such as
+// ssa_array still replace whole, and each SSA layout must be complete) whose vehicle_nodes is
+// BatchNodeSettings::spec, the top-level "vehicle_nodes" without the client-only keys max_reruns
+// and save_minimal (so "defaults" or an override can still change it for some scenarios). The
+// top-level "vehicle_nodes" is decoded strictly with the batch: a bad value there is a BatchError,
+// e.g. "batch.json: vehicle_nodes.max_reruns: expected an unsigned integer, got string "x"".
 //
 // Numbering: a "scenario_number" in an override is used as given (1..2147483647, the range of
 // RunScenario's int32; AnalyzeScenario's uint16 is widened to match; 0 is reserved); the other
@@ -62,6 +62,7 @@
 
 #include "client/batch/batch_json.h"
 #include "client/batch/search_spec.h"
+#include "json/declare.h"
 #include "protocol/messages.h"
 
 namespace asg::client {
@@ -82,6 +83,7 @@ struct BatchNodeSettings {
   double ready_timeout = 60.0;
   bool operator==(const BatchNodeSettings&) const = default;
 };
+ASG_DECLARE_JSON(BatchNodeSettings);
 
 /// Client settings of a batch beside its scenarios, for the orchestrator.
 struct BatchSettings {

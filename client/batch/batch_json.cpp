@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -88,12 +87,6 @@ std::string ShortDump(const Json& value) {
 std::string DescribeValue(const Json& value) {
   if (value.is_null()) return "null";
   return std::string(value.type_name()) + " " + ShortDump(value);
-}
-
-std::string NumberText(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 void FailAt(const std::string& origin, const std::string& path, const std::string& problem) {

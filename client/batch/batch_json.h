@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/number_format.h"
+
 namespace asg::client {
 
 using Json = nlohmann::ordered_json;
@@ -53,8 +55,9 @@ std::string ShortDump(const Json& value);
 /// A value for an error message with its JSON type: `string "x"`, `number -1`, `null`.
 std::string DescribeValue(const Json& value);
 
-/// A number for an error message, in %g form: "75", "0.5", "1e+06".
-std::string NumberText(double value);
+/// A number for an error message: core::FormatNumber ("75", "0.5", "1000000"), by the name the
+/// batch layer's callers know.
+inline std::string NumberText(double value) { return core::FormatNumber(value); }
 
 /// Throws BatchError "<origin>: <path>: <problem>".
 [[noreturn]] void FailAt(const std::string& origin, const std::string& path,

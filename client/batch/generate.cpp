@@ -1,100 +1,13 @@
-// Parsing of the "generate" section and sampling of one scenario from its seed.
+// Sampling of one scenario of the "generate" section from its seed.
 #include "client/batch/generate.h"
 
 #include <cmath>
-#include <limits>
-#include <set>
 
-#include "client/batch/batch_keys.h"
 #include "client/batch/batch_seed.h"
-#include "protocol/messages.h"
 
 namespace asg::client {
 
 namespace {
-
-void CheckKeys(const Json& object, const std::set<std::string>& known, const std::string& origin,
-               const std::string& path) {
-  if (!object.is_object()) FailAt(origin, path, "expected an object, got " + ShortDump(object));
-  for (const auto& [key, value] : object.items()) {
-    if (!known.contains(key)) FailAt(origin, path + "." + key, "unknown field");
-  }
-}
-
-double ParseNumber(const Json& value, const std::string& origin, const std::string& path) {
-  if (!value.is_number() || !std::isfinite(value.get<double>())) {
-    FailAt(origin, path, "expected a finite number, got " + ShortDump(value));
-  }
-  return value.get<double>();
-}
-
-SampledRange ParseRange(const Json& value, const std::string& origin, const std::string& path) {
-  if (value.is_number()) {
-    const double fixed = ParseNumber(value, origin, path);
-    return {fixed, fixed};
-  }
-  if (!value.is_array() || value.size() != 2) {
-    FailAt(origin, path, "expected a number or [min, max], got " + ShortDump(value));
-  }
-  const SampledRange range{ParseNumber(value[0], origin, path + "[0]"),
-                           ParseNumber(value[1], origin, path + "[1]")};
-  if (range.min > range.max) FailAt(origin, path, "min > max in " + ShortDump(value));
-  return range;
-}
-
-std::optional<SampledRange> OptionalRange(const Json& object, const char* key,
-                                          const std::string& origin, const std::string& path) {
-  const auto found = object.find(key);
-  if (found == object.end()) return std::nullopt;
-  return ParseRange(*found, origin, path + "." + key);
-}
-
-int64_t ParseCount(const Json& value, int64_t max, const std::string& origin,
-                   const std::string& path) {
-  if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > max) {
-    FailAt(origin, path,
-           "expected an integer in 0.." + std::to_string(max) + ", got " + ShortDump(value));
-  }
-  return value.get<int64_t>();
-}
-
-GeneratedActorSpec ParseActor(const Json& actor, const std::string& origin,
-                              const std::string& path) {
-  CheckKeys(actor, batch_keys::kGenerateActor, origin, path);
-  for (const char* required : {"path_name", "count", "x", "y"}) {
-    if (!actor.contains(required)) FailAt(origin, path + "." + required, "missing required field");
-  }
-  GeneratedActorSpec spec;
-  if (!actor["path_name"].is_string() || actor["path_name"].get<std::string>().empty()) {
-    FailAt(origin, path + ".path_name",
-           "expected a non-empty string, got " + ShortDump(actor["path_name"]));
-  }
-  spec.path_name = actor["path_name"].get<std::string>();
-  const Json& count = actor["count"];
-  constexpr int64_t kMaxInstances = std::numeric_limits<uint16_t>::max();
-  if (count.is_array() && count.size() == 2) {
-    spec.count_min = ParseCount(count[0], kMaxInstances, origin, path + ".count[0]");
-    spec.count_max = ParseCount(count[1], kMaxInstances, origin, path + ".count[1]");
-    if (spec.count_min > spec.count_max) FailAt(origin, path + ".count", "min > max");
-  } else {
-    spec.count_min = spec.count_max = ParseCount(count, kMaxInstances, origin, path + ".count");
-  }
-  spec.x = ParseRange(actor["x"], origin, path + ".x");
-  spec.y = ParseRange(actor["y"], origin, path + ".y");
-  if (actor.contains("yaw")) spec.yaw = ParseRange(actor["yaw"], origin, path + ".yaw");
-  if (actor.contains("scale")) {
-    spec.scale = ParseRange(actor["scale"], origin, path + ".scale");
-    if (spec.scale.min <= 0.0) FailAt(origin, path + ".scale", "scale must be > 0");
-  }
-  if (actor.contains("cast_shadow")) {
-    if (!actor["cast_shadow"].is_boolean()) {
-      FailAt(origin, path + ".cast_shadow",
-             "expected a boolean, got " + ShortDump(actor["cast_shadow"]));
-    }
-    spec.cast_shadow = actor["cast_shadow"].get<bool>();
-  }
-  return spec;
-}
 
 double Sample(Random& random, const SampledRange& range) {
   return range.min == range.max ? range.min : random.Uniform(range.min, range.max);
@@ -110,71 +23,18 @@ double DefaultCoordinate(const Json& defaults, const char* key, const char* axis
 // Squared 2-D length; comparing squares avoids hypot, whose rounding varies between libraries.
 double SquaredDistance(double dx, double dy) { return dx * dx + dy * dy; }
 
-std::string FormatMetres(double value) {
-  Json number = value;
-  return number.dump() + " m";
-}
+// Metres as JSON writes them ("10.0 m"), the form these messages have always had.
+std::string FormatMetres(double value) { return Json(value).dump() + " m"; }
 
 }  // namespace
 
 GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
                                const std::string& path) {
-  CheckKeys(section, batch_keys::kGenerate, origin, path);
   GenerateSpec spec;
-  constexpr int64_t kMaxNumber = std::numeric_limits<uint16_t>::max();
-  if (!section.contains("count")) FailAt(origin, path + ".count", "missing required field");
-  spec.count =
-      static_cast<uint32_t>(ParseCount(section["count"], kMaxNumber, origin, path + ".count"));
-  if (section.contains("start_number")) {
-    const int64_t start = ParseCount(section["start_number"], protocol::kMaxScenarioNumber, origin,
-                                     path + ".start_number");
-    if (start == 0) FailAt(origin, path + ".start_number", "0 is reserved, numbers start at 1");
-    spec.start_number = static_cast<uint32_t>(start);
-  }
-  if (section.contains("max_tries")) {
-    spec.max_tries = static_cast<uint32_t>(
-        ParseCount(section["max_tries"], 100'000'000, origin, path + ".max_tries"));
-    if (spec.max_tries == 0) FailAt(origin, path + ".max_tries", "must be >= 1");
-  }
-  if (section.contains("actors")) {
-    const Json& actors = section["actors"];
-    if (!actors.is_array()) {
-      FailAt(origin, path + ".actors", "expected an array, got " + ShortDump(actors));
-    }
-    for (size_t i = 0; i < actors.size(); ++i) {
-      spec.actors.push_back(
-          ParseActor(actors[i], origin, path + ".actors[" + std::to_string(i) + "]"));
-    }
-  }
-  if (section.contains("start")) {
-    const std::string start_path = path + ".start";
-    CheckKeys(section["start"], batch_keys::kStart, origin, start_path);
-    spec.start_x = OptionalRange(section["start"], "x", origin, start_path);
-    spec.start_y = OptionalRange(section["start"], "y", origin, start_path);
-    spec.start_yaw = OptionalRange(section["start"], "yaw", origin, start_path);
-  }
-  if (section.contains("goal")) {
-    const std::string goal_path = path + ".goal";
-    CheckKeys(section["goal"], batch_keys::kGoal, origin, goal_path);
-    spec.goal_x = OptionalRange(section["goal"], "x", origin, goal_path);
-    spec.goal_y = OptionalRange(section["goal"], "y", origin, goal_path);
-  }
-  spec.goal_radius = OptionalRange(section, "goal_radius", origin, path);
-  spec.sim_timeout_period = OptionalRange(section, "sim_timeout_period", origin, path);
-  spec.vehicle_idling_timeout_period =
-      OptionalRange(section, "vehicle_idling_timeout_period", origin, path);
-  spec.vehicle_stuck_timeout_period =
-      OptionalRange(section, "vehicle_stuck_timeout_period", origin, path);
-  spec.sunlight_inclination = OptionalRange(section, "sunlight_inclination", origin, path);
-  spec.sunlight_yaw_angle = OptionalRange(section, "sunlight_yaw_angle", origin, path);
-  for (const char* key : {"start_clearance", "goal_clearance", "min_start_goal_distance"}) {
-    if (!section.contains(key)) continue;
-    const double value = ParseNumber(section[key], origin, path + "." + key);
-    if (value < 0.0)
-      FailAt(origin, path + "." + key, "must be >= 0, got " + ShortDump(section[key]));
-    if (std::string(key) == "start_clearance") spec.start_clearance = value;
-    if (std::string(key) == "goal_clearance") spec.goal_clearance = value;
-    if (std::string(key) == "min_start_goal_distance") spec.min_start_goal_distance = value;
+  try {
+    Decode(section, path, &spec);
+  } catch (const json::DecodeError& error) {
+    throw BatchError(origin + ": " + error.what());
   }
   return spec;
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "client/batch/batch_json.h"
+#include "json/declare.h"
 
 namespace asg::client {
 
@@ -47,6 +48,7 @@ struct GeneratedActorSpec {
   SampledRange scale{1.0, 1.0};  ///< uniform scale, > 0
   bool cast_shadow = true;       ///< cast_shadow of every instance
 };
+ASG_DECLARE_JSON(GeneratedActorSpec);
 
 /// A parsed "generate" section.
 struct GenerateSpec {
@@ -66,9 +68,11 @@ struct GenerateSpec {
   double goal_clearance = 10.0;                   ///< [m] no actor closer than this to the goal
   std::optional<double> min_start_goal_distance;  ///< [m] when set, start and goal this far apart
 };
+ASG_DECLARE_JSON(GenerateSpec);
 
-/// Parses a "generate" section found at JSON path `path` of `origin`; throws BatchError
-/// "<origin>: <path>.<key>: <problem>" for wrong types, unknown keys or min > max.
+/// Parses a "generate" section found at JSON path `path` of `origin` (its fields are declared in
+/// generate_json.cpp); throws BatchError "<origin>: <path>.<key>: <problem>" for wrong types,
+/// unknown keys (with the likely key meant) or min > max.
 GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
                                const std::string& path);
 

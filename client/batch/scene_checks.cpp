@@ -2,19 +2,22 @@
 #include "client/batch/scene_checks.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
+#include "catalog/actor_catalog.h"
+#include "core/number_format.h"
 #include "terrain/landscape.h"
 
 namespace asg::client {
 
 namespace {
 
+using core::FormatNumber;
+
 std::string Extent(const terrain::LandscapeGrid& grid) {
-  char text[64];
-  std::snprintf(text, sizeof text, "[%g, %g]", grid.min_xy(), grid.max_xy());
-  return text;
+  std::string text(1, '[');  // appended: GCC 12 warns falsely on "[" + a temporary string
+  return text.append(FormatNumber(grid.min_xy())).append(", ").append(FormatNumber(grid.max_xy())) +
+         "]";
 }
 
 bool Inside(const terrain::LandscapeGrid& grid, double value) {
@@ -31,22 +34,13 @@ std::string UnknownClass(const std::string& name, const ActorClasses& classes) {
 ActorClasses ReadActorClasses(const std::filesystem::path& catalog) {
   ActorClasses classes;
   classes.catalog = catalog.string();
-  const Json json = ParseJsonText(ReadTextFile(catalog), catalog.string());
-  if (!json.is_object() || !json.contains("actors") || !json["actors"].is_array()) {
-    throw BatchError(catalog.string() + ": expected {\"actors\": [...]}");
-  }
-  for (const Json& actor : json["actors"]) {
-    if (!actor.is_object()) continue;
-    if (actor.contains("path_name") && actor["path_name"].is_string()) {
-      classes.names.insert(actor["path_name"].get<std::string>());
+  try {
+    for (std::string& name : catalog::ActorCatalog::FromFile(catalog.string()).Names()) {
+      classes.names.insert(std::move(name));
     }
-    if (actor.contains("aliases") && actor["aliases"].is_array()) {
-      for (const Json& alias : actor["aliases"]) {
-        if (alias.is_string()) classes.names.insert(alias.get<std::string>());
-      }
-    }
+  } catch (const catalog::CatalogError& error) {
+    throw BatchError(error.what());
   }
-  if (classes.names.empty()) throw BatchError(catalog.string() + ": no actor classes");
   return classes;
 }
 
@@ -59,7 +53,7 @@ std::optional<SceneProblem> CheckScene(const protocol::RunScenarioRequest& reque
     return SceneProblem{"scene_description", error.what()};
   }
   const auto outside = [&](double value) {
-    return NumberText(value) + " is outside the landscape " + Extent(grid);
+    return FormatNumber(value) + " is outside the landscape " + Extent(grid);
   };
   const std::pair<const char*, const protocol::Point*> points[] = {
       {"vehicle_start_location", &request.vehicle_start_location},
@@ -98,8 +92,8 @@ void CheckGenerateSpec(const GenerateSpec& spec, const protocol::LandscapeDescri
   }
   const auto check = [&](const std::string& path, const SampledRange& range) {
     if (Inside(grid, range.min) && Inside(grid, range.max)) return;
-    throw BatchError(origin + ": " + path + ": [" + NumberText(range.min) + ", " +
-                     NumberText(range.max) + "] reaches outside the landscape " + Extent(grid));
+    throw BatchError(origin + ": " + path + ": [" + FormatNumber(range.min) + ", " +
+                     FormatNumber(range.max) + "] reaches outside the landscape " + Extent(grid));
   };
   for (size_t i = 0; i < spec.actors.size(); ++i) {
     const std::string path = "generate.actors[" + std::to_string(i) + "]";

@@ -24,8 +24,8 @@ struct ActorClasses {
   std::string catalog;
 };
 
-/// Reads the class names of a catalog file ({"actors": [{"path_name", "aliases"}, ...]}).
-/// Throws BatchError naming the file when it cannot be read or has no such list.
+/// Reads the class names of a catalog file (catalog/actor_catalog.h, strictly). Throws
+/// BatchError naming the file and the problem when it cannot be read or is not a valid catalog.
 ActorClasses ReadActorClasses(const std::filesystem::path& catalog);
 
 /// What cannot run in a scene: the JSON path of the value (relative to the request) and why.

@@ -1,67 +1,151 @@
-// Parsing the "search" section strictly, with the batch defaults filling what it leaves out.
+// The "search" section: its field lists, and the batch defaults filling what it leaves out.
 #include "client/batch/search_spec.h"
 
-#include <cmath>
 #include <initializer_list>
-#include <set>
 #include <stdexcept>
 
-#include "client/batch/batch_keys.h"
-#include "search/settings_reader.h"
+#include "client/batch/batch_wording.h"
+#include "json/range.h"
 #include "search/strategy_registry.h"
+#include "search/strategy_settings.h"
+
+namespace asg::json {
+
+template <>
+struct Schema<client::ExternalSettings> {
+  static constexpr const char* kName = "StrategySettings:external";
+  static constexpr const Wording* kWording = &search::kSettingsWording;
+  static constexpr Limit kTimeout{0.0, 86400.0, true, false};
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("connect_timeout", m.connect_timeout, kTimeout);
+    v.Optional("reply_timeout", m.reply_timeout, kTimeout);
+    v.Optional("max_rounds", m.max_rounds, Between(1, 1000));
+    v.Optional("generator", m.generator);
+  }
+};
+
+template <>
+struct Schema<client::SearchClassSection> {
+  static constexpr const char* kName = "SearchClass";
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("path_name", m.path_name);
+    v.Optional("max_count", m.max_count, Between(1, 65535));
+    v.Optional("x", m.x, kNumberOrRange);
+    v.Optional("y", m.y, kNumberOrRange);
+    v.Optional("yaw", m.yaw, kNumberOrRange);
+    v.Optional("scale", m.scale, NumberOrRange{kPositive});
+    v.Optional("obstacle", m.obstacle);
+  }
+  static void Check(const client::SearchClassSection& m, const FieldReader& reader) {
+    if (m.path_name.empty()) {
+      throw DecodeError(reader.Child("path_name"), "expected a non-empty string, got \"\"");
+    }
+  }
+};
+
+template <>
+struct Schema<client::SearchStart> {
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("x", m.x);
+    v.Optional("y", m.y);
+    v.Optional("yaw", m.yaw);
+  }
+};
+
+template <>
+struct Schema<client::SearchGoal> {
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("x", m.x);
+    v.Optional("y", m.y);
+  }
+};
+
+template <>
+struct Schema<client::SearchLandscape> {
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("min", m.min);
+    v.Optional("max", m.max);
+  }
+};
+
+template <>
+struct Schema<client::SearchSpaceSection> {
+  static constexpr const char* kName = "SearchSpace";
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("classes", m.classes);
+    v.Optional("min_obstacles", m.min_obstacles, Between(0, 65535));
+    v.Optional("start", m.start);
+    v.Optional("goal", m.goal);
+    v.Optional("sim_timeout", m.sim_timeout, kPositive);
+    v.Optional("landscape", m.landscape);
+    v.Optional("start_clearance", m.start_clearance, kNonNegative);
+    v.Optional("goal_clearance", m.goal_clearance, kNonNegative);
+    v.Optional("path_clearance", m.path_clearance, kNonNegative);
+  }
+  static void Check(const client::SearchSpaceSection& m, const FieldReader& reader) {
+    if (m.classes.empty()) {
+      throw DecodeError(reader.Child("classes"),
+                        "expected a non-empty array of actor classes, got []");
+    }
+  }
+};
+
+template <>
+struct Schema<client::SearchBudget> {
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("scenarios", m.scenarios, Between(1, 65535));
+  }
+};
+
+template <>
+struct Schema<client::SearchSection> {
+  static constexpr const char* kName = "Search";
+  static constexpr const Wording* kWording = &client::kSearchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("strategy", m.strategy, Expecting{"a strategy name (a string)"});
+    v.Optional("strategy_settings", m.strategy_settings);
+    v.Optional("seed", m.seed);
+    v.Required("budget", m.budget);
+    v.Optional("generation_size", m.generation_size, Between(1, 65535));
+    v.Optional("runs_per_scenario", m.runs_per_scenario, Between(1, 65535));
+    v.Required("space", m.space);
+  }
+  static void Check(const client::SearchSection& m, const FieldReader& reader) {
+    if (!m.strategy_settings.is_object()) {
+      throw DecodeError(reader.Child("strategy_settings"),
+                        "expected an object, got " + client::DescribeValue(m.strategy_settings));
+    }
+  }
+};
+
+}  // namespace asg::json
 
 namespace asg::client {
 
+ASG_DEFINE_JSON(ExternalSettings)
+ASG_DEFINE_JSON(SearchClassSection)
+ASG_DEFINE_JSON(SearchStart)
+ASG_DEFINE_JSON(SearchGoal)
+ASG_DEFINE_JSON(SearchLandscape)
+ASG_DEFINE_JSON(SearchSpaceSection)
+ASG_DEFINE_JSON(SearchBudget)
+ASG_DEFINE_JSON(SearchSection)
+
 namespace {
-
-void RequireObject(const Json& value, const std::string& origin, const std::string& path) {
-  if (!value.is_object()) FailAt(origin, path, "expected an object, got " + DescribeValue(value));
-}
-
-void CheckKeys(const Json& object, const std::set<std::string>& known, const std::string& origin,
-               const std::string& path) {
-  RequireObject(object, origin, path);
-  for (const auto& [key, value] : object.items()) {
-    if (known.contains(key)) continue;
-    std::string list;
-    for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
-    FailAt(origin, path + "." + key, "unknown key (expected " + list + ")");
-  }
-}
-
-double Number(const Json& value, const std::string& origin, const std::string& path) {
-  if (!value.is_number() || !std::isfinite(value.get<double>())) {
-    FailAt(origin, path, "expected a number, got " + DescribeValue(value));
-  }
-  return value.get<double>();
-}
-
-uint32_t Unsigned(const Json& value, uint64_t min, uint64_t max, const std::string& origin,
-                  const std::string& path) {
-  if (!value.is_number_unsigned()) {
-    FailAt(origin, path, "expected an unsigned integer, got " + DescribeValue(value));
-  }
-  const uint64_t number = value.get<uint64_t>();
-  if (number < min || number > max) {
-    FailAt(origin, path,
-           "expected " + std::to_string(min) + ".." + std::to_string(max) + ", got " +
-               std::to_string(number));
-  }
-  return static_cast<uint32_t>(number);
-}
-
-/// A number (fixed) or [min, max] with min <= max.
-search::Range ParseRange(const Json& value, const std::string& origin, const std::string& path) {
-  if (value.is_array()) {
-    if (value.size() != 2) FailAt(origin, path, "expected [min, max], got " + ShortDump(value));
-    const search::Range range{Number(value[0], origin, path + "[0]"),
-                              Number(value[1], origin, path + "[1]")};
-    if (range.min > range.max) FailAt(origin, path, "min > max in " + ShortDump(value));
-    return range;
-  }
-  const double fixed = Number(value, origin, path);
-  return {fixed, fixed};
-}
 
 /// The number at `keys` in `defaults`, or `fallback` when absent or not a number.
 double DefaultNumber(const Json& defaults, std::initializer_list<const char*> keys,
@@ -74,176 +158,83 @@ double DefaultNumber(const Json& defaults, std::initializer_list<const char*> ke
   return value->is_number() ? value->get<double>() : fallback;
 }
 
-search::ActorClassSpace ParseClass(const Json& object, const std::string& origin,
-                                   const std::string& path, double landscape_max) {
-  CheckKeys(object, batch_keys::kSearchClass, origin, path);
-  search::ActorClassSpace actor;
-  actor.x = {0.0, landscape_max};
-  actor.y = {0.0, landscape_max};
-  if (!object.contains("path_name") || !object["path_name"].is_string() ||
-      object["path_name"].get<std::string>().empty()) {
-    FailAt(origin, path + ".path_name",
-           "expected a non-empty string, got " +
-               (object.contains("path_name") ? DescribeValue(object["path_name"]) : "nothing"));
-  }
-  actor.path_name = object["path_name"].get<std::string>();
-  if (object.contains("max_count")) {
-    actor.max_count = Unsigned(object["max_count"], 1, 65535, origin, path + ".max_count");
-  }
-  if (object.contains("x")) actor.x = ParseRange(object["x"], origin, path + ".x");
-  if (object.contains("y")) actor.y = ParseRange(object["y"], origin, path + ".y");
-  if (object.contains("yaw")) actor.yaw = ParseRange(object["yaw"], origin, path + ".yaw");
-  if (object.contains("scale")) actor.scale = ParseRange(object["scale"], origin, path + ".scale");
-  if (actor.scale.min <= 0.0) FailAt(origin, path + ".scale", "must be > 0");
-  if (object.contains("obstacle")) {
-    if (!object["obstacle"].is_boolean()) {
-      FailAt(origin, path + ".obstacle",
-             "expected a boolean, got " + DescribeValue(object["obstacle"]));
-    }
-    actor.obstacle = object["obstacle"].get<bool>();
-  }
-  return actor;
-}
-
-search::SearchSpace ParseSpace(const Json& object, const Json& defaults, const std::string& origin,
-                               const std::string& path) {
-  CheckKeys(object, batch_keys::kSearchSpace, origin, path);
+// The space of `section`, with the batch defaults for start, goal, timeout and landscape.
+search::SearchSpace ResolveSpace(const SearchSpaceSection& section, const Json& defaults,
+                                 const std::string& origin, const std::string& path) {
   search::SearchSpace space;
-  space.landscape_min = 0.0;
-  space.landscape_max =
-      DefaultNumber(defaults, {"scene_description", "landscape", "nominal_size"}, 60.0);
-  space.start = {DefaultNumber(defaults, {"vehicle_start_location", "x"}, space.start.x()),
-                 DefaultNumber(defaults, {"vehicle_start_location", "y"}, space.start.y())};
-  space.start_yaw = DefaultNumber(defaults, {"vehicle_start_yaw"}, space.start_yaw);
-  space.goal = {DefaultNumber(defaults, {"vehicle_goal_location", "x"}, space.goal.x()),
-                DefaultNumber(defaults, {"vehicle_goal_location", "y"}, space.goal.y())};
+  space.landscape_min = section.landscape.min.value_or(0.0);
+  space.landscape_max = section.landscape.max.value_or(
+      DefaultNumber(defaults, {"scene_description", "landscape", "nominal_size"}, 60.0));
+  if ((section.landscape.min || section.landscape.max) &&
+      space.landscape_min >= space.landscape_max) {
+    FailAt(origin, path + ".landscape", "min must be < max");
+  }
+  space.start = {section.start.x.value_or(
+                     DefaultNumber(defaults, {"vehicle_start_location", "x"}, space.start.x())),
+                 section.start.y.value_or(
+                     DefaultNumber(defaults, {"vehicle_start_location", "y"}, space.start.y()))};
+  space.start_yaw =
+      section.start.yaw.value_or(DefaultNumber(defaults, {"vehicle_start_yaw"}, space.start_yaw));
+  space.goal = {section.goal.x.value_or(
+                    DefaultNumber(defaults, {"vehicle_goal_location", "x"}, space.goal.x())),
+                section.goal.y.value_or(
+                    DefaultNumber(defaults, {"vehicle_goal_location", "y"}, space.goal.y()))};
   // A request's sim_timeout_period of 0 (unset) keeps the space's default.
   if (const double timeout = DefaultNumber(defaults, {"sim_timeout_period"}, 0.0); timeout > 0.0) {
     space.sim_timeout = timeout;
   }
-  if (object.contains("landscape")) {
-    const std::string landscape_path = path + ".landscape";
-    CheckKeys(object["landscape"], batch_keys::kSearchLandscape, origin, landscape_path);
-    if (object["landscape"].contains("min")) {
-      space.landscape_min = Number(object["landscape"]["min"], origin, landscape_path + ".min");
-    }
-    if (object["landscape"].contains("max")) {
-      space.landscape_max = Number(object["landscape"]["max"], origin, landscape_path + ".max");
-    }
-    if (space.landscape_min >= space.landscape_max) {
-      FailAt(origin, landscape_path, "min must be < max");
-    }
+  space.sim_timeout = section.sim_timeout.value_or(space.sim_timeout);
+  for (const SearchClassSection& written : section.classes) {
+    search::ActorClassSpace actor;
+    actor.path_name = written.path_name;
+    actor.max_count = written.max_count;
+    actor.x = written.x.value_or(search::Range{0.0, space.landscape_max});
+    actor.y = written.y.value_or(search::Range{0.0, space.landscape_max});
+    actor.yaw = written.yaw;
+    actor.scale = written.scale;
+    actor.obstacle = written.obstacle;
+    space.classes.push_back(actor);
   }
-  if (!object.contains("classes") || !object["classes"].is_array() || object["classes"].empty()) {
-    FailAt(origin, path + ".classes",
-           "expected a non-empty array of actor classes, got " +
-               (object.contains("classes") ? DescribeValue(object["classes"]) : "nothing"));
-  }
-  for (size_t i = 0; i < object["classes"].size(); ++i) {
-    space.classes.push_back(ParseClass(object["classes"][i], origin,
-                                       path + ".classes[" + std::to_string(i) + "]",
-                                       space.landscape_max));
-  }
-  if (object.contains("min_obstacles")) {
-    space.min_obstacles =
-        Unsigned(object["min_obstacles"], 0, 65535, origin, path + ".min_obstacles");
-  }
-  if (object.contains("start")) {
-    const std::string start_path = path + ".start";
-    CheckKeys(object["start"], batch_keys::kStart, origin, start_path);
-    const Json& start = object["start"];
-    if (start.contains("x")) space.start.x() = Number(start["x"], origin, start_path + ".x");
-    if (start.contains("y")) space.start.y() = Number(start["y"], origin, start_path + ".y");
-    if (start.contains("yaw")) space.start_yaw = Number(start["yaw"], origin, start_path + ".yaw");
-  }
-  if (object.contains("goal")) {
-    const std::string goal_path = path + ".goal";
-    CheckKeys(object["goal"], batch_keys::kGoal, origin, goal_path);
-    const Json& goal = object["goal"];
-    if (goal.contains("x")) space.goal.x() = Number(goal["x"], origin, goal_path + ".x");
-    if (goal.contains("y")) space.goal.y() = Number(goal["y"], origin, goal_path + ".y");
-  }
-  const std::pair<const char*, double*> positives[] = {
-      {"sim_timeout", &space.sim_timeout},
-      {"start_clearance", &space.start_clearance},
-      {"goal_clearance", &space.goal_clearance},
-      {"path_clearance", &space.path_clearance},
-  };
-  for (const auto& [key, field] : positives) {
-    if (!object.contains(key)) continue;
-    *field = Number(object[key], origin, path + "." + key);
-    if (*field < 0.0)
-      FailAt(origin, path + "." + key, "must be >= 0, got " + ShortDump(object[key]));
-  }
-  if (space.sim_timeout <= 0.0) FailAt(origin, path + ".sim_timeout", "must be > 0");
+  space.min_obstacles = section.min_obstacles;
+  space.start_clearance = section.start_clearance;
+  space.goal_clearance = section.goal_clearance;
+  space.path_clearance = section.path_clearance;
   return space;
 }
 
-Json RangeToJson(const search::Range& range) { return Json::array({range.min, range.max}); }
+// A resolved space as the section would write it.
+SearchSpaceSection SectionOf(const search::SearchSpace& space) {
+  SearchSpaceSection section;
+  for (const search::ActorClassSpace& actor : space.classes) {
+    section.classes.push_back({actor.path_name, actor.max_count, actor.x, actor.y, actor.yaw,
+                               actor.scale, actor.obstacle});
+  }
+  section.min_obstacles = space.min_obstacles;
+  section.start = {space.start.x(), space.start.y(), space.start_yaw};
+  section.goal = {space.goal.x(), space.goal.y()};
+  section.sim_timeout = space.sim_timeout;
+  section.landscape = {space.landscape_min, space.landscape_max};
+  section.start_clearance = space.start_clearance;
+  section.goal_clearance = space.goal_clearance;
+  section.path_clearance = space.path_clearance;
+  return section;
+}
 
 }  // namespace
 
-Json SearchSpaceToJson(const search::SearchSpace& space) {
-  Json classes = Json::array();
-  for (const search::ActorClassSpace& actor : space.classes) {
-    classes.push_back({{"path_name", actor.path_name},
-                       {"max_count", actor.max_count},
-                       {"x", RangeToJson(actor.x)},
-                       {"y", RangeToJson(actor.y)},
-                       {"yaw", RangeToJson(actor.yaw)},
-                       {"scale", RangeToJson(actor.scale)},
-                       {"obstacle", actor.obstacle}});
-  }
-  return {{"classes", classes},
-          {"min_obstacles", space.min_obstacles},
-          {"start", {{"x", space.start.x()}, {"y", space.start.y()}, {"yaw", space.start_yaw}}},
-          {"goal", {{"x", space.goal.x()}, {"y", space.goal.y()}}},
-          {"sim_timeout", space.sim_timeout},
-          {"landscape", {{"min", space.landscape_min}, {"max", space.landscape_max}}},
-          {"start_clearance", space.start_clearance},
-          {"goal_clearance", space.goal_clearance},
-          {"path_clearance", space.path_clearance}};
-}
+Json SearchSpaceToJson(const search::SearchSpace& space) { return SectionOf(space); }
 
-SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t batch_seed,
-                           const std::string& origin, const std::string& path) {
-  CheckKeys(section, batch_keys::kSearch, origin, path);
+SearchSpec ResolveSearchSpec(const SearchSection& section, const Json& defaults,
+                             uint64_t batch_seed, const std::string& origin,
+                             const std::string& path) {
   SearchSpec spec;
-  spec.seed = batch_seed;
-  if (!section.contains("strategy") || !section["strategy"].is_string()) {
-    FailAt(origin, path + ".strategy",
-           "expected a strategy name (a string), got " +
-               (section.contains("strategy") ? DescribeValue(section["strategy"]) : "nothing"));
-  }
-  spec.strategy = section["strategy"].get<std::string>();
-  if (section.contains("strategy_settings")) {
-    RequireObject(section["strategy_settings"], origin, path + ".strategy_settings");
-    spec.strategy_settings = section["strategy_settings"];
-  }
-  if (section.contains("seed")) {
-    if (!section["seed"].is_number_unsigned()) {
-      FailAt(origin, path + ".seed",
-             "expected a non-negative integer, got " + DescribeValue(section["seed"]));
-    }
-    spec.seed = section["seed"].get<uint64_t>();
-  }
-  if (!section.contains("budget")) FailAt(origin, path + ".budget", "is required");
-  CheckKeys(section["budget"], batch_keys::kSearchBudget, origin, path + ".budget");
-  if (!section["budget"].contains("scenarios")) {
-    FailAt(origin, path + ".budget.scenarios", "is required");
-  }
-  spec.budget_scenarios =
-      Unsigned(section["budget"]["scenarios"], 1, 65535, origin, path + ".budget.scenarios");
-  if (section.contains("generation_size")) {
-    spec.generation_size =
-        Unsigned(section["generation_size"], 1, 65535, origin, path + ".generation_size");
-  }
-  if (section.contains("runs_per_scenario")) {
-    spec.runs_per_scenario =
-        Unsigned(section["runs_per_scenario"], 1, 65535, origin, path + ".runs_per_scenario");
-  }
-  if (!section.contains("space")) FailAt(origin, path + ".space", "is required");
-  spec.space = ParseSpace(section["space"], defaults, origin, path + ".space");
+  spec.strategy = section.strategy;
+  spec.strategy_settings = section.strategy_settings;
+  spec.seed = section.seed.value_or(batch_seed);
+  spec.budget_scenarios = section.budget.scenarios;
+  spec.generation_size = section.generation_size;
+  spec.runs_per_scenario = section.runs_per_scenario;
+  spec.space = ResolveSpace(section.space, defaults, origin, path + ".space");
   spec.space_json = SearchSpaceToJson(spec.space);
   // The strategy is made once here so that a bad name or setting is a batch error.
   try {
@@ -254,54 +245,32 @@ SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t b
     }
   } catch (const std::invalid_argument& error) {
     std::string problem = error.what();
-    if (problem.starts_with("unknown search strategy"))
+    const bool unknown = problem.starts_with("unknown");
+    if (problem.starts_with("unknown search strategy")) {
       problem += ", " + std::string(kExternalStrategy);
-    FailAt(origin,
-           path + (section.contains("strategy_settings") && !problem.starts_with("unknown")
-                       ? ".strategy_settings"
-                       : ".strategy"),
+    }
+    const bool settings_given = !section.strategy_settings.empty();
+    FailAt(origin, path + (settings_given && !unknown ? ".strategy_settings" : ".strategy"),
            problem);
   }
   return spec;
 }
 
-namespace {
-
-ExternalSettings ReadExternalSettings(search::SettingsReader& reader) {
-  ExternalSettings s;
-  reader.Read("connect_timeout", &s.connect_timeout);
-  reader.Read("reply_timeout", &s.reply_timeout);
-  reader.Read("max_rounds", &s.max_rounds);
-  const nlohmann::ordered_json& generator = reader.Raw("generator", {{"default", s.generator}});
-  if (!generator.is_null()) s.generator = generator;
-  return s;
+SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t batch_seed,
+                           const std::string& origin, const std::string& path) {
+  SearchSection decoded;
+  try {
+    Decode(section, path, &decoded);
+  } catch (const json::DecodeError& error) {
+    throw BatchError(origin + ": " + error.what());
+  }
+  return ResolveSearchSpec(decoded, defaults, batch_seed, origin, path);
 }
 
-}  // namespace
-
-nlohmann::ordered_json ExternalSettingsSchema() {
-  search::SettingsReader reader("external", nullptr);
-  ReadExternalSettings(reader);
-  return reader.Schema();
-}
-
-ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings) {
-  search::SettingsReader reader("external", settings);
-  const ExternalSettings s = ReadExternalSettings(reader);
-  reader.Finish();
-  if (!(s.connect_timeout > 0.0 && s.connect_timeout <= 86400.0)) {
-    throw std::invalid_argument("external setting \"connect_timeout\" is " +
-                                NumberText(s.connect_timeout) + ": expected (0, 86400] seconds");
-  }
-  if (!(s.reply_timeout > 0.0 && s.reply_timeout <= 86400.0)) {
-    throw std::invalid_argument("external setting \"reply_timeout\" is " +
-                                NumberText(s.reply_timeout) + ": expected (0, 86400] seconds");
-  }
-  if (s.max_rounds < 1 || s.max_rounds > 1000) {
-    throw std::invalid_argument("external setting \"max_rounds\" is " +
-                                std::to_string(s.max_rounds) + ": expected 1..1000");
-  }
-  return s;
+ExternalSettings ParseExternalSettings(const Json& settings) {
+  ExternalSettings decoded = search::DecodeSettings<ExternalSettings>(kExternalStrategy, settings);
+  if (decoded.generator.is_null()) decoded.generator = Json::object();
+  return decoded;
 }
 
 }  // namespace asg::client

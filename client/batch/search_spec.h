@@ -24,10 +24,12 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "client/batch/batch_json.h"
+#include "json/declare.h"
 #include "search/space.h"
 
 namespace asg::client {
@@ -38,17 +40,79 @@ inline constexpr const char* kExternalStrategy = "external";
 
 /// The "external" strategy's strategy_settings.
 struct ExternalSettings {
-  double connect_timeout = 120.0;  ///< [s] for the generator to register
-  double reply_timeout = 600.0;    ///< [s] for each of its replies
-  uint32_t max_rounds = 20;        ///< proposal rounds per Ask while proposals are refused
-  nlohmann::ordered_json generator = nlohmann::ordered_json::object();  ///< passed through
+  double connect_timeout = 120.0;  ///< [s] for the generator to register, in (0, 86400]
+  double reply_timeout = 600.0;    ///< [s] for each of its replies, in (0, 86400]
+  uint32_t max_rounds = 20;        ///< proposal rounds per Ask while proposals are refused, 1..1000
+  Json generator = Json::object();  ///< passed through
 };
+ASG_DECLARE_JSON(ExternalSettings);
 
 /// Reads strategy_settings of "external" (null or an object with the keys above). Throws
 /// std::invalid_argument naming a bad key or value.
-ExternalSettings ParseExternalSettings(const nlohmann::ordered_json& settings);
-/// The JSON Schema of those settings: each key with its type and default.
-nlohmann::ordered_json ExternalSettingsSchema();
+ExternalSettings ParseExternalSettings(const Json& settings);
+
+// The "search" section as written; ParseSearchSpec resolves what it leaves out from the batch.
+
+/// An entry of "space.classes"; x and y default to the landscape, known once resolved.
+struct SearchClassSection {
+  std::string path_name;
+  uint32_t max_count = search::ActorClassSpace{}.max_count;
+  std::optional<search::Range> x, y;  ///< [m]
+  search::Range yaw = search::ActorClassSpace{}.yaw;
+  search::Range scale = search::ActorClassSpace{}.scale;
+  bool obstacle = search::ActorClassSpace{}.obstacle;
+};
+ASG_DECLARE_JSON(SearchClassSection);
+
+/// "space.start": x, y [m] and yaw [deg]; absent ones come from the batch defaults.
+struct SearchStart {
+  std::optional<double> x, y, yaw;
+};
+ASG_DECLARE_JSON(SearchStart);
+
+/// "space.goal": x, y [m].
+struct SearchGoal {
+  std::optional<double> x, y;
+};
+ASG_DECLARE_JSON(SearchGoal);
+
+/// "space.landscape": the reference agent's bounds [m].
+struct SearchLandscape {
+  std::optional<double> min, max;
+};
+ASG_DECLARE_JSON(SearchLandscape);
+
+/// "space" as written.
+struct SearchSpaceSection {
+  std::vector<SearchClassSection> classes;
+  uint32_t min_obstacles = search::SearchSpace{}.min_obstacles;
+  SearchStart start;
+  SearchGoal goal;
+  std::optional<double> sim_timeout;  ///< [s]
+  SearchLandscape landscape;
+  double start_clearance = search::SearchSpace{}.start_clearance;  ///< [m]
+  double goal_clearance = search::SearchSpace{}.goal_clearance;    ///< [m]
+  double path_clearance = search::SearchSpace{}.path_clearance;    ///< [m]
+};
+ASG_DECLARE_JSON(SearchSpaceSection);
+
+/// "budget".
+struct SearchBudget {
+  uint32_t scenarios = 0;  ///< candidates to run, 1..65535
+};
+ASG_DECLARE_JSON(SearchBudget);
+
+/// The "search" section as written.
+struct SearchSection {
+  std::string strategy;
+  Json strategy_settings = Json::object();
+  std::optional<uint64_t> seed;  ///< absent: the batch seed
+  SearchBudget budget;
+  uint32_t generation_size = 50;
+  uint32_t runs_per_scenario = 1;
+  SearchSpaceSection space;
+};
+ASG_DECLARE_JSON(SearchSection);
 
 /// A parsed "search" section.
 struct SearchSpec {
@@ -68,6 +132,11 @@ struct SearchSpec {
 /// e.g. "batch.json: search.space.classes[0].max_count: expected an unsigned integer, got ...".
 SearchSpec ParseSearchSpec(const Json& section, const Json& defaults, uint64_t batch_seed,
                            const std::string& origin, const std::string& path);
+
+/// Resolves a decoded section as ParseSearchSpec does; `path` names it in errors.
+SearchSpec ResolveSearchSpec(const SearchSection& section, const Json& defaults,
+                             uint64_t batch_seed, const std::string& origin,
+                             const std::string& path);
 
 /// The space as JSON (classes with their ranges, start, goal, bounds, clearances).
 Json SearchSpaceToJson(const search::SearchSpace& space);

@@ -16,6 +16,7 @@
 #include "capture/png.h"
 #include "capture/renderer.h"
 #include "scene/world.h"
+#include "tests/source_catalog.h"
 
 namespace asg::capture {
 namespace {
@@ -78,7 +79,7 @@ protocol::AnalyzeScenarioRequest SyntheticRun() {
 }
 
 struct Fixture {
-  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   protocol::RunScenarioRequest request = ReferenceRequest();
   scene::World world = scene::BuildWorld(request, catalog);
   CaptureRenderer renderer;

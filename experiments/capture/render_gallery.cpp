@@ -13,6 +13,7 @@
 #include "capture/renderer.h"
 #include "protocol/messages_json.h"
 #include "scene/scenario_runner.h"
+#include "tests/source_catalog.h"
 
 int main(int argc, char** argv) {
   using namespace asg;
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
   const std::set<std::string> wanted(argv + 3, argv + argc);
 
   const scene::ActorCatalog catalog =
-      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+      scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   scene::ScenarioRunner runner(catalog);
   const scene::World& world = runner.Build(request);
   protocol::AnalyzeScenarioRequest result = scene::CaptureOnlyResult(request);

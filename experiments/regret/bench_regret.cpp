@@ -7,6 +7,7 @@
 #include "experiments/scene/reference_workload.h"
 #include "scene/actor_catalog.h"
 #include "scene/scenario_runner.h"
+#include "tests/source_catalog.h"
 #include "worker/regret_problem.h"
 
 namespace asg {
@@ -21,7 +22,7 @@ struct Workload {
 const Workload& ReferenceWorkloads() {
   static const Workload workload = [] {
     static const scene::ActorCatalog catalog =
-        scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+        scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
     Workload built;
     scene::ScenarioRunner runner(catalog);
     for (uint64_t seed = 1; seed <= 8; ++seed) {

@@ -13,12 +13,13 @@
 #include "scene/sensor_imu.h"
 #include "scene/sensor_lidar.h"
 #include "scene/sensor_occupancy.h"
+#include "tests/source_catalog.h"
 
 namespace asg::scene {
 namespace {
 
 const ActorCatalog& Catalog() {
-  static const ActorCatalog catalog = ActorCatalog::FromFile(DefaultActorCatalogPath());
+  static const ActorCatalog catalog = ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 

@@ -18,6 +18,7 @@
 #include "protocol/messages_json.h"
 #include "scene/actor_catalog.h"
 #include "scene/scenario_runner.h"
+#include "tests/source_catalog.h"
 #include "worker/node_driver.h"
 #include "worker/node_run.h"
 #include "worker/node_server.h"
@@ -143,7 +144,7 @@ BENCHMARK(BM_LockStepRoundTrip)
 
 const scene::ActorCatalog& Catalog() {
   static const scene::ActorCatalog catalog =
-      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+      scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 

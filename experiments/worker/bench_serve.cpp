@@ -19,6 +19,7 @@
 #include "protocol/messages_json.h"
 #include "scene/actor_catalog.h"
 #include "scene/live_run.h"
+#include "tests/source_catalog.h"
 #include "worker/serve/session.h"
 
 namespace asg::worker::serve {
@@ -26,7 +27,7 @@ namespace {
 
 const scene::ActorCatalog& Catalog() {
   static const scene::ActorCatalog catalog =
-      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+      scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 

@@ -13,6 +13,7 @@
 #include "capture/meshes.h"
 #include "capture/renderer.h"
 #include "scene/world.h"
+#include "tests/source_catalog.h"
 
 namespace asg::capture {
 namespace {
@@ -44,7 +45,7 @@ scene::World MakeWorld(const scene::ActorCatalog& catalog, const char* path_name
 
 const scene::ActorCatalog& Catalog() {
   static const scene::ActorCatalog catalog =
-      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+      scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 

@@ -12,6 +12,7 @@
 #include "capture/egl_context.h"
 #include "capture/views.h"
 #include "scene/world.h"
+#include "tests/source_catalog.h"
 
 namespace asg::capture {
 namespace {
@@ -58,7 +59,7 @@ const protocol::CaptureImage& Named(const std::vector<protocol::CaptureImage>& i
 
 // A flat 60 m landscape; trees are added with AddTree; ortho aerial pad 0 at 256 px.
 struct Scene {
-  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   protocol::RunScenarioRequest request;
   protocol::StructuralSceneActorLayout trees;
 

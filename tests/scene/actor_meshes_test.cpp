@@ -48,7 +48,7 @@ void ExpectWellFormed(const TriangleMesh& mesh) {
   EXPECT_EQ(inward, 0);
 }
 
-bool SameColor(const Rgb& a, const Rgb& b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
+bool SameColor(const Rgb& a, const Rgb& b) { return a == b; }
 
 Eigen::AlignedBox3f Bounds(const TriangleMesh& mesh) {
   Eigen::AlignedBox3f box;
@@ -119,10 +119,10 @@ TEST(ActorMeshesTest, TreePartsAreTrunkThenCanopyInTheirColours) {
   ASSERT_EQ(parts.size(), 2u);
   EXPECT_TRUE(SameColor(parts[0].color, tree.trunk_color));
   EXPECT_TRUE(SameColor(parts[1].color, tree.color));
-  EXPECT_NEAR(Bounds(parts[0].mesh).max().x(), tree.trunk_radius, 1e-5);
-  EXPECT_NEAR(Bounds(parts[1].mesh).max().x(), tree.canopy_radius, 1e-5);
+  EXPECT_NEAR(Bounds(parts[0].mesh).max().x(), tree.tree.trunk_radius, 1e-5);
+  EXPECT_NEAR(Bounds(parts[1].mesh).max().x(), tree.tree.canopy_radius, 1e-5);
   // The trunk reaches into the canopy, so no gap shows between them.
-  EXPECT_GE(TreeTrunkTop(tree), tree.canopy_base_height + 0.05 - 1e-9);
+  EXPECT_GE(TreeTrunkTop(tree), tree.tree.canopy_base_height + 0.05 - 1e-9);
   const TriangleMesh whole = ActorMesh(tree);
   EXPECT_EQ(whole.positions.size(),
             parts[0].mesh.positions.size() + parts[1].mesh.positions.size());
@@ -175,10 +175,9 @@ TEST(ActorMeshesTest, FootprintRadiusScalesWithTheInstance) {
   ActorInstance actor;
   actor.kind = &tree;
   actor.scale = 2.0;
-  EXPECT_DOUBLE_EQ(FootprintRadius(actor), 2.0 * tree.trunk_radius);
+  EXPECT_DOUBLE_EQ(FootprintRadius(actor), 2.0 * tree.tree.trunk_radius);
   actor.kind = &bush;
-  EXPECT_DOUBLE_EQ(FootprintRadius(actor),
-                   2.0 * std::max(bush.bush_radii.x(), bush.bush_radii.y()));
+  EXPECT_DOUBLE_EQ(FootprintRadius(actor), 2.0 * std::max(bush.bush.radii[0], bush.bush.radii[1]));
 }
 
 }  // namespace

@@ -7,12 +7,13 @@
 #include <cmath>
 
 #include "scene/actor_catalog.h"
+#include "tests/source_catalog.h"
 
 namespace asg::scene {
 namespace {
 
 TEST(CollisionMesh, EveryShippedClassAtScalesFromAFifthToFourIsFiniteAndBounded) {
-  const ActorCatalog catalog = ActorCatalog::FromFile(DefaultActorCatalogPath());
+  const ActorCatalog catalog = ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   for (const std::string& name : catalog.Names()) {
     const ActorKind& kind = *catalog.Find(name);
     for (int step = 20; step <= 400; ++step) {

@@ -7,6 +7,7 @@
 #include "experiments/scene/reference_workload.h"
 #include "protocol/messages.h"
 #include "scene/actor_catalog.h"
+#include "tests/source_catalog.h"
 
 namespace asg::scene::testing {
 
@@ -16,8 +17,7 @@ inline const char* const kBush = "/Game/Blueprints/BP_SSA_Bush_Barberry_Field_De
 
 /// configs/actors.json of this source tree, loaded once.
 inline const ActorCatalog& ShippedCatalog() {
-  static const ActorCatalog catalog =
-      ActorCatalog::FromFile(std::string(ASG_SOURCE_DIR) + "/configs/actors.json");
+  static const ActorCatalog catalog = ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 

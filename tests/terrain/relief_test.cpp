@@ -115,15 +115,5 @@ TEST(ReliefTest, ValidationNamesTheFeatureAndField) {
   EXPECT_NO_THROW(ValidateReliefFeature(ramp, "r"));
 }
 
-TEST(ReliefTest, FormatNumberIsShortestRoundTrip) {
-  EXPECT_EQ(FormatNumber(-1.0), "-1");
-  EXPECT_EQ(FormatNumber(0.7), "0.7");
-  EXPECT_EQ(FormatNumber(1e6), "1000000");
-  EXPECT_EQ(FormatNumber(0.0), "0");
-  EXPECT_EQ(FormatNumber(1e-9), "1e-09");
-  EXPECT_EQ(FormatNumber(2.5e20), "2.5e+20");
-  EXPECT_EQ(FormatNumber(std::nan("")), "nan");
-}
-
 }  // namespace
 }  // namespace asg::terrain

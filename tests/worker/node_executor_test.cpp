@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "protocol/io_threads.h"
+#include "tests/source_catalog.h"
 #include "tests/worker/node_fake_node.h"
 #include "worker/scenario_executor.h"
 
@@ -27,7 +28,7 @@ protocol::RunScenarioRequest NodeRequest() {
 
 class NodeExecutorTest : public ::testing::Test {
  protected:
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   protocol::IoThreads io_{1};
   NodeServer server_{io_.context().get_executor(), NodeServerSettings{}};
 };

@@ -8,6 +8,7 @@
 
 #include "protocol/io_threads.h"
 #include "scene/actor_catalog.h"
+#include "tests/source_catalog.h"
 #include "tests/worker/node_fake_node.h"
 #include "tests/worker/small_request.h"
 
@@ -75,7 +76,7 @@ class NodeRunTest : public ::testing::Test {
                        request.vehicle.max_steering_angle);
   }
 
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   scene::ScenarioRunner runner_{catalog_};
   protocol::IoThreads io_{1};
   NodeServer server_{io_.context().get_executor(), NodeServerSettings{}};

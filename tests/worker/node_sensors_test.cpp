@@ -10,6 +10,7 @@
 #include "scene/actor_catalog.h"
 #include "scene/live_run.h"
 #include "scene/scenario_runner.h"
+#include "tests/source_catalog.h"
 #include "tests/worker/node_fake_node.h"
 #include "tests/worker/small_request.h"
 #include "worker/node_run.h"
@@ -19,7 +20,7 @@ namespace {
 
 const scene::ActorCatalog& Catalog() {
   static const scene::ActorCatalog catalog =
-      scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+      scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   return catalog;
 }
 
@@ -99,7 +100,7 @@ TEST(NodeSensorsTest, ReadingsIndexTheAttachmentExactlyWithCameraImages) {
   camera.camera.segmentation = true;
   request.vehicle_nodes.sensors = {lidar, grid, camera};
 
-  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
   scene::ScenarioRunner runner(catalog);
   runner.Build(request);
   protocol::IoThreads io(1);

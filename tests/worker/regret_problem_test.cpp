@@ -7,6 +7,7 @@
 
 #include "scene/actor_catalog.h"
 #include "scene/scenario_runner.h"
+#include "tests/source_catalog.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {
@@ -37,7 +38,7 @@ protocol::RunScenarioRequest RequestWithActors() {
 
 class RegretProblemTest : public ::testing::Test {
  protected:
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
 };
 
 TEST_F(RegretProblemTest, TheProblemHasTheWorldsBoundsEndsAndSolidActors) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <variant>
 
+#include "tests/source_catalog.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {
@@ -22,7 +23,7 @@ const ScenarioCompleted* Completed(const Execution& execution) {
 
 class ScenarioExecutorTest : public ::testing::Test {
  protected:
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
 };
 
 TEST_F(ScenarioExecutorTest, RunsTheScenarioAndFillsTheWorkerId) {

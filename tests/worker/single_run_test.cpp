@@ -12,6 +12,7 @@
 #include "results/record.h"
 #include "results/trajectory_csv.h"
 #include "scene/actor_catalog.h"
+#include "tests/source_catalog.h"
 #include "tests/temp_dir.h"
 #include "tests/worker/small_request.h"
 #include "worker/worker_session.h"
@@ -29,7 +30,7 @@ class SingleRunTest : public ::testing::Test {
     return file;
   }
   testutil::TempDir dir_;
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
 };
 
 TEST_F(SingleRunTest, WritesTheScenarioFolderOfARun) {

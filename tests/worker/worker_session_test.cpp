@@ -14,6 +14,7 @@
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
 #include "scene/actor_catalog.h"
+#include "tests/source_catalog.h"
 #include "tests/worker/small_request.h"
 
 namespace asg::worker {
@@ -124,7 +125,7 @@ class WorkerSessionTest : public ::testing::Test {
     settings.exit_grace = std::chrono::milliseconds(100);
     return settings;
   }
-  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(scene::DefaultActorCatalogPath());
+  scene::ActorCatalog catalog_ = scene::ActorCatalog::FromFile(asg::testing::SourceCatalogPath());
 };
 
 TEST_F(WorkerSessionTest, RegistersRunsAScenarioAndReportsItsStatusAndResult) {

@@ -73,6 +73,17 @@ TEST(ParseGenerateSpecTest, BadSectionsNameThePath) {
             "b.json: generate.start.z: unknown field");
 }
 
+TEST(ParseGenerateSpecTest, ATypoGetsTheKeyItLikelyMeant) {
+  EXPECT_EQ(ErrorOf(R"({"count": 1, "goal_radious": 5})"),
+            "b.json: generate.goal_radious: unknown field; did you mean \"goal_radius\"?");
+  EXPECT_EQ(ErrorOf(R"({"count": 1, "actors": [{"path_name": "a", "count": 1, "x": 1, "y": 1,
+            "scalee": 2}]})"),
+            "b.json: generate.actors[0].scalee: unknown field; did you mean \"scale\"?");
+  EXPECT_EQ(ErrorOf(R"({"count": 1, "actors": [{"path_name": "a", "count": [3, 1], "x": 1,
+            "y": 1}]})"),
+            "b.json: generate.actors[0].count: min > max in [3,1]");
+}
+
 TEST(GenerateScenarioTest, EveryValueLiesInItsRangeAndActorsKeepClear) {
   const GenerateSpec spec = Spec();
   for (uint32_t number = 1; number <= spec.count; ++number) {

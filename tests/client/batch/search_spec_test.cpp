@@ -122,6 +122,19 @@ TEST(BatchSearchSpec, ErrorsNameTheFileAndTheJsonPath) {
             0u);
 }
 
+TEST(BatchSearchSpec, ATypoGetsTheKeyItLikelyMeantAndSpaceJsonIsTheResolvedSection) {
+  const std::string head = R"({"strategy": "random", "budget": {"scenarios": 10}, )";
+  EXPECT_EQ(ErrorOf(head + R"("space": {"classes": [{"path_name": "t"}], "goal_clearence": 1}})"),
+            "b.json: search.space.goal_clearence: unknown key; did you mean \"goal_clearance\"?");
+  const SearchSpec spec = Parse(head + R"("space": {"classes": [{"path_name": "t"}]}})");
+  EXPECT_EQ(spec.space_json.dump(),
+            R"({"classes":[{"path_name":"t","max_count":6,"x":[0.0,64.0],"y":[0.0,64.0],)"
+            R"("yaw":[0.0,0.0],"scale":[1.0,1.0],"obstacle":true}],"min_obstacles":1,)"
+            R"("start":{"x":12.0,"y":11.0,"yaw":30.0},"goal":{"x":48.0,"y":47.0},)"
+            R"("sim_timeout":20.0,"landscape":{"min":0.0,"max":64.0},"start_clearance":10.0,)"
+            R"("goal_clearance":10.0,"path_clearance":4.0})");
+}
+
 TEST(BatchSearchSpec, ABatchWithOnlyASearchNumbersItsScenariosAfterTheListedOnes) {
   const Batch batch = ParseBatchText(std::string(R"({"seed": 4, "scenarios": [{}, {}],
       "search": {"strategy": "random", "budget": {"scenarios": 65533}, "space": )") +
