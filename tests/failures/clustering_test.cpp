@@ -1,0 +1,122 @@
+// Tests for failures/clustering.h.
+#include "failures/clustering.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tests/failures/hand_built_runs.h"
+
+namespace asg::failures {
+namespace {
+
+using hand_built::MakeRun;
+using hand_built::Obstacle;
+using protocol::TerminationReason;
+
+/// A failure of scenario `number` (kind `kind`, regret `regret`) that drove `waypoints` in the
+/// scene of two rocks: one at (40, 40), one at (10, 70).
+Failure FailureOf(uint32_t number, FailureKind kind, std::optional<double> regret,
+                  const std::vector<Eigen::Vector2d>& waypoints) {
+  const RunFacts run = MakeRun(number, TerminationReason::REASON_VEHICLE_COLLISION, waypoints,
+                               {Obstacle("rock", 40, 40), Obstacle("rock", 10, 70)});
+  return {number, regret, ComputeSignature(kind, run, hand_built::Flat)};
+}
+
+/// Scenarios 2..14 failing in four distinct ways.
+std::vector<Failure> FourDistinctFailures() {
+  const FailureKind collision = FailureKind::kCollision;
+  return {
+      // Into the rock at (40, 40) from the west: 9 and 2 tie below 5's regret.
+      FailureOf(5, collision, 1.6, {{10, 40}, {38.6, 40}}),
+      FailureOf(2, collision, 1.5, {{10, 40.1}, {38.6, 40.1}}),
+      FailureOf(9, collision, 1.5, {{10, 39.9}, {38.55, 39.9}}),
+      // Into the rock at (10, 70): 3 has no regret, 4 has one.
+      FailureOf(3, collision, std::nullopt, {{10, 40}, {10, 68.6}}),
+      FailureOf(4, collision, 0.8, {{10.1, 40}, {10.1, 68.6}}),
+      // Flipped where 5 collided.
+      FailureOf(7, FailureKind::kFlip, 2.0, {{10, 40}, {38.6, 40}}),
+      // Into the rock at (40, 40) from the south: 11 and 14 tie.
+      FailureOf(14, collision, 0.9, {{40, 10}, {40, 38.6}}),
+      FailureOf(11, collision, 0.9, {{40, 10}, {40, 38.6}}),
+  };
+}
+
+TEST(ClusteringTest, IdsFollowTheFirstAppearanceAndTheRepresentativeHasTheHighestRegret) {
+  const std::vector<FailureCluster> clusters = ClusterFailures(FourDistinctFailures());
+  ASSERT_EQ(clusters.size(), 4u);
+  EXPECT_EQ(clusters[0].id, 1);
+  EXPECT_EQ(clusters[0].members, (std::vector<uint32_t>{2, 5, 9}));
+  EXPECT_EQ(clusters[0].first_found, 2u);
+  EXPECT_EQ(clusters[0].representative, 5u);  // the highest regret, not the first found
+  EXPECT_EQ(clusters[0].max_regret, 1.6);
+  EXPECT_EQ(clusters[0].kind, FailureKind::kCollision);
+  EXPECT_NEAR(clusters[0].x, 38.6, 1e-9);  // the leader's (scenario 2's) point
+  EXPECT_NEAR(clusters[0].y, 40.1, 1e-9);
+
+  EXPECT_EQ(clusters[1].id, 2);
+  EXPECT_EQ(clusters[1].members, (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(clusters[1].representative, 4u);  // a measured regret beats none
+  EXPECT_EQ(clusters[1].max_regret, 0.8);
+
+  EXPECT_EQ(clusters[2].id, 3);
+  EXPECT_EQ(clusters[2].kind, FailureKind::kFlip);
+  EXPECT_EQ(clusters[2].members, (std::vector<uint32_t>{7}));
+
+  EXPECT_EQ(clusters[3].id, 4);
+  EXPECT_EQ(clusters[3].members, (std::vector<uint32_t>{11, 14}));
+  EXPECT_EQ(clusters[3].representative, 11u);  // equal regrets: the lower number
+}
+
+TEST(ClusteringTest, EveryOrderOfArrivalGivesTheSameClusters) {
+  std::vector<Failure> failures = FourDistinctFailures();
+  const std::vector<FailureCluster> expected = ClusterFailures(failures);
+  const auto same = [](const FailureCluster& a, const FailureCluster& b) {
+    return a.id == b.id && a.kind == b.kind && a.representative == b.representative &&
+           a.members == b.members && a.first_found == b.first_found && a.x == b.x && a.y == b.y &&
+           a.max_regret == b.max_regret;
+  };
+  std::vector<size_t> order(failures.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  int orders = 0;
+  do {
+    std::vector<Failure> shuffled;
+    for (const size_t i : order) shuffled.push_back(failures[i]);
+    const std::vector<FailureCluster> clusters = ClusterFailures(shuffled);
+    ASSERT_EQ(clusters.size(), expected.size());
+    for (size_t c = 0; c < clusters.size(); ++c) ASSERT_TRUE(same(clusters[c], expected[c]));
+    ++orders;
+  } while (std::next_permutation(order.begin(), order.end()));
+  EXPECT_EQ(orders, 40320);  // 8!
+}
+
+TEST(ClusteringTest, AFailureJoinsOnlyALeaderWithinReachNotAChainOfMembers) {
+  // Three collisions driven east along y = 40, stopping 1.6 m apart, no obstacles near: the
+  // second is within 3 m of the first, the third only of the second.
+  std::vector<Failure> failures;
+  for (uint32_t number = 1; number <= 3; ++number) {
+    const double stop = 30.0 + 1.6 * number;
+    failures.push_back(FailureOf(number, FailureKind::kCollision, 1.0, {{0, 40}, {stop, 40}}));
+  }
+  const std::vector<FailureCluster> clusters = ClusterFailures(failures);
+  ASSERT_EQ(clusters.size(), 2u);
+  EXPECT_EQ(clusters[0].members, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(clusters[1].members, (std::vector<uint32_t>{3}));
+  EXPECT_NEAR(clusters[1].x, 34.8, 1e-9);
+}
+
+TEST(ClusteringTest, NoFailuresGiveNoClustersAndARepeatedNumberIsRefused) {
+  EXPECT_TRUE(ClusterFailures({}).empty());
+  std::vector<Failure> failures = FourDistinctFailures();
+  failures.push_back(failures[3]);
+  try {
+    ClusterFailures(failures);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(), "scenario 3 is listed twice among the failures to cluster");
+  }
+}
+
+}  // namespace
+}  // namespace asg::failures
