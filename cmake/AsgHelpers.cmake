@@ -52,9 +52,15 @@ function(asg_add_test name)
   # Labels are set by a script of their own, run by CTest after the discovered tests are added
   # (their names are in ${name}_TESTS): gtest_discover_tests' PROPERTIES keep one value only.
   set(label_script ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
+  # An executable left unbuilt (a build of the unit_tests target alone) has no test list.
   file(WRITE ${label_script}
-       "set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\n")
+       "if(${name}_TESTS)\n"
+       "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\n"
+       "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_script})
+  if("unit" IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY ASG_UNIT_TEST_TARGETS ${name})
+  endif()
 endfunction()
 
 # asg_add_benchmark(NAME SOURCES a_bench.cpp ... DEPS ...)

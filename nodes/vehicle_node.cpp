@@ -304,8 +304,10 @@ void VehicleNode::Shutdown() {
   if (!io_) return;
   taken_.reset();
   if (!attached_endpoint_.empty() || DataConnection()) DetachData("node shutting down", true);
-  const std::shared_ptr<protocol::Connection> client = ClientConnection();
-  if (client && client->IsOpen()) {
+  // The connection is let go before the io_context it runs on (below): a Connection outliving
+  // its io_context would touch the context's destroyed services.
+  if (const std::shared_ptr<protocol::Connection> client = ClientConnection();
+      client && client->IsOpen()) {
     try {
       protocol::RequestMessage<protocol::UnregisterVehicleNodeResponse>(
           *client, protocol::UnregisterVehicleNodeRequest{settings_.worker_id, settings_.node_name},

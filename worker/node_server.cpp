@@ -48,8 +48,11 @@ struct NodeServer::State {
 
 void NodeServer::Admit(const std::shared_ptr<State>& state,
                        const std::shared_ptr<protocol::Connection>& connection) {
-  // The link this connection attached as, once it has; guarded by state->mutex.
-  auto attached = std::make_shared<std::shared_ptr<NodeLink>>();
+  // The link this connection attached as, once it has; guarded by state->mutex. Weak: the link
+  // holds the connection, whose handlers hold this, and the registry (state->nodes) and the
+  // link's users own the link; a strong pointer here would keep a connection whose close never
+  // ran (its io_context stopped first) alive forever.
+  auto attached = std::make_shared<std::weak_ptr<NodeLink>>();
   std::weak_ptr<protocol::Connection> weak = connection;
   connection->SetRequestHandler(
       protocol::TypeOf<protocol::AttachNodeRequest>(),
@@ -63,9 +66,9 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
         if (request.node_name.empty())
           throw std::runtime_error("AttachNode refused: empty node_name");
         std::lock_guard lock(state->mutex);
-        if (*attached) {
-          throw std::runtime_error("AttachNode refused: already attached as '" +
-                                   (*attached)->name() + "'");
+        if (const std::shared_ptr<NodeLink> link = attached->lock()) {
+          throw std::runtime_error("AttachNode refused: already attached as '" + link->name() +
+                                   "'");
         }
         if (state->stopped) throw std::runtime_error("AttachNode refused: worker shutting down");
         auto existing = state->nodes.find(request.node_name);
@@ -73,11 +76,12 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
           throw std::runtime_error("AttachNode refused: node name '" + request.node_name +
                                    "' is already attached");
         }
-        *attached = std::make_shared<NodeLink>(request.node_name, self);
+        const auto link = std::make_shared<NodeLink>(request.node_name, self);
+        *attached = link;
         self->MarkRegistered();  // lifts the registration deadline
         // A node need not send heartbeats: its connection closing and step_deadline govern.
         self->SetPeerTimeout(std::chrono::milliseconds(0));
-        state->nodes[request.node_name] = *attached;
+        state->nodes[request.node_name] = link;
         state->changed.notify_all();
         return json::Json(protocol::AttachNodeResponse{true});
       });
@@ -88,7 +92,7 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
                            std::shared_ptr<NodeLink> link;
                            {
                              std::lock_guard lock(state->mutex);
-                             link = *attached;
+                             link = attached->lock();
                            }
                            if (!link) throw std::runtime_error("Control refused: AttachNode first");
                            link->StoreControl(control);
@@ -99,11 +103,11 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
           "data connection from " + self->peer() + " closed before AttachNode: " + reason);
     }
     std::lock_guard lock(state->mutex);
-    if (*attached) {
-      auto entry = state->nodes.find((*attached)->name());
-      if (entry != state->nodes.end() && entry->second == *attached) state->nodes.erase(entry);
-      attached->reset();
+    if (const std::shared_ptr<NodeLink> link = attached->lock()) {
+      auto entry = state->nodes.find(link->name());
+      if (entry != state->nodes.end() && entry->second == link) state->nodes.erase(entry);
     }
+    attached->reset();
     state->changed.notify_all();
   });
   connection->Start();

@@ -113,11 +113,14 @@ class RawNode {
   explicit RawNode(ControlPlane& plane) {
     connection_ =
         protocol::Connect(plane.executor(), "127.0.0.1:" + std::to_string(plane.port()), 2s);
-    connection_->SetHandler("VehicleNodeOperatingInfo", [this](const protocol::Message& m) {
-      std::lock_guard lock(mutex_);
-      infos_.push_back(protocol::DecodeMessage<protocol::NodeOperatingInfo>(m.message));
-      arrived_.notify_all();
-    });
+    // The handler shares the inbox: an info may still arrive while the connection closes, after
+    // this RawNode is gone.
+    connection_->SetHandler(
+        "VehicleNodeOperatingInfo", [inbox = inbox_](const protocol::Message& m) {
+          std::lock_guard lock(inbox->mutex);
+          inbox->infos.push_back(protocol::DecodeMessage<protocol::NodeOperatingInfo>(m.message));
+          inbox->arrived.notify_all();
+        });
     connection_->Start();
   }
   ~RawNode() { connection_->Close("test over"); }
@@ -126,24 +129,27 @@ class RawNode {
   /// Waits up to `timeout` for an info satisfying `wanted`; returns whether one arrived.
   template <class Predicate>
   bool WaitInfo(Predicate wanted, std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    return arrived_.wait_for(lock, timeout, [&] {
-      for (const auto& info : infos_) {
+    std::unique_lock lock(inbox_->mutex);
+    return inbox_->arrived.wait_for(lock, timeout, [&] {
+      for (const auto& info : inbox_->infos) {
         if (wanted(info)) return true;
       }
       return false;
     });
   }
   protocol::NodeOperatingInfo First() {
-    std::lock_guard lock(mutex_);
-    return infos_.at(0);
+    std::lock_guard lock(inbox_->mutex);
+    return inbox_->infos.at(0);
   }
 
  private:
+  struct Inbox {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::vector<protocol::NodeOperatingInfo> infos;
+  };
+  std::shared_ptr<Inbox> inbox_ = std::make_shared<Inbox>();
   std::shared_ptr<protocol::Connection> connection_;
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::vector<protocol::NodeOperatingInfo> infos_;
 };
 
 bool RunsScenario1(const protocol::NodeOperatingInfo& info) {

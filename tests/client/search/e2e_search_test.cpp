@@ -47,7 +47,7 @@ void ExpectSameSearch(const std::filesystem::path& a, const std::filesystem::pat
     EXPECT_EQ(ReadText(a / file), ReadText(b / file)) << file;
   }
   for (int number = 1; number <= 60; ++number) {
-    char folder[32];
+    char folder[40];
     std::snprintf(folder, sizeof folder, "scenario_%04d/search.json", number);
     EXPECT_EQ(ReadText(a / folder), ReadText(b / folder)) << folder;
   }
