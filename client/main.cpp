@@ -1,5 +1,5 @@
-// asg-client: runs a batch of scenarios on a pool of asg-worker processes, or replays the
-// highest-regret scenarios of a finished one.
+// asg-client: runs a batch of scenarios on a pool of asg-worker processes, finds the distinct
+// failures of a finished one again, or replays its top failures.
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,6 +9,8 @@
 #include "client/batch/batch.h"
 #include "client/batch/batch_schema.h"
 #include "client/batch/scene_checks.h"
+#include "client/failures/batch_failures.h"
+#include "client/failures/failures_file.h"
 #include "client/farm/farm.h"
 #include "client/farm/output_folder.h"
 #include "client/options.h"
@@ -17,6 +19,44 @@
 #include "core/open_files.h"
 #include "protocol/node_messages.h"
 #include "report/report.h"
+
+namespace {
+
+/// `asg-client failures DIR`: the failures pass again, at the threshold DIR/failures.json
+/// records (else the default), and its table on `out`. Returns the exit code.
+int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, std::ostream& err) {
+  using asg::client::kExitSomeFailed;
+  using asg::client::kExitUsage;
+  const std::filesystem::path& dir = command.report_dir;
+  if (!asg::report::IsBatchFolder(dir)) {
+    err << "asg-client: " << dir.string() << ": not a batch folder (no batch_identity.json)\n";
+    return kExitUsage;
+  }
+  std::optional<asg::client::FailureReader> reader;
+  try {
+    reader.emplace(command.catalog);
+  } catch (const asg::client::FailuresError& error) {
+    err << "asg-client: " << error.what() << "\n";
+    return kExitUsage;
+  }
+  try {
+    double threshold = asg::failures::kDefaultRegretThreshold;
+    if (std::filesystem::exists(dir / "failures.json")) {
+      threshold = asg::client::ReadFailuresJson(dir).regret_threshold;
+    }
+    const asg::client::BatchFailures found =
+        asg::client::UpdateBatchFailures(dir, *reader, threshold);
+    out << asg::client::FormatFailuresTable(found)
+        << "failures: " << (dir / "failures.csv").string() << ", "
+        << (dir / "failures.json").string() << "\n";
+  } catch (const std::exception& error) {
+    err << "asg-client: " << error.what() << "\n";
+    return kExitSomeFailed;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using asg::client::ClientCommand;
@@ -54,6 +94,9 @@ int main(int argc, char** argv) {
     }
     std::cout << "report: " << (command.report_dir / "index.html").string() << "\n";
     return 0;
+  }
+  if (command.mode == ClientCommand::Mode::kFailures) {
+    return RunFailures(command, std::cout, std::cerr);
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;
   // Every worker connection holds a descriptor, and the result writer opens files beside them.

@@ -28,13 +28,16 @@ constexpr const char* kUsage = R"(Usage:
   asg-client check BATCH.json
   asg-client schema [batch | nodes]
   asg-client report DIR
-  asg-client replay DIR --out NEW_DIR [--top N] [--runs K] [--captures] [--workers N] [...]
+  asg-client failures DIR [--catalog FILE]
+  asg-client replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K] [--captures]
+                    [--workers N] [...]
   asg-client --version | --help
 
 Runs every scenario of a batch file on a pool of asg-worker processes and writes one folder per
 scenario (DIR/scenario_NNNN/: request.json, result.json, timing.json, trajectory.csv), plus
-DIR/summary.json, DIR/summary.csv, the log DIR/asg_log.txt and the workers' own logs in
-DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or misbehaves is
+DIR/summary.json, DIR/summary.csv, the distinct failures DIR/failures.csv and failures.json (each
+failing scenario's result.json names its failure_id; docs/failures.md), the log DIR/asg_log.txt
+and the workers' own logs in DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or misbehaves is
 replaced and its scenario run again, up to the batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
 stops handing out scenarios, abandons the runs in flight, writes the summary and stops the
 workers; --resume then runs only what is missing, and --retry failed also what failed. DIR
@@ -57,11 +60,16 @@ are valid, else 2. schema prints the JSON Schema (draft 2020-12) of batch files,
 complete and check them with (docs/batch-reference.md describes every key); schema nodes prints
 that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md).
 
-replay re-runs the --top N highest-regret scenarios of the finished batch folder DIR (ranked by
+replay re-runs the --top N distinct failures of the finished batch folder DIR (DIR/failures.json:
+one representative each, the highest max_regret first, ties by failure_id; a folder without
+failures falls back to the runs), or with --top-runs N its N highest-regret scenarios (ranked by
 result.json regret, ties by scenario number), each --runs K times (variation.run 0..K-1), as a
 new batch NEW_DIR/replay_batch.json run like `run`; NEW_DIR/replay.json maps each new scenario to
 the one it replays. --captures adds an annotated ortho aerial to every run and draws
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
+
+failures finds the distinct failures of DIR again from its folders alone and rewrites
+failures.csv, failures.json and the failure_ids (see asg-client failures --help).
 
 report rebuilds the batch's HTML report from the folders of DIR alone (run writes it at the end
 of every batch): DIR/index.html with the outcome counts, histograms of sim time and regret, the
@@ -82,6 +90,24 @@ workers started by any other means (docs: README, "Beyond one machine").
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
 scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2
 usage, batch-file or output-folder error (nothing ran), 130 interrupted.
+
+Options)";
+
+constexpr const char* kFailuresUsage = R"(Usage:
+  asg-client failures DIR [--catalog FILE]
+
+Finds the distinct failures of the finished batch folder DIR from its scenario folders alone
+(docs/failures.md): every done scenario is judged at the batch's regret threshold (the one
+DIR/failures.json records, else 0.75), the failing ones are signed and clustered, and
+DIR/failures.csv, DIR/failures.json and the failure_id in each done scenario's result.json are
+written again: the same folders give the same bytes as the run that wrote them. Prints the
+failing scenarios, the distinct failures and one line per distinct failure.
+
+The scenes' actors are classed by the actor catalog: --catalog FILE (give the one the workers
+used), else <executable's folder>/../share/asg-farm/actors.json.
+
+Exit codes: 0 written; 1 a file of DIR cannot be read, judged or written (the error names it);
+2 usage: DIR is not a batch folder, or the catalog cannot be read.
 
 Options)";
 
@@ -167,11 +193,15 @@ po::options_description VisibleOptions() {
      "variable ASG_TOKEN)")
     ("worker-exe", po::value<std::string>(),
      "asg-worker executable (default: asg-worker next to this executable)")
-    ("catalog", po::value<std::string>(), "actor catalog passed to the local workers")
+    ("catalog", po::value<std::string>(), "actor catalog passed to the local workers, and the "
+     "one failures are judged with (default: the one next to the worker executable)")
     ("quiet,q", "no progress output (the outcome table is still printed)")
     ("allow-invalid", "run the valid scenarios of a batch that has invalid ones (recorded as "
      "invalid) instead of refusing it")
-    ("top", po::value<int>()->default_value(10), "replay: how many highest-regret scenarios, >= 1")
+    ("top", po::value<int>()->default_value(10), "replay: how many distinct failures, >= 1 "
+     "(DIR/failures.json, the highest max_regret first)")
+    ("top-runs", po::value<int>(), "replay, instead of --top: how many highest-regret scenarios, "
+     ">= 1, copies of one failure included")
     ("runs", po::value<int>()->default_value(3), "replay: runs of each scenario, 1..1000")
     ("captures", "replay: capture an annotated ortho aerial of every run and draw "
      "family_trees.png")
@@ -190,9 +220,10 @@ po::options_description PositionalOptions() {
   po::options_description positional_options;
   // clang-format off
   positional_options.add_options()
-    ("command", po::value<std::string>(), "the command: run, check, schema, report or replay")
+    ("command", po::value<std::string>(),
+     "the command: run, check, schema, report, failures or replay")
     ("batch", po::value<std::string>(),
-     "the batch file (run, check) or the batch folder (report, replay)");
+     "the batch file (run, check) or the batch folder (report, failures, replay)");
   // clang-format on
   return positional_options;
 }
@@ -234,15 +265,44 @@ ClientCommand ReportCommand(const po::variables_map& values) {
   return command;
 }
 
+/// --catalog, else the catalog next to asg-client (`self_path`).
+std::filesystem::path CatalogOption(const po::variables_map& values,
+                                    const std::filesystem::path& self_path) {
+  return values.count("catalog") ? std::filesystem::path(values["catalog"].as<std::string>())
+                                 : core::CatalogNextTo(self_path);
+}
+
+/// `failures DIR`: the catalog is --catalog, else the one next to asg-client.
+ClientCommand FailuresCommand(const po::variables_map& values,
+                              const std::filesystem::path& self_path) {
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kFailures;
+  command.report_dir = values["batch"].as<std::string>();
+  command.catalog = CatalogOption(values, self_path);
+  return command;
+}
+
+/// `failures --help`: the command's own usage and the one option it takes.
+std::string FailuresHelp() {
+  po::options_description options(kFailuresUsage);
+  // clang-format off
+  options.add_options()
+    ("catalog", po::value<std::string>(), "the actor catalog the scenes' actors are classed by "
+     "(default: the one next to asg-client)")
+    ("help,h", "print this help and exit");
+  // clang-format on
+  std::ostringstream help;
+  help << options;
+  return help.str();
+}
+
 /// `check BATCH`: the catalog is --catalog, else the one next to asg-client.
 ClientCommand CheckCommand(const po::variables_map& values,
                            const std::filesystem::path& self_path) {
   ClientCommand command;
   command.mode = ClientCommand::Mode::kCheck;
   command.batch_file = values["batch"].as<std::string>();
-  command.catalog = values.count("catalog")
-                        ? std::filesystem::path(values["catalog"].as<std::string>())
-                        : core::CatalogNextTo(self_path);
+  command.catalog = CatalogOption(values, self_path);
   return command;
 }
 
@@ -319,6 +379,9 @@ void ParseFarmOptions(const po::variables_map& values, const std::filesystem::pa
   } else if (settings.workers > 0) {
     command->catalog = core::CatalogNextTo(settings.worker_executable);
   }
+  // Failures are judged with the workers' catalog, whether this run launches them or not.
+  settings.catalog =
+      values.count("catalog") ? command->catalog : core::CatalogNextTo(settings.worker_executable);
   if (values.count("fault-inject")) {
     settings.first_launch_arguments = {"--fault-inject", values["fault-inject"].as<std::string>()};
   }
@@ -348,13 +411,19 @@ ClientCommand ReplayCommand(const po::variables_map& values,
   command.allow_invalid = values.count("allow-invalid") > 0;
   ReplaySettings& replay = command.replay;
   replay.source_dir = values["batch"].as<std::string>();
-  const int top = values["top"].as<int>();
-  if (top < 1) throw UsageError("--top " + std::to_string(top) + " must be >= 1");
+  const bool by_runs = values.count("top-runs") > 0;
+  if (by_runs && !values["top"].defaulted()) {
+    throw UsageError("--top ranks distinct failures, --top-runs the runs: give one");
+  }
+  const char* top_option = by_runs ? "--top-runs " : "--top ";
+  const int top = values[by_runs ? "top-runs" : "top"].as<int>();
+  if (top < 1) throw UsageError(top_option + std::to_string(top) + " must be >= 1");
   const int runs = values["runs"].as<int>();
   if (runs < 1 || runs > 1000) {
     throw UsageError("--runs " + std::to_string(runs) + " is outside 1..1000");
   }
   replay.top = static_cast<uint32_t>(top);
+  replay.ranking = by_runs ? ReplayRanking::kRuns : ReplayRanking::kDistinctFailures;
   replay.runs = static_cast<uint32_t>(runs);
   replay.captures = values.count("captures") > 0;
   ParseFarmOptions(values, self_path, &command);
@@ -372,10 +441,11 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     const std::string usage = kUsage;
     throw UsageError("no command given\n" + usage.substr(0, usage.find("\n\n")));
   }
+  const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
   if (values.count("help")) {
     std::ostringstream help;
     help << options;
-    command.text = help.str();
+    command.text = name == "failures" ? FailuresHelp() : help.str();
     return command;
   }
   if (values.count("version")) {
@@ -383,18 +453,20 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     command.text = std::string("asg-client ") + ASG_VERSION + "\n";
     return command;
   }
-  const std::string name = values.count("command") ? values["command"].as<std::string>() : "";
   if (name != "run" && name != "check" && name != "schema" && name != "report" &&
-      name != "replay") {
+      name != "failures" && name != "replay") {
     throw UsageError(
-        "expected the command \"run\", \"check\", \"schema\", \"report\" or \"replay\"");
+        "expected the command \"run\", \"check\", \"schema\", \"report\", \"failures\" or "
+        "\"replay\"");
   }
   if (name == "schema") return SchemaCommand(values);
   if (!values.count("batch")) {
-    throw UsageError(name == "replay" || name == "report" ? name + " needs a batch folder DIR"
-                                                          : name + " needs a batch file");
+    throw UsageError(name == "replay" || name == "report" || name == "failures"
+                         ? name + " needs a batch folder DIR"
+                         : name + " needs a batch file");
   }
   if (name == "report") return ReportCommand(values);
+  if (name == "failures") return FailuresCommand(values, self_path);
   if (name == "check") return CheckCommand(values, self_path);
   if (name == "run") return RunCommand(values, self_path);
   return ReplayCommand(values, self_path);

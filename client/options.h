@@ -20,32 +20,34 @@ class UsageError : public std::invalid_argument {
 /// What the command line asks for.
 struct ClientCommand {
   enum class Mode : uint8_t {
-    kHelp,     ///< print `text` and exit 0
-    kVersion,  ///< print `text` and exit 0
-    kRun,      ///< run batch_file with settings
-    kReplay,   ///< replay the top scenarios of replay.source_dir with settings
-    kCheck,    ///< validate batch_file without running it
-    kSchema,   ///< print the batch file's JSON Schema
-    kReport,   ///< rebuild the HTML report of the batch folder report_dir
+    kHelp,      ///< print `text` and exit 0
+    kVersion,   ///< print `text` and exit 0
+    kRun,       ///< run batch_file with settings
+    kReplay,    ///< replay the top scenarios of replay.source_dir with settings
+    kCheck,     ///< validate batch_file without running it
+    kSchema,    ///< print the batch file's JSON Schema
+    kReport,    ///< rebuild the HTML report of the batch folder report_dir
+    kFailures,  ///< find the distinct failures of the batch folder report_dir again
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
   std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
   std::string schema;                ///< kSchema: "batch" or "nodes"
-  std::filesystem::path report_dir;  ///< kReport: the batch folder
+  std::filesystem::path report_dir;  ///< kReport, kFailures: the batch folder
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
   /// The actor catalog scenes are checked against: --catalog, else the one next to the local
   /// workers' executable (run with workers) or next to asg-client (check); empty: no check.
+  /// kFailures: the catalog failures are judged with, --catalog or the one next to asg-client.
   std::filesystem::path catalog;
-  ReplaySettings replay;  ///< kReplay: the source folder, --top, --runs, --captures
+  ReplaySettings replay;  ///< kReplay: the source folder, --top or --top-runs, --runs, --captures
   FarmSettings settings;
 };
 
-/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema`, `report DIR` or `replay DIR
-/// --out NEW_DIR
-/// [--top N]
-/// [--runs K] [--captures] ...` (the farm options are the same for run and replay). No
-/// arguments at all is a UsageError whose message holds the usage lines. `self_path` is this
+/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema`, `report DIR`, `failures DIR
+/// [--catalog FILE]` or `replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K]
+/// [--captures] ...` (the farm options are the same for run and replay). `failures --help` is
+/// the failures command's own help. No arguments at all is a UsageError whose message holds the
+/// usage lines. `self_path` is this
 /// executable's path (the worker is looked for next to it). The token comes from --token, else from
 /// the environment variable ASG_TOKEN; listening on an address other than loopback requires one.
 /// Throws UsageError naming the problem.

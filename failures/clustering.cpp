@@ -1,11 +1,49 @@
 #include "failures/clustering.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
+#include "json/fields.h"
+
+namespace asg::json {
+
+template <>
+struct Schema<failures::FailureCluster> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("failure_id", m.id, Between(1, std::numeric_limits<int>::max()));
+    v.Required("kind", m.kind, failures::kFailureKindNames);
+    v.Required("representative", m.representative);
+    // Written for people: the length of member_scenarios, so read and not kept.
+    size_t members = m.members.size();
+    v.Required("members", members);
+    v.Required("first_found", m.first_found);
+    v.Required("x", m.x);
+    v.Required("y", m.y);
+    v.Optional("max_regret", m.max_regret);
+    v.Required("member_scenarios", m.members);
+  }
+  static void Check(const failures::FailureCluster& m, const FieldReader& reader) {
+    if (m.members.empty() || m.members.front() != m.first_found) {
+      throw DecodeError(reader.Child("member_scenarios"),
+                        "must start with first_found " + std::to_string(m.first_found));
+    }
+    if (std::find(m.members.begin(), m.members.end(), m.representative) == m.members.end()) {
+      throw DecodeError(reader.Child("member_scenarios"),
+                        "must hold the representative " + std::to_string(m.representative));
+    }
+  }
+};
+
+}  // namespace asg::json
+
 namespace asg::failures {
+
+ASG_DEFINE_JSON(FailureCluster)
+
 namespace {
 
 /// The indices of `failures` in ascending scenario number; throws on a repeated number.
@@ -56,23 +94,33 @@ void Join(FailureCluster& cluster, const Failure& failure) {
 
 }  // namespace
 
+LeaderClustering::LeaderClustering(const DistanceSettings& settings) : settings_(settings) {}
+
+int LeaderClustering::Add(const Failure& failure) {
+  if (last_number_ && failure.scenario_number <= *last_number_) {
+    throw std::invalid_argument("scenario " + std::to_string(failure.scenario_number) +
+                                " comes after scenario " + std::to_string(*last_number_) +
+                                " in the clustering, which takes ascending numbers");
+  }
+  last_number_ = failure.scenario_number;
+  const auto joined = std::find_if(leaders_.begin(), leaders_.end(), [&](const Signature& leader) {
+    return SameFailure(leader, failure.signature, settings_);
+  });
+  if (joined != leaders_.end()) {
+    FailureCluster& cluster = clusters_[joined - leaders_.begin()];
+    Join(cluster, failure);
+    return cluster.id;
+  }
+  clusters_.push_back(NewCluster(static_cast<int>(clusters_.size()) + 1, failure));
+  leaders_.push_back(failure.signature);
+  return clusters_.back().id;
+}
+
 std::vector<FailureCluster> ClusterFailures(const std::vector<Failure>& failures,
                                             const DistanceSettings& settings) {
-  std::vector<FailureCluster> clusters;
-  std::vector<const Failure*> leaders;
-  for (const size_t index : ByScenarioNumber(failures)) {
-    const Failure& failure = failures[index];
-    const auto joined = std::find_if(leaders.begin(), leaders.end(), [&](const Failure* leader) {
-      return SameFailure(leader->signature, failure.signature, settings);
-    });
-    if (joined == leaders.end()) {
-      clusters.push_back(NewCluster(static_cast<int>(clusters.size()) + 1, failure));
-      leaders.push_back(&failure);
-    } else {
-      Join(clusters[joined - leaders.begin()], failure);
-    }
-  }
-  return clusters;
+  LeaderClustering clustering(settings);
+  for (const size_t index : ByScenarioNumber(failures)) clustering.Add(failures[index]);
+  return clustering.clusters();
 }
 
 }  // namespace asg::failures

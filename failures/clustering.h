@@ -8,6 +8,7 @@
 
 #include "failures/distance.h"
 #include "failures/signature.h"
+#include "json/declare.h"
 
 namespace asg::failures {
 
@@ -20,6 +21,34 @@ struct FailureCluster {
   uint32_t first_found = 0;          ///< the smallest member number: the leader's
   double x = 0.0, y = 0.0;           ///< [m] the leader's failure point
   std::optional<double> max_regret;  ///< the highest member regret; absent when none has one
+};
+/// Its JSON object (failures.json's rows): failure_id, kind (its name), representative, members
+/// (the count), first_found, x, y, max_regret (when measured), member_scenarios (the numbers).
+/// Read strictly: members is derived, so read and not kept; member_scenarios must hold
+/// first_found first and the representative.
+ASG_DECLARE_JSON(FailureCluster);
+
+/// Leader clustering fed one failure at a time, in ascending scenario number: what
+/// ClusterFailures does for a whole set, kept up to date as a batch grows (a search's log counts
+/// distinct failures after every generation). Not thread-safe.
+class LeaderClustering {
+ public:
+  /// No clusters yet; failures are compared with `settings`.
+  explicit LeaderClustering(const DistanceSettings& settings = {});
+
+  /// Adds `failure`, whose scenario number must be above every one added so far (else throws
+  /// std::invalid_argument naming both): it joins the first cluster, in order of creation, whose
+  /// leader is the same failure, else it leads a new one. Returns its cluster's id.
+  int Add(const Failure& failure);
+
+  /// The clusters so far, by id (1, 2, ...).
+  const std::vector<FailureCluster>& clusters() const { return clusters_; }
+
+ private:
+  DistanceSettings settings_;
+  std::vector<FailureCluster> clusters_;
+  std::vector<Signature> leaders_;  // each cluster's first member's signature
+  std::optional<uint32_t> last_number_;
 };
 
 /// Clusters `failures` (scenario numbers all different) into distinct failures: in ascending

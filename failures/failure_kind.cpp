@@ -5,29 +5,16 @@
 namespace asg::failures {
 
 std::string_view FailureKindName(FailureKind kind) {
-  switch (kind) {
-    case FailureKind::kCollision:
-      return "collision";
-    case FailureKind::kFlip:
-      return "flip";
-    case FailureKind::kStuck:
-      return "stuck";
-    case FailureKind::kOutOfBounds:
-      return "out_of_bounds";
-    case FailureKind::kTimeout:
-      return "timeout";
-    case FailureKind::kHighRegret:
-      return "high_regret";
-    case FailureKind::kContact:
-      return "contact";
+  for (const auto& entry : kFailureKindTable) {
+    if (entry.value == kind) return entry.name;
   }
   ASG_CHECK(false);
 }
 
 bool FailureKindFromName(std::string_view name, FailureKind* kind) {
-  for (const FailureKind candidate : kAllFailureKinds) {
-    if (FailureKindName(candidate) == name) {
-      *kind = candidate;
+  for (const auto& entry : kFailureKindTable) {
+    if (entry.name == name) {
+      *kind = entry.value;
       return true;
     }
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "json/field_values.h"
 #include "protocol/messages.h"
 
 namespace asg::failures {
@@ -30,6 +31,16 @@ inline constexpr FailureKind kAllFailureKinds[] = {
     FailureKind::kCollision,   FailureKind::kFlip,    FailureKind::kStuck,
     FailureKind::kOutOfBounds, FailureKind::kTimeout, FailureKind::kHighRegret,
     FailureKind::kContact};
+
+/// Every kind with the name files and messages write, in declaration order.
+inline constexpr json::NamedValue<FailureKind> kFailureKindTable[] = {
+    {FailureKind::kCollision, "collision"}, {FailureKind::kFlip, "flip"},
+    {FailureKind::kStuck, "stuck"},         {FailureKind::kOutOfBounds, "out_of_bounds"},
+    {FailureKind::kTimeout, "timeout"},     {FailureKind::kHighRegret, "high_regret"},
+    {FailureKind::kContact, "contact"}};
+
+/// The kinds' names for the field visitor (json/fields.h): a kind is written by its name.
+inline constexpr json::Names<FailureKind> kFailureKindNames{"failure kind", kFailureKindTable};
 
 /// The kind's name as files and messages write it: "collision", "flip", "stuck",
 /// "out_of_bounds", "timeout", "high_regret", "contact".

@@ -251,15 +251,8 @@ void WriteBatchReport(const fs::path& batch_dir) {
 
   // Scenario folders by number (scenario_10000 after scenario_9999), then by name (a layout's
   // variants).
-  std::vector<std::pair<uint32_t, std::string>> numbered;  // (number, variant)
-  for (const auto& entry : fs::directory_iterator(batch_dir)) {
-    if (!entry.is_directory()) continue;
-    auto parsed = results::ParseScenarioFolderName(entry.path().filename().string());
-    if (parsed) numbered.push_back(std::move(*parsed));
-  }
-  std::sort(numbered.begin(), numbered.end());
   std::vector<std::string> folders;
-  for (const auto& [number, variant] : numbered) {
+  for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
     folders.push_back(results::ScenarioFolderName(number, variant));
   }
 

@@ -111,9 +111,13 @@ Json SummaryToJson(const BatchSummary& summary,
                {"seed", summary.seed},
                {"total", summary.total},
                {"status_counts", summary.status_counts},
-               {"reason_counts", summary.reason_counts},
-               {"wall_time_s", summary.wall_time_s},
-               {"scenarios_per_s", summary.scenarios_per_s}};
+               {"reason_counts", summary.reason_counts}};
+  if (summary.failing_scenarios && summary.distinct_failures) {
+    json["failing_scenarios"] = *summary.failing_scenarios;
+    json["distinct_failures"] = *summary.distinct_failures;
+  }
+  json["wall_time_s"] = summary.wall_time_s;
+  json["scenarios_per_s"] = summary.scenarios_per_s;
   if (!summary.variants.empty()) {
     Json variants = Json::array();
     for (const VariantCounts& counts : summary.variants) {
@@ -231,10 +235,10 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
                         : std::string()) +
       " in " + Format("%.1f", summary.wall_time_s) + " s, " +
       Format("%.2f", summary.scenarios_per_s) + " scenarios/s\n";
-  auto add_row = [&](const std::string& label, size_t count) {
+  auto add_row = [&](const std::string& label, size_t count, const std::string& after = "") {
     char line[160];
-    std::snprintf(line, sizeof(line), "  %-32s %6zu %6.1f%%\n", label.c_str(), count,
-                  100.0 * static_cast<double>(count) / total);
+    std::snprintf(line, sizeof(line), "  %-32s %6zu %6.1f%%%s\n", label.c_str(), count,
+                  100.0 * static_cast<double>(count) / total, after.c_str());
     text += line;
   };
   for (const char* status : {"done", "invalid", "failed"}) {
@@ -242,6 +246,10 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
     add_row(status, found == summary.status_counts.end() ? 0 : found->second);
   }
   for (const auto& [reason, count] : summary.reason_counts) add_row("  " + reason, count);
+  if (summary.failing_scenarios && summary.distinct_failures) {
+    add_row("failing scenarios", *summary.failing_scenarios,
+            ", " + std::to_string(*summary.distinct_failures) + " distinct (failures.csv)");
+  }
   if (!summary.variants.empty()) {
     text += "variants, side by side over " + std::to_string(summary.layouts) + " layouts:\n";
     for (const VariantCounts& counts : summary.variants) {

@@ -3,7 +3,8 @@
 //
 // summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
-// "wall_time_s": w, "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
+// "failing_scenarios": f, "distinct_failures": d (when found), "wall_time_s": w,
+// "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
 // but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
 // crashed or hung worker raises) is deterministic.
 // summary.csv: header kSummaryCsvHeader, one row per scenario by ascending number.
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +63,9 @@ struct BatchSummary {
   std::vector<VariantCounts> variants;  ///< per variant, in batch order; empty without variants
   size_t layouts = 0;                   ///< layouts of a variant batch
   std::vector<VariantDifference> differences;  ///< layouts whose variants ended differently
+  /// Scenarios that are failures (docs/failures.md) and the distinct failures among them
+  /// (failures.csv), set by the caller that found them; absent when they were not found.
+  std::optional<size_t> failing_scenarios, distinct_failures;
 };
 
 /// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
@@ -90,7 +95,8 @@ void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& su
                   const std::map<uint32_t, std::string>& drivers = {});
 
 /// A few lines for the terminal: counts per status and per termination reason with
-/// percentages, wall time and throughput, e.g.
+/// percentages, the failing scenarios beside their distinct failures (when found), wall time and
+/// throughput, e.g.
 ///   batch demo (seed 7): 50 scenarios in 312.4 s, 0.16 scenarios/s
 ///     done      48  96.0%
 ///     ...

@@ -101,6 +101,23 @@ void WriteFileAtomically(const fs::path& path, std::string_view bytes) {
   SyncDirectory(parent);
 }
 
+void WriteFilesAtomically(const std::vector<FileContent>& files) {
+  if (files.empty()) return;
+  const fs::path& first = files.front().path;
+  const fs::path folder = first.has_parent_path() ? first.parent_path() : fs::path(".");
+  for (const FileContent& file : files) {
+    WriteFileUnsynced(file.path.string() + PidSuffix(), file.bytes);
+  }
+  SyncFileSystem(folder);
+  for (const FileContent& file : files) {
+    const fs::path temporary = file.path.string() + PidSuffix();
+    if (::rename(temporary.c_str(), file.path.c_str()) != 0) {
+      FailErrno(file.path, "rename into place");
+    }
+  }
+  SyncFileSystem(folder);
+}
+
 void PublishDirectory(const fs::path& staged, const fs::path& target, bool sync_parent) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code error;

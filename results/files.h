@@ -33,6 +33,17 @@ void SyncDirectory(const std::filesystem::path& directory);
 /// `path`, fsync the folder. Readers see either the old or the new content.
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 
+/// A file's path and its new content, for WriteFilesAtomically.
+struct FileContent {
+  std::filesystem::path path;
+  std::string bytes;
+};
+
+/// Writes each of `files` atomically as WriteFileAtomically does, as one group on one file
+/// system: every "<path>.tmp-<pid>" written, one syncfs, every rename, one more syncfs. Readers
+/// see each file old or new; many small files cost two syncs instead of two each.
+void WriteFilesAtomically(const std::vector<FileContent>& files);
+
 /// Moves the complete folder `staged` to `target` (same parent folder) by rename. An existing
 /// `target` is first renamed aside and removed after the move, so `target` is never a partial
 /// folder. The parent is fsynced unless `sync_parent` is false (the caller then syncs it once

@@ -60,6 +60,24 @@ std::optional<std::pair<uint32_t, std::string>> ParseScenarioFolderName(std::str
   return std::pair{number, std::move(variant)};
 }
 
+std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path& batch_dir) {
+  std::error_code error;
+  fs::directory_iterator entries(batch_dir, error);
+  if (error) {
+    throw ResultError(batch_dir.string() + ": cannot list the folder: " + error.message());
+  }
+  std::vector<std::pair<uint32_t, std::string>> folders;
+  for (const fs::directory_entry& entry : entries) {
+    if (!entry.is_directory()) continue;
+    auto parsed = ParseScenarioFolderName(entry.path().filename().string());
+    if (parsed && parsed->first <= protocol::kMaxScenarioNumber) {
+      folders.push_back(std::move(*parsed));
+    }
+  }
+  std::sort(folders.begin(), folders.end());
+  return folders;
+}
+
 fs::path ScenarioFolder(const fs::path& batch_dir, uint32_t scenario_number,
                         std::string_view variant) {
   return batch_dir / ScenarioFolderName(scenario_number, variant);

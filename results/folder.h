@@ -57,6 +57,13 @@ std::string ScenarioFolderName(uint32_t scenario_number, std::string_view varian
 /// nullopt for any other name ("scenario_07", "scenario_0007_", "logs", number 0).
 std::optional<std::pair<uint32_t, std::string>> ParseScenarioFolderName(std::string_view name);
 
+/// The number and variant ("" when none) of every folder directly under `batch_dir` whose name
+/// ParseScenarioFolderName reads (numbers up to protocol::kMaxScenarioNumber), by ascending number
+/// (a layout's variants by name); other entries are ignored. Throws ResultError "<batch_dir>:
+/// cannot list the folder: <reason>".
+std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(
+    const std::filesystem::path& batch_dir);
+
 /// `batch_dir` / ScenarioFolderName(scenario_number, variant).
 std::filesystem::path ScenarioFolder(const std::filesystem::path& batch_dir,
                                      uint32_t scenario_number, std::string_view variant = {});

@@ -62,8 +62,10 @@ struct Schema<results::ScenarioResult> {
       v.Required("counters", m.counters);
       if constexpr (std::is_same_v<V, FieldWriter>) {
         if (m.regret.computed) v.Optional("regret", m.regret);
+        if (m.failure_id != 0) v.Optional("failure_id", m.failure_id);
       } else {
         v.Optional("regret", m.regret);
+        v.Optional("failure_id", m.failure_id);
       }
     } else {
       v.Required("error", m.error);

@@ -58,10 +58,13 @@ struct ScenarioResult {
                         ///< scene every variant of it shares); 0 without
   /// Why the run ended; JSON: its number.
   protocol::TerminationReason termination_reason = protocol::TerminationReason::REASON_SUCCESS;
-  double vehicle_sim_time = 0.0;      ///< [s] from AnalyzeScenario
-  protocol::RunCounters counters;     ///< from AnalyzeScenario
-  protocol::RegretReport regret;      ///< from AnalyzeScenario (docs/regret.md); written when
-                                      ///< done and regret.computed
+  double vehicle_sim_time = 0.0;   ///< [s] from AnalyzeScenario
+  protocol::RunCounters counters;  ///< from AnalyzeScenario
+  protocol::RegretReport regret;   ///< from AnalyzeScenario (docs/regret.md); written when
+                                   ///< done and regret.computed
+  /// The distinct failure (failures.csv's failure_id) a done run is a copy of; 0 when the run is
+  /// no failure or none was assigned yet (then not written). Set by the batch's final pass.
+  uint32_t failure_id = 0;
   std::vector<RerunRecord> reruns;    ///< accepted rerun requests, in order (attempt numbers
                                       ///< as in ScenarioTiming::attempts)
   std::vector<std::string> captures;  ///< file names in captures/, e.g. "ortho_aerial_pad0.png"
@@ -98,8 +101,8 @@ struct ScenarioTiming {
 
 /// result.json's object, in this order: scenario_number, status, seed, variant and layout (in a
 /// variant batch only), reruns, captures, then termination_reason, termination_reason_name,
-/// vehicle_sim_time and counters when done, or error when not, and capture_error when captures
-/// failed.
+/// vehicle_sim_time, counters, regret (when computed) and failure_id (when set) when done, or
+/// error when not, and capture_error when captures failed.
 Json ResultToJson(const ScenarioResult& result);
 /// Reads a result.json object back strictly (the messages' schema rules: every field of its
 /// status, no unknown key); throws ResultError "<origin>: <json path>: <problem>".

@@ -25,14 +25,16 @@ RequestView ViewOfRequest(const Json& request) {
   view.nominal_size = Get(view.landscape, "nominal_size");
   const Json actors = Get(scene, "ssa_array");
   if (!actors.is_array()) return view;
-  for (const Json& actor : actors) {
+  for (size_t k = 0; k < actors.size(); ++k) {
+    const Json& actor = actors[k];
     const Json xs = Get(actor, "x");
     const Json ys = Get(actor, "y");
     const Json scales = Get(actor, "scale");
     if (!xs.is_array() || !ys.is_array()) continue;
     for (size_t i = 0; i < std::min(xs.size(), ys.size()); ++i) {
       view.obstacles.push_back({Get(actor, "path_name"), xs[i], ys[i],
-                                scales.is_array() && i < scales.size() ? scales[i] : Json(1.0)});
+                                scales.is_array() && i < scales.size() ? scales[i] : Json(1.0), k,
+                                i});
     }
   }
   return view;

@@ -5,6 +5,7 @@
 // the file says.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "json/json.h"
@@ -20,6 +21,8 @@ struct RequestView {
     json::Json x;          ///< [m] ssa_array[k].x[i]
     json::Json y;          ///< [m] ssa_array[k].y[i]
     json::Json scale;      ///< ssa_array[k].scale[i], or 1.0
+    size_t layout = 0;     ///< k: its entry in ssa_array
+    size_t instance = 0;   ///< i: its instance in that entry
   };
   json::Json start;         ///< vehicle_start_location
   json::Json goal;          ///< vehicle_goal_location

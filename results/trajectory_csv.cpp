@@ -80,20 +80,33 @@ protocol::Vector3 BodyToWorld(const protocol::Quaternion& q, const protocol::Vec
           v.z + w * tz + (x * ty - y * tx)};
 }
 
+TrajectoryRow TrajectoryRowOf(const protocol::OdometryWithoutCovariance& sample) {
+  const RollPitchYaw angles = QuaternionToRollPitchYaw(sample.pose.orientation);
+  const protocol::Point& p = sample.pose.position;
+  const protocol::Vector3& v = sample.twist.linear;
+  const protocol::Vector3& w = sample.twist.angular;
+  const protocol::Vector3 world = BodyToWorld(sample.pose.orientation, v);
+  const std::string stamp = FormatStamp(sample.header.stamp);
+  TrajectoryRow row;
+  std::from_chars(stamp.data(), stamp.data() + stamp.size(), row.t);
+  const double values[] = {p.x, p.y, p.z, angles.roll, angles.pitch, angles.yaw, v.x,    v.y,
+                           v.z, w.x, w.y, w.z,         world.x,      world.y,    world.z};
+  for (size_t i = 0; i < std::size(values); ++i) {
+    // The text drops the sign of -0 (FormatCsvNumber), so the row does too.
+    row.*kColumns[i + 1].second = values[i] == 0.0 ? 0.0 : values[i];
+  }
+  return row;
+}
+
 std::string TrajectoryToCsv(const std::vector<protocol::OdometryWithoutCovariance>& trajectory) {
   std::string csv(kTrajectoryCsvHeader);
   csv += '\n';
   for (const protocol::OdometryWithoutCovariance& sample : trajectory) {
-    const RollPitchYaw angles = QuaternionToRollPitchYaw(sample.pose.orientation);
-    const protocol::Point& p = sample.pose.position;
-    const protocol::Vector3& v = sample.twist.linear;
-    const protocol::Vector3& w = sample.twist.angular;
-    const protocol::Vector3 world = BodyToWorld(sample.pose.orientation, v);
+    const TrajectoryRow row = TrajectoryRowOf(sample);
     csv += FormatStamp(sample.header.stamp);
-    for (double value : {p.x, p.y, p.z, angles.roll, angles.pitch, angles.yaw, v.x, v.y, v.z, w.x,
-                         w.y, w.z, world.x, world.y, world.z}) {
+    for (size_t i = 1; i < std::size(kColumns); ++i) {
       csv += ',';
-      csv += FormatCsvNumber(value);
+      csv += FormatCsvNumber(row.*kColumns[i].second);
     }
     csv += '\n';
   }

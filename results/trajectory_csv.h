@@ -56,6 +56,11 @@ struct TrajectoryRow {
   double vx_world = 0.0, vy_world = 0.0, vz_world = 0.0;  ///< [m/s] world frame
 };
 
+/// The row trajectory.csv's line of `sample` reads back as, computed without the text: the same
+/// doubles TrajectoryFromCsv gives (t as the stamp's decimal, -0 as 0). For a caller that holds
+/// the samples and must judge them as a reader of the folder would.
+TrajectoryRow TrajectoryRowOf(const protocol::OdometryWithoutCovariance& sample);
+
 /// Reads trajectory.csv's text back: a header line naming every column of kTrajectoryCsvHeader
 /// (in any order; other columns are ignored), then one line of numbers per sample; empty lines
 /// and a '\r' before a newline are skipped. Throws ResultError "<origin>: no column "vz" in the

@@ -9,6 +9,7 @@
 //    "search": {<see search_spec.h>},
 //    "vehicle_nodes": {"count": 0, "sync": true, "sensors": [], "max_reruns": 3,
 //                      "save_minimal": false},
+//    "failures": {"regret_threshold": 0.75},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
 // Every key is optional except that at least one scenario must be listed, generated or searched;
 // unknown keys are errors (batch_file.h declares the top level). A "search" section adds scenarios
@@ -62,6 +63,7 @@
 
 #include "client/batch/batch_json.h"
 #include "client/batch/search_spec.h"
+#include "failures/failure_kind.h"
 #include "json/declare.h"
 #include "protocol/messages.h"
 
@@ -85,6 +87,16 @@ struct BatchNodeSettings {
 };
 ASG_DECLARE_JSON(BatchNodeSettings);
 
+/// The batch's top-level "failures": how the distinct failures of failures.csv are counted
+/// (docs/failures.md).
+struct BatchFailureSettings {
+  /// "regret_threshold": a run that reaches the goal with a regret at or above it is a failure;
+  /// dimensionless like regret, > 0.
+  double regret_threshold = failures::kDefaultRegretThreshold;
+  bool operator==(const BatchFailureSettings&) const = default;
+};
+ASG_DECLARE_JSON(BatchFailureSettings);
+
 /// Client settings of a batch beside its scenarios, for the orchestrator.
 struct BatchSettings {
   std::string name;                   ///< "name", or the file's stem when absent
@@ -92,6 +104,7 @@ struct BatchSettings {
   BatchNodeSettings vehicle_nodes;    ///< "vehicle_nodes", decoded strictly
   uint32_t max_attempts = 3;          ///< "max_attempts": tries per scenario before failed, >= 1
   double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0
+  BatchFailureSettings failures;      ///< "failures", decoded strictly
 };
 
 /// Whether a planned scenario can be sent to a worker.

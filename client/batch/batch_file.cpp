@@ -131,6 +131,16 @@ struct Schema<client::BatchNodeSettings> {
 };
 
 template <>
+struct Schema<client::BatchFailureSettings> {
+  static constexpr const char* kName = "BatchFailures";
+  static constexpr const Wording* kWording = &client::kBatchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("regret_threshold", m.regret_threshold, kPositive);
+  }
+};
+
+template <>
 struct Schema<client::BatchFile> {
   static constexpr const char* kName = "Batch";
   static constexpr const Wording* kWording = &client::kBatchWording;
@@ -145,6 +155,7 @@ struct Schema<client::BatchFile> {
     v.Optional("search", m.search);
     v.Optional("variants", m.variants);
     v.Optional("vehicle_nodes", m.settings.vehicle_nodes);
+    v.Optional("failures", m.settings.failures);
     v.Optional("max_attempts", m.settings.max_attempts, Between(1, 1000));
     v.Optional("scenario_timeout_s", m.settings.scenario_timeout_s, kPositive);
   }
@@ -172,6 +183,7 @@ struct Schema<client::BatchFile> {
 namespace asg::client {
 
 ASG_DEFINE_JSON(BatchNodeSettings)
+ASG_DEFINE_JSON(BatchFailureSettings)
 ASG_DEFINE_JSON(BatchFile)
 
 BatchFile DecodeBatchFile(const Json& root, const std::string& origin) {

@@ -7,7 +7,9 @@
 // signals), launch (the feed's first scenarios, the workers), loop (farm_loop.h: hands scenarios
 // out in ascending number order, survives workers that crash, hang or misbehave, see
 // scheduler.h, writes every result as it arrives) and finish (farm_finish.cpp: tear down, the
-// summary, JUnit, the HTML report, the outcome table, the exit code). SIGINT/SIGTERM stop it
+// distinct failures (failures.csv, failures.json and the failing scenarios' failure_id, from the
+// folders: client/failures/batch_failures.h), the summary, JUnit, the HTML report, the outcome
+// table, the exit code). SIGINT/SIGTERM stop it
 // gracefully: no new scenarios are handed out, runs in flight are abandoned, results already
 // received are written, the summary is written and the workers are stopped.
 #pragma once
@@ -43,11 +45,14 @@ struct FarmSettings {
   /// Scenarios recorded invalid do not make the batch fail (exit 0): --allow-invalid. Without
   /// it, one a worker finds invalid (its scene cannot be built) counts as failed for the exit.
   bool allow_invalid = false;
-  bool output_checked = false;                      ///< out_dir was checked and written (replay)
-  std::string listen_host = "127.0.0.1";            ///< address workers connect to
-  uint16_t listen_port = 0;                         ///< 0 picks a free port
-  std::string token;                                ///< required of every worker when not empty
-  std::filesystem::path worker_executable;          ///< asg-worker, for local workers
+  bool output_checked = false;              ///< out_dir was checked and written (replay)
+  std::string listen_host = "127.0.0.1";    ///< address workers connect to
+  uint16_t listen_port = 0;                 ///< 0 picks a free port
+  std::string token;                        ///< required of every worker when not empty
+  std::filesystem::path worker_executable;  ///< asg-worker, for local workers
+  /// The actor catalog failures are judged with (failures.csv): the workers' own, --catalog or
+  /// the one next to asg-worker.
+  std::filesystem::path catalog;
   std::vector<std::string> worker_arguments;        ///< appended to every local worker's command
   std::vector<std::string> first_launch_arguments;  ///< appended to the initial launches only
   std::string slurm_partition;                      ///< slurm: --partition, empty for default

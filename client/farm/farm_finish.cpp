@@ -1,11 +1,13 @@
-// RunFarm's finish stage: tear down, the summary, JUnit and the HTML report, the terminal's
-// outcome table, and the exit code.
+// RunFarm's finish stage: tear down, the distinct failures, the summary, JUnit and the HTML
+// report, the terminal's outcome table, and the exit code.
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
 
+#include "client/failures/batch_failures.h"
 #include "client/farm/farm_run.h"
 #include "report/junit_report.h"
 #include "report/report.h"
@@ -53,16 +55,40 @@ std::map<uint32_t, std::string> Drivers(const ScenarioBook& book) {
   return drivers;
 }
 
-/// Writes summary.json, summary.csv, results.junit.xml and the HTML report (whose failure is
-/// only reported: the results stand); logs the resource usage.
-report::BatchSummary WriteSummaries(FarmRun& run) {
+/// The distinct failures of every folder of the batch (kept ones too): failures.csv,
+/// failures.json and the failing scenarios' failure_id. A failure to find them is only
+/// reported (nullopt): the results stand.
+std::optional<BatchFailures> WriteFailures(FarmRun& run) {
+  try {
+    FailureReader reader(run.settings.catalog);
+    BatchFailures found = UpdateBatchFailures(run.settings.out_dir, reader,
+                                              run.batch.settings.failures.regret_threshold);
+    run.logger->Info("failures: " + std::to_string(found.failing_scenarios) +
+                     " failing scenarios, " + std::to_string(found.clusters.size()) +
+                     " distinct (failures.csv)");
+    return found;
+  } catch (const std::exception& error) {
+    run.logger->Error(std::string("the failures could not be written: ") + error.what());
+    run.out << "warning: the failures could not be written: " << error.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+/// Writes summary.json (with the counts of `failures`, when found), summary.csv,
+/// results.junit.xml and the HTML report (whose failure is only reported: the results stand);
+/// logs the resource usage.
+report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailures>& failures) {
   const ScenarioBook& book = run.records->book();
   const std::vector<results::ScenarioOutcome> outcomes = book.Outcomes();
   const double wall_time_s =
       std::chrono::duration<double>(SteadyClock::now() - run.started).count();
-  const report::BatchSummary summary =
+  report::BatchSummary summary =
       report::Summarize(run.batch.settings.name, run.batch.settings.seed, outcomes, wall_time_s,
                         book.KeptCount(), book.KeptDoneCount());
+  if (failures) {
+    summary.failing_scenarios = failures->failing_scenarios;
+    summary.distinct_failures = failures->clusters.size();
+  }
   const std::filesystem::path& out_dir = run.settings.out_dir;
   report::WriteSummary(out_dir, summary, outcomes, Drivers(book));
   report::WriteJunitReport(out_dir, summary, outcomes);
@@ -119,11 +145,12 @@ int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted
 
 int Finish(FarmRun& run) {
   const bool interrupted = TearDown(run);
-  const report::BatchSummary summary = WriteSummaries(run);
+  const report::BatchSummary summary = WriteSummaries(run, WriteFailures(run));
   run.out << report::FormatOutcomeTable(summary);
   if (run.feed) run.out << run.feed->Summary();
   run.out << "results: " << run.settings.out_dir.string()
-          << " (index.html, summary.json, summary.csv, results.junit.xml, asg_log.txt)\n";
+          << " (index.html, summary.json, summary.csv, failures.csv, results.junit.xml, "
+             "asg_log.txt)\n";
   return ExitCode(run, summary, interrupted);
 }
 

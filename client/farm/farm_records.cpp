@@ -60,7 +60,7 @@ void FarmRecords::Settle(uint32_t scenario_number) {
     const results::ScenarioResult result = kept->result;
     context_.progress->CountPrevious(result);
     book_.Keep(scenario_number, std::move(*kept));
-    if (context_.feed != nullptr) context_.feed->Recorded(result);
+    if (context_.feed != nullptr) context_.feed->Recorded(result, nullptr);
   } else if (planned.status == PlanStatus::kInvalid) {
     context_.logger->Warning("scenario " + std::to_string(scenario_number) +
                              " invalid: " + planned.error);
@@ -110,9 +110,9 @@ void FarmRecords::Submit(results::ScenarioRecord record) {
   const bool first = !state.recorded;
   if (first) context_.progress->Count(record.result);
   book_.SetRecorded(number, results::ScenarioOutcome{record.result, record.timing});
-  const results::ScenarioResult result = record.result;
+  // The feed sees the record before it goes to the writer, which takes it.
+  if (first && context_.feed != nullptr) context_.feed->Recorded(record.result, &record);
   context_.writer->Submit(std::move(record));
-  if (first && context_.feed != nullptr) context_.feed->Recorded(result);
 }
 
 }  // namespace asg::client

@@ -62,8 +62,9 @@ struct FarmRun {
 };
 
 /// The finish stage: tears the run down (the links, a feed's generator, the workers), writes
-/// summary.json, summary.csv, results.junit.xml and the HTML report, prints the outcome table
-/// and returns the exit code (farm.h).
+/// failures.csv, failures.json and the failure_ids, then summary.json, summary.csv,
+/// results.junit.xml and the HTML report, prints the outcome table and returns the exit code
+/// (farm.h).
 int Finish(FarmRun& run);
 
 }  // namespace asg::client

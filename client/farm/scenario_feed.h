@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "protocol/connection.h"
 #include "protocol/generator_messages.h"
+#include "results/folder.h"
 #include "results/record.h"
 
 namespace asg::client {
@@ -50,8 +51,11 @@ class ScenarioFeed {
   /// end. The first call plans the first scenarios.
   virtual std::vector<PlannedScenario> Take(bool wait) = 0;
   /// A scenario's result was recorded for the first time in this run: run, kept from an earlier
-  /// run or invalid (the farm's own scenarios included, which a feed may ignore).
-  virtual void Recorded(const results::ScenarioResult& result) = 0;
+  /// run or invalid (the farm's own scenarios included, which a feed may ignore). `written` is
+  /// the record going to its folder (request and trajectory included), or nullptr for a result
+  /// kept from an earlier run, whose folder is complete on disk already.
+  virtual void Recorded(const results::ScenarioResult& result,
+                        const results::ScenarioRecord* written) = 0;
   /// Whether more scenarios may still come without another result (the farm must not end).
   virtual bool Busy() const = 0;
 

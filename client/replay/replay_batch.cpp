@@ -6,6 +6,10 @@
 
 namespace asg::client {
 
+std::string_view ReplayRankingName(ReplayRanking ranking) {
+  return ranking == ReplayRanking::kRuns ? "runs" : "distinct_failures";
+}
+
 std::string ReplayCaptureName() {
   return "ortho_aerial_pad" + std::to_string(kReplayAerialPadding) + "_annotated.png";
 }
@@ -72,6 +76,7 @@ Json ReplayRecordJson(const ReplaySettings& settings, const std::vector<ReplayRu
     scenarios.push_back(std::move(entry));
   }
   return {{"source", std::filesystem::absolute(settings.source_dir).lexically_normal().string()},
+          {"ranking", ReplayRankingName(settings.ranking)},
           {"top", settings.top},
           {"runs", settings.runs},
           {"captures", settings.captures},

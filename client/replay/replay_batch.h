@@ -1,4 +1,5 @@
-// The batch of `asg-client replay`: the top scenarios of a finished batch, each run again `runs`
+// The batch of `asg-client replay`: the top scenarios of a finished batch (one representative
+// per distinct failure, or the runs by regret: replay_rank.h), each run again `runs`
 // times with its request unchanged but for the scenario number, the run variation and (with
 // captures) the scene capture settings.
 //
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include "client/batch/batch_json.h"
@@ -19,12 +21,22 @@
 
 namespace asg::client {
 
+/// How `asg-client replay` picks the scenarios it replays.
+enum class ReplayRanking : uint8_t {
+  kDistinctFailures,  ///< --top: one representative per distinct failure (failures.json)
+  kRuns,              ///< --top-runs: the scenarios by regret, copies of one failure included
+};
+
+/// "distinct_failures" or "runs", as replay.json names the ranking.
+std::string_view ReplayRankingName(ReplayRanking ranking);
+
 /// What `asg-client replay` is asked for.
 struct ReplaySettings {
-  std::filesystem::path source_dir;  ///< the finished batch's output folder
-  uint32_t top = 10;                 ///< how many of the highest-regret scenarios, >= 1
-  uint32_t runs = 3;                 ///< runs of each, variation.run 0..runs-1, >= 1
-  bool captures = false;             ///< add an annotated ortho aerial capture to every run
+  std::filesystem::path source_dir;                          ///< the finished batch's output folder
+  ReplayRanking ranking = ReplayRanking::kDistinctFailures;  ///< what is ranked
+  uint32_t top = 10;      ///< how many distinct failures or scenarios of the ranking, >= 1
+  uint32_t runs = 3;      ///< runs of each, variation.run 0..runs-1, >= 1
+  bool captures = false;  ///< add an annotated ortho aerial capture to every run
 };
 
 /// Padding of the ortho aerial a replay with captures asks for. [m]
@@ -57,8 +69,8 @@ Json ReplayRequest(const Json& request, const ReplayRun& run, bool captures);
 /// settings.source_dir. Throws ReplayError naming a request.json that cannot be read.
 Json ReplayBatchJson(const ReplaySettings& settings, const std::vector<ReplayRun>& runs);
 
-/// replay.json: source (the folder), top, runs, captures and "scenarios", one object per run
-/// with scenario_number, source_scenario, run and source_regret.
+/// replay.json: source (the folder), ranking (ReplayRankingName), top, runs, captures and
+/// "scenarios", one object per run with scenario_number, source_scenario, run and source_regret.
 Json ReplayRecordJson(const ReplaySettings& settings, const std::vector<ReplayRun>& runs);
 
 }  // namespace asg::client

@@ -2,9 +2,11 @@
 #include "client/replay/replay_rank.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <system_error>
 
+#include "client/failures/failures_file.h"
 #include "protocol/messages.h"
 #include "results/folder.h"
 
@@ -21,20 +23,11 @@ void SortByRegret(std::vector<RankedScenario>* scenarios) {
 }
 
 std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path& batch_dir) {
-  std::error_code error;
-  fs::directory_iterator entries(batch_dir, error);
-  if (error) {
-    throw ReplayError(batch_dir.string() + ": cannot list the folder: " + error.message());
+  try {
+    return results::ListScenarioFolders(batch_dir);
+  } catch (const results::ResultError& error) {
+    throw ReplayError(error.what());
   }
-  std::vector<std::pair<uint32_t, std::string>> folders;
-  for (const fs::directory_entry& entry : entries) {
-    if (!entry.is_directory()) continue;
-    auto parsed = results::ParseScenarioFolderName(entry.path().filename().string());
-    if (parsed && parsed->first <= protocol::kMaxScenarioNumber)
-      folders.push_back(std::move(*parsed));
-  }
-  std::sort(folders.begin(), folders.end());
-  return folders;
 }
 
 std::vector<uint32_t> ListScenarioNumbers(const fs::path& batch_dir) {
@@ -67,6 +60,34 @@ std::vector<RankedScenario> RankByRegret(const fs::path& batch_dir) {
                       " scenario folders has a regret in result.json");
   }
   SortByRegret(&ranked);
+  return ranked;
+}
+
+std::vector<RankedScenario> RankDistinctFailures(const fs::path& batch_dir) {
+  std::vector<failures::FailureCluster> clusters;
+  try {
+    clusters = ReadFailuresJson(batch_dir).clusters;
+  } catch (const results::ResultError& error) {
+    throw ReplayError(error.what());
+  }
+  std::stable_sort(clusters.begin(), clusters.end(),
+                   [](const failures::FailureCluster& a, const failures::FailureCluster& b) {
+                     if (a.max_regret.has_value() != b.max_regret.has_value()) {
+                       return a.max_regret.has_value();
+                     }
+                     if (a.max_regret && *a.max_regret != *b.max_regret) {
+                       return *a.max_regret > *b.max_regret;
+                     }
+                     return a.id < b.id;
+                   });
+  std::map<uint32_t, std::string> variants;
+  for (auto& [number, variant] : ListScenarioFolders(batch_dir)) variants[number] = variant;
+  std::vector<RankedScenario> ranked;
+  for (const failures::FailureCluster& cluster : clusters) {
+    const auto variant = variants.find(cluster.representative);
+    ranked.push_back({cluster.representative, cluster.max_regret.value_or(0.0),
+                      variant == variants.end() ? std::string() : variant->second});
+  }
   return ranked;
 }
 

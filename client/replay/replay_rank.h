@@ -1,6 +1,7 @@
-// Ranking a finished batch's scenarios by regret, for `asg-client replay`: every scenario folder
-// of the batch is read back (results/folder.h) and those whose result.json holds a regret are
-// ordered from the highest regret down.
+// Ranking a finished batch's scenarios for `asg-client replay`: its distinct failures, one
+// representative each (failures.json, client/failures/failures_file.h), from the highest
+// max_regret down; or every scenario folder read back (results/folder.h), those whose
+// result.json holds a regret ordered from the highest regret down.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,13 @@ std::vector<uint32_t> ListScenarioNumbers(const std::filesystem::path& batch_dir
 /// sorted by SortByRegret. Throws ReplayError naming `batch_dir` when it holds no scenario
 /// folder, or none with a regret, and naming the file when a result cannot be read.
 std::vector<RankedScenario> RankByRegret(const std::filesystem::path& batch_dir);
+
+/// The representative of every distinct failure in `batch_dir`/failures.json, the highest
+/// max_regret first (a failure whose members have no measured regret after every one that has),
+/// ties by ascending failure_id; each with its max_regret (0 when none was measured) and its
+/// folder's variant. Empty when failures.json lists none. Throws ReplayError naming the file
+/// when it is missing or cannot be read.
+std::vector<RankedScenario> RankDistinctFailures(const std::filesystem::path& batch_dir);
 
 /// The first `count` of `ranked` (all of them when fewer).
 std::vector<RankedScenario> TopScenarios(const std::vector<RankedScenario>& ranked, size_t count);

@@ -12,14 +12,35 @@ namespace asg::client {
 
 namespace fs = std::filesystem;
 
-int RunReplay(const ReplaySettings& settings, const FarmSettings& farm, std::ostream& out,
+namespace {
+
+/// The scenarios to replay by `settings->ranking`: a source without distinct failures (none
+/// listed, or no failures.json) has its runs ranked instead, which `out` is told and
+/// `settings->ranking` records.
+std::vector<RankedScenario> TopOfSource(ReplaySettings* settings, std::ostream& out) {
+  const fs::path& source = settings->source_dir;
+  if (settings->ranking == ReplayRanking::kDistinctFailures) {
+    const bool listed = fs::exists(source / "failures.json");
+    std::vector<RankedScenario> failures;
+    if (listed) failures = RankDistinctFailures(source);
+    if (!failures.empty()) return TopScenarios(failures, settings->top);
+    out << "replay: " << source.string()
+        << (listed ? " has no distinct failure" : " has no failures.json")
+        << ": replaying its top runs by regret instead (as --top-runs " << settings->top << ")\n";
+    settings->ranking = ReplayRanking::kRuns;
+  }
+  return TopScenarios(RankByRegret(source), settings->top);
+}
+
+}  // namespace
+
+int RunReplay(const ReplaySettings& requested, const FarmSettings& farm, std::ostream& out,
               std::ostream& err) {
+  ReplaySettings settings = requested;
   std::vector<ReplayRun> runs;
   const fs::path batch_file = farm.out_dir / "replay_batch.json";
   try {
-    const std::vector<RankedScenario> top =
-        TopScenarios(RankByRegret(settings.source_dir), settings.top);
-    runs = PlanReplayRuns(top, settings.runs);
+    runs = PlanReplayRuns(TopOfSource(&settings, out), settings.runs);
     const Json batch_json = ReplayBatchJson(settings, runs);
     if (!farm.resume) RequireEmptyFolder(farm.out_dir, farm.force);
     std::error_code error;

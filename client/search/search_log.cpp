@@ -19,9 +19,10 @@ std::string Fixed(double value) {
   return text;
 }
 
-std::string ThresholdName(double threshold) {
-  char text[32];
-  std::snprintf(text, sizeof text, "at_or_above_%.3g", threshold);
+/// "<prefix>_0.375", "<prefix>_1.0".
+std::string ThresholdName(const char* prefix, double threshold) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%s_%.3g", prefix, threshold);
   std::string name = text;
   if (name.find('.') == std::string::npos) name += ".0";
   return name;
@@ -38,7 +39,10 @@ Json RowToJson(const SearchGenerationRow& row) {
                {"best_regret", row.best_regret},
                {"best_scenario", row.best_scenario}};
   for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
-    json[ThresholdName(kRegretThresholds[i])] = row.at_or_above[i];
+    json[ThresholdName("at_or_above", kRegretThresholds[i])] = row.at_or_above[i];
+  }
+  for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+    json[ThresholdName("distinct_failures", kRegretThresholds[i])] = row.distinct_failures[i];
   }
   return json;
 }
@@ -46,7 +50,9 @@ Json RowToJson(const SearchGenerationRow& row) {
 }  // namespace
 
 SearchLog::SearchLog(const SearchSpec& spec, std::filesystem::path out_dir)
-    : spec_(spec), out_dir_(std::move(out_dir)) {}
+    : spec_(spec),
+      out_dir_(std::move(out_dir)),
+      distinct_(std::vector<double>(std::begin(kRegretThresholds), std::end(kRegretThresholds))) {}
 
 SearchCandidateRow MakeCandidateRow(uint64_t candidate_id, uint32_t generation,
                                     std::vector<uint32_t> scenarios,
@@ -69,7 +75,8 @@ SearchCandidateRow MakeCandidateRow(uint64_t candidate_id, uint32_t generation,
 }
 
 const SearchGenerationRow& SearchLog::Add(uint32_t generation,
-                                          const std::vector<SearchCandidateRow>& candidates) {
+                                          const std::vector<SearchCandidateRow>& candidates,
+                                          const std::vector<failures::Failure>& failures) {
   SearchGenerationRow row = totals_;
   row.generation = generation;
   row.proposals = candidates.size();
@@ -95,6 +102,9 @@ const SearchGenerationRow& SearchLog::Add(uint32_t generation,
     candidates_.push_back(candidate);
   }
   if (!candidates.empty()) row.mean_regret /= static_cast<double>(candidates.size());
+  for (const failures::Failure& failure : failures) distinct_.Add(failure);
+  const std::vector<size_t> distinct = distinct_.Counts();
+  std::copy(distinct.begin(), distinct.end(), std::begin(row.distinct_failures));
   totals_ = row;
   rows_.push_back(row);
   return rows_.back();
@@ -104,9 +114,11 @@ void SearchLog::Write() const {
   std::string csv =
       "generation,proposals,first_scenario,last_scenario,mean_regret,max_regret,failures,"
       "best_regret,best_scenario";
-  for (const double threshold : kRegretThresholds) {
-    csv += ',';
-    csv += ThresholdName(threshold);
+  for (const char* prefix : {"at_or_above", "distinct_failures"}) {
+    for (const double threshold : kRegretThresholds) {
+      csv += ',';
+      csv += ThresholdName(prefix, threshold);
+    }
   }
   csv += "\n";
   Json generations = Json::array();
@@ -117,6 +129,10 @@ void SearchLog::Write() const {
            std::to_string(row.failures) + "," + Fixed(row.best_regret) + "," +
            std::to_string(row.best_scenario);
     for (const size_t count : row.at_or_above) {
+      csv += ',';
+      csv += std::to_string(count);
+    }
+    for (const size_t count : row.distinct_failures) {
       csv += ',';
       csv += std::to_string(count);
     }

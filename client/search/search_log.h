@@ -9,7 +9,9 @@
 // search.csv columns: generation, proposals, first_scenario, last_scenario (of all its runs),
 // mean_regret and max_regret (over the generation's candidates), failures (candidates that
 // failed), best_regret and best_scenario (so far; a candidate is named by its first run's
-// scenario), and at_or_above_0.375, _0.5, _0.75, _1.0 (candidates so far).
+// scenario), at_or_above_0.375, _0.5, _0.75, _1.0 (candidates so far), and
+// distinct_failures_0.375, _0.5, _0.75, _1.0: the distinct failures (docs/failures.md) among the
+// runs so far at each of those regret thresholds (client/failures/distinct_counts.h).
 // search_candidates.csv columns: candidate_id, generation, scenarios (its runs' scenario numbers,
 // separated by spaces), mean_regret, std_regret (population standard deviation over its runs),
 // min_regret, max_regret, failures (its runs that ran to an end other than success).
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "client/batch/search_spec.h"
+#include "client/failures/distinct_counts.h"
 #include "client/farm/progress.h"
 
 namespace asg::client {
@@ -57,6 +60,8 @@ struct SearchGenerationRow {
   double best_regret = 0.0;     ///< over every candidate so far
   uint32_t best_scenario = 0;   ///< the first scenario with best_regret
   size_t at_or_above[std::size(kRegretThresholds)] = {};  ///< candidates so far, per threshold
+  /// Distinct failures among the runs so far, per threshold.
+  size_t distinct_failures[std::size(kRegretThresholds)] = {};
 };
 
 /// Accumulates the rows of a search and writes its files.
@@ -66,9 +71,11 @@ class SearchLog {
   SearchLog(const SearchSpec& spec, std::filesystem::path out_dir);
 
   /// Adds generation `generation`'s candidates (ascending scenario numbers, at least one) and
-  /// returns its row.
+  /// its `failures`: its runs that are failures at the lowest threshold (kRegretThresholds[0]),
+  /// by ascending scenario number. Returns its row.
   const SearchGenerationRow& Add(uint32_t generation,
-                                 const std::vector<SearchCandidateRow>& candidates);
+                                 const std::vector<SearchCandidateRow>& candidates,
+                                 const std::vector<failures::Failure>& failures = {});
   /// Rewrites search.csv, search.json and search_candidates.csv. Throws results::ResultError on
   /// an I/O error.
   void Write() const;
@@ -85,6 +92,7 @@ class SearchLog {
   std::vector<SearchCandidateRow> candidates_;
   SearchGenerationRow totals_;  // the running best and counts
   bool any_ = false;
+  DistinctFailureCounts distinct_;  // the runs' failures clustered per threshold
 };
 
 }  // namespace asg::client

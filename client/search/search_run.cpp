@@ -17,6 +17,7 @@
 #include "client/search/search_plan.h"
 #include "core/check.h"
 #include "protocol/messages.h"
+#include "results/trajectory_csv.h"
 #include "search/strategy_registry.h"
 
 namespace asg::client {
@@ -40,6 +41,24 @@ std::unique_ptr<GeneratorLink> MakeGeneratorLink(const SearchSpec& spec, const s
   return std::make_unique<GeneratorLink>(GeneratorSearchInfo(spec), token);
 }
 
+/// The failure reader of a search with a catalog; none without one.
+std::optional<FailureReader> MakeFailureReader(const std::filesystem::path& catalog) {
+  if (catalog.empty()) return std::nullopt;
+  return FailureReader(catalog);
+}
+
+/// The record `written` as its folder would read back: its result, request and trajectory.
+results::StoredScenario AsStored(const results::ScenarioRecord& written) {
+  results::StoredScenario stored;
+  stored.result = written.result;
+  stored.request = written.request;
+  stored.trajectory.reserve(written.trajectory.size());
+  for (const protocol::OdometryWithoutCovariance& sample : written.trajectory) {
+    stored.trajectory.push_back(results::TrajectoryRowOf(sample));
+  }
+  return stored;
+}
+
 std::unique_ptr<search::Strategy> MakeSearchStrategy(const SearchSpec& spec,
                                                      GeneratorLink* generator) {
   if (spec.strategy == kExternalStrategy) {
@@ -56,6 +75,7 @@ SearchRun::SearchRun(const SearchRunContext& context)
       spec_(*context.batch->search),
       generator_(MakeGeneratorLink(spec_, context.token)),
       strategy_(MakeSearchStrategy(spec_, generator_.get())),
+      failure_reader_(MakeFailureReader(context.catalog)),
       log_(spec_, context.out_dir) {
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
@@ -108,17 +128,44 @@ std::string SearchRun::Summary() const {
   for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
     text << " " << kRegretThresholds[i] << ": " << last.at_or_above[i];
   }
+  text << ", distinct failures";
+  for (size_t i = 0; i < std::size(kRegretThresholds); ++i) {
+    text << " " << kRegretThresholds[i] << ": " << last.distinct_failures[i];
+  }
   text << " (search.csv, search.json)\n";
   return text.str();
 }
 
-void SearchRun::Recorded(const results::ScenarioResult& result) {
+void SearchRun::Recorded(const results::ScenarioResult& result,
+                         const results::ScenarioRecord* written) {
   const auto found = generation_of_.find(result.scenario_number);
   if (found == generation_of_.end() || generations_.empty()) return;
   ASG_CHECK(found->second >= generations_.front().index);
   Generation& generation = generations_[found->second - generations_.front().index];
   Score(generation, result.scenario_number, result);
+  Judge(generation, result, written);
   Settle();
+}
+
+void SearchRun::Judge(Generation& generation, const results::ScenarioResult& result,
+                      const results::ScenarioRecord* written) {
+  const double threshold = kRegretThresholds[0];
+  if (!failure_reader_ || !FailureReader::MayFail(result, threshold)) return;
+  const std::filesystem::path folder =
+      results::ScenarioFolder(context_.out_dir, result.scenario_number);
+  try {
+    const results::StoredScenario stored =
+        written != nullptr ? AsStored(*written) : results::ReadScenarioFolder(folder);
+    std::optional<failures::Failure> failure = failure_reader_->Describe(stored, folder, threshold);
+    if (failure) generation.failures.emplace(result.scenario_number, std::move(*failure));
+  } catch (const std::exception& error) {
+    // Like a failed strategy: nothing more is asked, what was proposed still runs.
+    if (!error_.empty()) return;
+    error_ = std::string("judging the failures: ") + error.what();
+    exhausted_ = true;
+    context_.logger->Error("search stopped: " + error_ +
+                           "; the scenarios proposed so far still run");
+  }
 }
 
 void SearchRun::Score(Generation& generation, uint32_t number,
@@ -248,7 +295,9 @@ void SearchRun::Settle() {
   }
   std::sort(consultation.tell.begin(), consultation.tell.end(),
             [](const search::Evaluation& a, const search::Evaluation& b) { return a.id < b.id; });
-  const SearchGenerationRow& row = log_.Add(generation.index, candidates);
+  std::vector<failures::Failure> failing;  // by ascending scenario number
+  for (auto& [number, failure] : generation.failures) failing.push_back(std::move(failure));
+  const SearchGenerationRow& row = log_.Add(generation.index, candidates, failing);
   log_.Write();
   char line[256];
   std::snprintf(line, sizeof line,
@@ -274,9 +323,9 @@ void SearchRun::Settle() {
 
 FeedMaker SearchFeedFor(const Batch& batch, const FarmSettings& settings) {
   if (!batch.search) return {};
-  return [&batch, out_dir = settings.out_dir,
-          token = settings.token](core::Logger* logger) -> std::unique_ptr<ScenarioFeed> {
-    return std::make_unique<SearchRun>(SearchRunContext{&batch, out_dir, logger, token});
+  return [&batch, out_dir = settings.out_dir, token = settings.token,
+          catalog = settings.catalog](core::Logger* logger) -> std::unique_ptr<ScenarioFeed> {
+    return std::make_unique<SearchRun>(SearchRunContext{&batch, out_dir, logger, token, catalog});
   };
 }
 

@@ -24,6 +24,12 @@
 // success (search_candidates.csv keeps the spread, search_log.h). Reruns asked for by vehicle
 // nodes rewrite the folder, but the strategy has been told the first result.
 //
+// Distinct failures: each run that is a failure at the lowest threshold of search.csv is judged
+// when it is recorded, from the record going to its folder (or its folder, when kept from an
+// earlier run), and its generation's failures are added to the log in scenario-number order when
+// the generation is told (search_log.h). Generations are told in order and numbered in order, so
+// the counts depend on the results only, never on the order they arrived in.
+//
 // Resume: with --resume the same sequence is replayed; a candidate whose folder is complete is
 // not run again: the farm keeps its stored result and tells it like a run one. That gives the
 // same folders, search.csv and search.json as one run straight through.
@@ -42,9 +48,11 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "client/batch/batch.h"
+#include "client/failures/failure_reader.h"
 #include "client/farm/farm.h"
 #include "client/farm/scenario_feed.h"
 #include "client/search/generator_link.h"
@@ -63,6 +71,9 @@ struct SearchRunContext {
   std::filesystem::path out_dir;   ///< search.csv and search.json are written here
   core::Logger* logger = nullptr;  ///< outlives the search
   std::string token;               ///< required of an external search's generator when not empty
+  /// The actor catalog the runs' failures are judged with, for search.csv's distinct counts;
+  /// empty: none are judged (the counts stay 0).
+  std::filesystem::path catalog;
 };
 
 /// One search of a batch: the farm's feed of searched scenarios.
@@ -70,16 +81,19 @@ class SearchRun : public ScenarioFeed {
  public:
   /// Makes the strategy of context.batch->search (with its generator link when "external").
   /// Throws std::invalid_argument for a bad strategy or settings (ParseSearchSpec has checked
-  /// them) or a budget numbered past the maximum scenario number.
+  /// them) or a budget numbered past the maximum scenario number, FailuresError for a catalog
+  /// that cannot be read.
   explicit SearchRun(const SearchRunContext& context);
 
   /// ScenarioFeed: the first call asks the first generations; later ones take what a finished
   /// consultation asked (with `wait`, after waiting for it). Returns the planned runs of the
   /// generations asked, numbered in candidate then run order.
   std::vector<PlannedScenario> Take(bool wait) override;
-  /// ScenarioFeed: records a searched scenario's regret; a complete generation starts a
-  /// consultation (tell, then ask) beside the caller. Other scenarios are ignored.
-  void Recorded(const results::ScenarioResult& result) override;
+  /// ScenarioFeed: records a searched scenario's regret and judges it as a failure; a complete
+  /// generation starts a consultation (tell, then ask) beside the caller. Other scenarios are
+  /// ignored. A run that cannot be judged stops the search as a failed strategy does.
+  void Recorded(const results::ScenarioResult& result,
+                const results::ScenarioRecord* written) override;
   /// ScenarioFeed: whether a consultation is running.
   bool Busy() const override { return consulting_.valid(); }
   /// ScenarioFeed: the external strategy's generator link; nullptr for a built-in strategy.
@@ -94,8 +108,8 @@ class SearchRun : public ScenarioFeed {
   /// "search interrupted" or "search stopped: <error>") and closes it.
   void End(bool interrupted) override;
   /// ScenarioFeed: "search: <strategy>, N candidates proposed, G generations told, best regret R
-  /// (scenario S), at or above 0.375: a 0.5: b 0.75: c 1: d (search.csv, search.json)"; empty
-  /// before the first generation is told.
+  /// (scenario S), at or above 0.375: a 0.5: b 0.75: c 1: d, distinct failures 0.375: e 0.5: f
+  /// 0.75: g 1: h (search.csv, search.json)"; empty before the first generation is told.
   std::string Summary() const override;
 
   /// Candidates proposed so far.
@@ -111,6 +125,7 @@ class SearchRun : public ScenarioFeed {
     std::vector<search::Candidate> candidates;
     std::vector<uint32_t> numbers;                  // scenario numbers, in candidate then run order
     std::map<uint32_t, search::Evaluation> scores;  // by scenario number, as they arrive
+    std::map<uint32_t, failures::Failure> failures;  // its failing runs, by scenario number
   };
 
   // One Tell (when `tell` is not empty) and the Asks after it, until kSearchGenerationsInFlight
@@ -136,11 +151,15 @@ class SearchRun : public ScenarioFeed {
   // Logs the front generation when complete and starts its consultation.
   void Settle();
   void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
+  // Judges a run as a failure at the lowest threshold, from `written` or else its folder.
+  void Judge(Generation& generation, const results::ScenarioResult& result,
+             const results::ScenarioRecord* written);
 
   SearchRunContext context_;
   const SearchSpec& spec_;
   std::unique_ptr<GeneratorLink> generator_;  // an external strategy's; before the strategy
   std::unique_ptr<search::Strategy> strategy_;
+  std::optional<FailureReader> failure_reader_;  // with a catalog only
   SearchLog log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index
@@ -156,8 +175,9 @@ class SearchRun : public ScenarioFeed {
 };
 
 /// The `run` command's feed for `batch`: a SearchRun of its search (an empty FeedMaker when it
-/// has none) writing into settings.out_dir, its external generator held to settings.token.
-/// `batch` must outlive the farm run.
+/// has none) writing into settings.out_dir, its external generator held to settings.token, its
+/// failures judged with settings.catalog (the feed maker throws FailuresError when that cannot
+/// be read). `batch` must outlive the farm run.
 FeedMaker SearchFeedFor(const Batch& batch, const FarmSettings& settings);
 
 }  // namespace asg::client

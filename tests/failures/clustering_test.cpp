@@ -118,5 +118,71 @@ TEST(ClusteringTest, NoFailuresGiveNoClustersAndARepeatedNumberIsRefused) {
   }
 }
 
+TEST(ClusteringTest, LeaderClusteringFedInNumberOrderKeepsTheClustersOfEveryPrefix) {
+  std::vector<Failure> failures = FourDistinctFailures();
+  std::sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) {
+    return a.scenario_number < b.scenario_number;
+  });
+  LeaderClustering clustering;
+  // Scenarios 2, 3, 4, 5, 7, 9, 11, 14: the ids they join, new ones in order of appearance.
+  std::vector<int> ids;
+  for (size_t i = 0; i < failures.size(); ++i) {
+    ids.push_back(clustering.Add(failures[i]));
+    const std::vector<Failure> prefix(failures.begin(), failures.begin() + i + 1);
+    EXPECT_EQ(clustering.clusters().size(), ClusterFailures(prefix).size()) << i;
+  }
+  EXPECT_EQ(ids, (std::vector<int>{1, 2, 2, 1, 3, 1, 4, 4}));
+  const std::vector<FailureCluster> whole = ClusterFailures(failures);
+  ASSERT_EQ(clustering.clusters().size(), whole.size());
+  for (size_t c = 0; c < whole.size(); ++c) {
+    EXPECT_EQ(clustering.clusters()[c].members, whole[c].members);
+    EXPECT_EQ(clustering.clusters()[c].representative, whole[c].representative);
+  }
+  // A number at or below the last one added is refused: the order would change the clusters.
+  try {
+    clustering.Add(failures[2]);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(),
+                 "scenario 4 comes after scenario 14 in the clustering, which takes ascending "
+                 "numbers");
+  }
+}
+
+TEST(ClusteringTest, AClusterRoundTripsThroughItsJsonAndABrokenOneIsRefused) {
+  const std::vector<FailureCluster> clusters = ClusterFailures(FourDistinctFailures());
+  const json::Json first = clusters[0];
+  EXPECT_EQ(first["failure_id"], 1);
+  EXPECT_EQ(first["kind"], "collision");
+  EXPECT_EQ(first["members"], 3);
+  EXPECT_EQ(first["member_scenarios"], json::Json::parse("[2, 5, 9]"));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : first.items()) keys.push_back(key);
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"failure_id", "kind", "representative", "members",
+                                      "first_found", "x", "y", "max_regret", "member_scenarios"}));
+  const FailureCluster read = first.get<FailureCluster>();
+  EXPECT_EQ(read.members, clusters[0].members);
+  EXPECT_EQ(read.max_regret, clusters[0].max_regret);
+  EXPECT_EQ(read.x, clusters[0].x);
+  // Without a measured regret the key is left out, and reads back as none.
+  FailureCluster unmeasured = clusters[1];
+  unmeasured.max_regret.reset();
+  EXPECT_FALSE(json::Json(unmeasured).contains("max_regret"));
+  EXPECT_EQ(json::Json(unmeasured).get<FailureCluster>().max_regret, std::nullopt);
+  json::Json broken = first;
+  broken["kind"] = "crash";
+  EXPECT_THROW(broken.get<FailureCluster>(), json::DecodeError);
+  broken = first;
+  broken["member_scenarios"] = json::Json::parse("[5, 9]");  // first_found 2 missing
+  try {
+    FailureCluster ignored;
+    Decode(broken, "failures[0]", &ignored);
+    FAIL() << "no exception";
+  } catch (const json::DecodeError& error) {
+    EXPECT_STREQ(error.what(), "failures[0].member_scenarios: must start with first_found 2");
+  }
+}
+
 }  // namespace
 }  // namespace asg::failures

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,15 @@ inline double Flat(double, double) { return 0.0; }
 /// The signature of `run` failed as `kind` on flat ground, default settings.
 inline Signature SignatureOf(FailureKind kind, const RunFacts& run) {
   return ComputeSignature(kind, run, Flat);
+}
+
+/// Scenario `number` failed as `kind` with `regret`, after driving east along y = 40 from
+/// x - 20 to `x` on flat ground, no obstacle near: failures that differ by where they ended.
+inline Failure EastboundFailure(uint32_t number, FailureKind kind, std::optional<double> regret,
+                                double x) {
+  const RunFacts run = MakeRun(number, protocol::TerminationReason::REASON_VEHICLE_COLLISION,
+                               {{x - 20, 40}, {x, 40}});
+  return {number, regret, SignatureOf(kind, run)};
 }
 
 }  // namespace asg::failures::hand_built

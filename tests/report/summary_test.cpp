@@ -161,5 +161,25 @@ TEST(FormatOutcomeTableTest, ListsStatusesAndReasonsWithPercentages) {
   EXPECT_NE(table.find("20.0%"), std::string::npos);
 }
 
+TEST(FormatOutcomeTableTest, TheFailingScenariosStandBesideTheirDistinctFailures) {
+  BatchSummary summary = Summarize("demo", 7, Sample(), 10.0);
+  EXPECT_EQ(FormatOutcomeTable(summary).find("failing scenarios"), std::string::npos);
+  EXPECT_FALSE(SummaryToJson(summary, Sample()).contains("distinct_failures"));
+  summary.failing_scenarios = 2;
+  summary.distinct_failures = 1;
+  const std::string table = FormatOutcomeTable(summary);
+  EXPECT_NE(table.find("  failing scenarios                     2   40.0%, 1 distinct "
+                       "(failures.csv)\n"),
+            std::string::npos)
+      << table;
+  const Json json = SummaryToJson(summary, Sample());
+  EXPECT_EQ(json["failing_scenarios"], 2);
+  EXPECT_EQ(json["distinct_failures"], 1);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys[5], "failing_scenarios");  // after the counts, before the times
+  EXPECT_EQ(keys[7], "wall_time_s");
+}
+
 }  // namespace
 }  // namespace asg::report

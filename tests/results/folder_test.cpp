@@ -200,6 +200,30 @@ TEST(ReadScenarioFolderTest, NamesTheFileThatCannotBeRead) {
   EXPECT_THROW(ReadScenarioFolder(folder), ResultError);
 }
 
+TEST(ListScenarioFoldersTest, ListsScenarioFoldersByNumberWithTheirVariants) {
+  testutil::TempDir dir;
+  WriteScenarioFolder(dir.path(), SampleRecord(10));
+  ScenarioRecord variant = SampleRecord(2);
+  variant.result.variant = "planner";
+  WriteScenarioFolder(dir.path(), variant);
+  WriteScenarioFolder(dir.path(), SampleRecord(3));
+  for (const char* other : {"logs", "scenario_07", "scenario_0004_", ".scenario_0005.tmp-1"}) {
+    fs::create_directories(dir.path() / other);
+  }
+  std::ofstream(dir.path() / "scenario_0006");  // a file, not a folder
+  const std::vector<std::pair<uint32_t, std::string>> expected = {
+      {2, "planner"}, {3, ""}, {10, ""}};
+  EXPECT_EQ(ListScenarioFolders(dir.path()), expected);
+  try {
+    ListScenarioFolders(dir.path() / "missing");
+    FAIL() << "listed a missing folder";
+  } catch (const ResultError& error) {
+    EXPECT_TRUE(std::string(error.what())
+                    .starts_with((dir.path() / "missing").string() + ": cannot list the folder: "))
+        << error.what();
+  }
+}
+
 TEST(RemoveStagingFoldersTest, RemovesOnlyStagingFolders) {
   testutil::TempDir dir;
   WriteScenarioFolder(dir.path(), SampleRecord(1));
@@ -216,6 +240,17 @@ TEST(WriteFileAtomicallyTest, ReplacesContentAndLeavesNoTemporary) {
   WriteFileAtomically(dir.path() / "f.txt", "two");
   EXPECT_EQ(ReadAll(dir.path() / "f.txt"), "two");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+TEST(WriteFilesAtomicallyTest, ReplacesEveryFileOfTheGroupAndLeavesNoTemporary) {
+  testutil::TempDir dir;
+  WriteFileAtomically(dir.path() / "a.txt", "old a");
+  WriteFilesAtomically({{dir.path() / "a.txt", "new a"}, {dir.path() / "b.txt", "new b"}});
+  EXPECT_EQ(ReadAll(dir.path() / "a.txt"), "new a");
+  EXPECT_EQ(ReadAll(dir.path() / "b.txt"), "new b");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 2);
+  WriteFilesAtomically({});  // nothing to write, nothing synced
+  EXPECT_THROW(WriteFilesAtomically({{dir.path() / "missing" / "c.txt", "c"}}), ResultError);
 }
 
 }  // namespace

@@ -91,6 +91,26 @@ TEST(ResultJsonTest, BrokenResultNamesTheOriginThePathAndTheValue) {
   EXPECT_TRUE(unknown.starts_with("r.json: sim_time: ")) << unknown;
 }
 
+TEST(ResultJsonTest, AFailureIdIsWrittenOnlyWhenSetAndRoundTrips) {
+  ScenarioResult done = SampleDone();
+  const std::string without = ResultToJson(done).dump();
+  EXPECT_EQ(without.find("failure_id"), std::string::npos);
+  done.failure_id = 3;
+  const Json json = ResultToJson(done);
+  EXPECT_EQ(json["failure_id"], 3);
+  EXPECT_EQ(ResultFromJson(json, "r.json"), done);
+  // Clearing it gives the bytes of a result that never had one.
+  done.failure_id = 0;
+  EXPECT_EQ(ResultToJson(done).dump(), without);
+  // Only a done run can be a failure: a failed scenario naming one is refused.
+  ScenarioResult failed;
+  failed.status = ScenarioStatus::kFailed;
+  Json refused = ResultToJson(failed);
+  refused["failure_id"] = 1;
+  const std::string error = ResultErrorOf(refused);
+  EXPECT_TRUE(error.starts_with("r.json: failure_id: ")) << error;
+}
+
 TEST(ResultJsonTest, FieldsAreWrittenInDeclarationOrder) {
   std::vector<std::string> keys;
   const Json json = ResultToJson(SampleDone());

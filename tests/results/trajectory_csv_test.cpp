@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -137,6 +138,25 @@ TEST(TrajectoryFromCsvTest, ReadsBackWhatTheWriterWrote) {
   EXPECT_EQ(rows[1].t, 12.1);
   EXPECT_EQ(rows[1].x, 1.0 / 3.0);
   EXPECT_TRUE(TrajectoryFromCsv(TrajectoryToCsv({}), "trajectory.csv").empty());
+}
+
+TEST(TrajectoryRowOfTest, GivesTheRowTheFileReadsBackAs) {
+  protocol::OdometryWithoutCovariance sample = TurnedSample({12, 50'000'000}, 0.1);
+  sample.pose.position.x = 1.0 / 3.0;
+  sample.twist.angular.x = -0.0;  // written as 0
+  // 7.1 s is not 7 + 0.1 in doubles: the row holds the stamp's decimal, as the file does.
+  protocol::OdometryWithoutCovariance later = sample;
+  later.header.stamp = {7, 100'000'000};
+  const std::vector<TrajectoryRow> read =
+      TrajectoryFromCsv(TrajectoryToCsv({sample, later}), "trajectory.csv");
+  ASSERT_EQ(read.size(), 2u);
+  const protocol::OdometryWithoutCovariance* samples[] = {&sample, &later};
+  for (size_t i = 0; i < 2; ++i) {
+    const TrajectoryRow row = TrajectoryRowOf(*samples[i]);
+    EXPECT_EQ(std::memcmp(&row, &read[i], sizeof row), 0) << i;
+  }
+  EXPECT_EQ(TrajectoryRowOf(later).t, 7.1);
+  EXPECT_FALSE(std::signbit(TrajectoryRowOf(sample).wx));
 }
 
 TEST(TrajectoryFromCsvTest, FindsColumnsByNameAndSkipsEmptyLines) {

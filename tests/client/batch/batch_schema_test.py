@@ -296,6 +296,9 @@ class ReferenceTest(unittest.TestCase):
                 check("trajectory.csv", next(csv.reader(f)))
             with open(search / "search.csv", newline="") as f:
                 check("search.csv", next(csv.reader(f)))
+            with open(out / "failures.csv", newline="") as f:
+                check("failures.csv", next(csv.reader(f)))
+            check("failures.json", list(json.loads((out / "failures.json").read_text())))
             for name in ("result.json", "timing.json", "request.json"):
                 check(name, list(json.loads((out / "scenario_0001" / name).read_text())))
             for name in ("summary.json", "batch_identity.json"):

@@ -346,6 +346,18 @@ TEST(BatchTest, ClientSettingsHaveDefaultsAndOverrides) {
             std::string::npos);
 }
 
+TEST(BatchTest, TheFailuresSectionSetsTheRegretThresholdStrictly) {
+  EXPECT_EQ(Parse(R"({"scenarios": [{}]})").settings.failures.regret_threshold, 0.75);
+  EXPECT_EQ(Parse(R"({"failures": {"regret_threshold": 0.5}, "scenarios": [{}]})")
+                .settings.failures.regret_threshold,
+            0.5);
+  EXPECT_EQ(ErrorOf(R"({"failures": {"regret_threshold": 0}, "scenarios": [{}]})"),
+            "test.json: failures.regret_threshold: must be > 0, got 0");
+  EXPECT_NE(ErrorOf(R"({"failures": {"reproduce": 5}, "scenarios": [{}]})")
+                .find("test.json: failures.reproduce: "),
+            std::string::npos);
+}
+
 TEST(BatchTest, TopLevelVehicleNodesReachEveryRequestWithoutClientOnlyKeys) {
   const Batch batch = Parse(R"({"vehicle_nodes": {"count": 2, "sync": false, "max_reruns": 1,
       "save_minimal": true, "sensors": [{"type": "camera", "name": "front"}]},

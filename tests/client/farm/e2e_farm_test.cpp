@@ -193,8 +193,8 @@ TEST(FarmEndToEnd, TwoVariantsOfTwentyGeneratedLayoutsRunOnIdenticalScenesAndAre
             std::string::npos);
   const auto replay = dir.path() / "replay";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"replay", out.string(), "--out", replay.string(), "--top", "2", "--runs", "1",
-                      "--workers", "1"},
+                     {"replay", out.string(), "--out", replay.string(), "--top-runs", "2", "--runs",
+                      "1", "--workers", "1"},
                      dir.path() / "replay.txt"),
             0)
       << ReadText(dir.path() / "replay.txt");
@@ -219,10 +219,16 @@ TEST(FarmEndToEnd, WorkerRunScenarioReplaysAFarmScenarioIdentically) {
                      dir.path() / "worker.txt"),
             0)
       << ReadText(dir.path() / "worker.txt");
-  for (const char* file : {"result.json", "trajectory.csv", "request.json"}) {
+  for (const char* file : {"trajectory.csv", "request.json"}) {
     EXPECT_EQ(ReadText(out / "scenario_0002" / file), ReadText(replay / "scenario_0002" / file))
         << file;
   }
+  // The same result, but for the batch's failure_id: which distinct failure of the batch the
+  // collision is, a fact of the batch and not of the run.
+  auto result = nlohmann::ordered_json::parse(ReadText(out / "scenario_0002" / "result.json"));
+  EXPECT_EQ(result["failure_id"], 1);
+  result.erase("failure_id");
+  EXPECT_EQ(result.dump(2) + "\n", ReadText(replay / "scenario_0002" / "result.json"));
   // A scene that cannot be created is recorded as invalid, and the exit code says so.
   EXPECT_EQ(RunToEnd(Executable("asg-worker"),
                      {"--run-scenario", (out / "scenario_0005" / "request.json").string(), "--out",

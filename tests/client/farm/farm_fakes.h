@@ -130,7 +130,7 @@ class FakeFeed final : public ScenarioFeed {
     ++takes;
     return std::exchange(ready, {});
   }
-  void Recorded(const results::ScenarioResult& result) override {
+  void Recorded(const results::ScenarioResult& result, const results::ScenarioRecord*) override {
     told.push_back(result);
     const auto next = after.find(result.scenario_number);
     if (next == after.end()) return;

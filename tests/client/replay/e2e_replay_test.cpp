@@ -86,8 +86,8 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
 
   const auto replay = dir.path() / "replay";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"replay", search.string(), "--top", "2", "--runs", "2", "--captures", "--out",
-                      replay.string(), "--workers", "2", "-q"},
+                     {"replay", search.string(), "--top-runs", "2", "--runs", "2", "--captures",
+                      "--out", replay.string(), "--workers", "2", "-q"},
                      dir.path() / "replay.txt"),
             0)
       << ReadText(dir.path() / "replay.txt");
@@ -136,6 +136,33 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
   const Json layout = Json::parse(ReadText(replay / "family_trees.json"));
   EXPECT_EQ(layout["rows"].size(), 2u);
   EXPECT_EQ(layout["rows"][0].back()["scenario_number"], ranked[0]);
+  EXPECT_EQ(record["ranking"], "runs");
+
+  // By default the top distinct failures are replayed: one representative each, the highest
+  // max_regret first, never two copies of one failure.
+  const Json failures = Json::parse(ReadText(search / "failures.json"))["failures"];
+  ASSERT_GE(failures.size(), 1u);
+  std::vector<std::pair<double, int>> by_regret;  // (-max_regret, failure_id)
+  for (const Json& failure : failures) {
+    // A failure without a measured regret ranks after every one with one.
+    by_regret.push_back({-failure.value("max_regret", -1.0), failure["failure_id"].get<int>()});
+  }
+  std::sort(by_regret.begin(), by_regret.end());
+  const auto distinct = dir.path() / "distinct";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"replay", search.string(), "--top", "2", "--runs", "1", "--out",
+                      distinct.string(), "--workers", "2", "-q"},
+                     dir.path() / "distinct.txt"),
+            0)
+      << ReadText(dir.path() / "distinct.txt");
+  const Json distinct_record = Json::parse(ReadText(distinct / "replay.json"));
+  EXPECT_EQ(distinct_record["ranking"], "distinct_failures");
+  const size_t count = std::min<size_t>(2, failures.size());
+  ASSERT_EQ(distinct_record["scenarios"].size(), count);
+  for (size_t i = 0; i < count; ++i) {
+    const Json& failure = failures[by_regret[i].second - 1];
+    EXPECT_EQ(distinct_record["scenarios"][i]["source_scenario"], failure["representative"]) << i;
+  }
 }
 
 TEST(FarmReplay, AFolderWithoutScenariosExitsTwoNamingIt) {

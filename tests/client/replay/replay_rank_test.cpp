@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "client/failures/failures_file.h"
 #include "results/folder.h"
 #include "tests/temp_dir.h"
 
@@ -87,6 +88,46 @@ TEST(ReplayRank, AFolderWithoutScenariosOrRegretsIsAnErrorNamingIt) {
               dir.path().string() + ": none of its 1 scenario folders has a regret in result.json");
   }
   EXPECT_THROW(RankByRegret(dir.path() / "missing"), ReplayError);
+}
+
+// A distinct failure `id` of `members` (the first is first_found), represented by
+// `representative` with `max_regret`.
+failures::FailureCluster Failure(int id, std::vector<uint32_t> members, uint32_t representative,
+                                 std::optional<double> max_regret) {
+  failures::FailureCluster cluster;
+  cluster.id = id;
+  cluster.first_found = members.front();
+  cluster.members = std::move(members);
+  cluster.representative = representative;
+  cluster.max_regret = max_regret;
+  return cluster;
+}
+
+TEST(ReplayRank, DistinctFailuresRankByMaxRegretThenIdWithOneRepresentativeEach) {
+  TempDir dir;
+  // Copies of failure 1 hold the highest raw regrets; failure 3 ties failure 2's max_regret and
+  // comes after it by id; failure 4 has no measured regret.
+  for (const auto& [number, regret] : std::vector<std::pair<uint32_t, double>>{
+           {1, 1.5}, {2, 1.6}, {3, 1.55}, {4, 0.9}, {5, 0.9}, {6, 0.2}}) {
+    WriteScenario(dir.path(), number, regret, number == 5 ? "planner" : "");
+  }
+  BatchFailures found;
+  found.failing_scenarios = 7;
+  found.clusters = {Failure(1, {1, 2, 3}, 2, 1.6), Failure(2, {4}, 4, 0.9), Failure(3, {5}, 5, 0.9),
+                    Failure(4, {7}, 7, std::nullopt)};
+  WriteFailuresFiles(dir.path(), found);
+  const std::vector<RankedScenario> expected = {
+      {2, 1.6, ""}, {4, 0.9, ""}, {5, 0.9, "planner"}, {7, 0.0, ""}};
+  EXPECT_EQ(RankDistinctFailures(dir.path()), expected);
+  // Ranked by runs instead, the copies of failure 1 come first.
+  EXPECT_EQ(TopScenarios(RankByRegret(dir.path()), 3),
+            (std::vector<RankedScenario>{{2, 1.6, ""}, {3, 1.55, ""}, {1, 1.5, ""}}));
+  try {
+    RankDistinctFailures(dir.path() / "missing");
+    FAIL() << "expected ReplayError";
+  } catch (const ReplayError& error) {
+    EXPECT_NE(std::string(error.what()).find("failures.json"), std::string::npos);
+  }
 }
 
 }  // namespace

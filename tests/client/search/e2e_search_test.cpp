@@ -125,7 +125,8 @@ TEST(FarmSearch, TheReferenceWorkloadSearchOf300EndsWithItsLogAndARegretInEveryR
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "generation,proposals,first_scenario,last_scenario,mean_regret,max_regret,failures,"
             "best_regret,best_scenario,at_or_above_0.375,at_or_above_0.5,at_or_above_0.75,"
-            "at_or_above_1.0");
+            "at_or_above_1.0,distinct_failures_0.375,distinct_failures_0.5,"
+            "distinct_failures_0.75,distinct_failures_1.0");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // 6 generations of 50
   const Json log = Json::parse(ReadText(out / "search.json"));
   EXPECT_EQ(Json::parse(ReadText(out / "summary.json"))["total"], 300);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/failures/hand_built_runs.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
@@ -51,14 +52,50 @@ TEST(FarmSearchLog, RowsCarryTheGenerationAndTheRunningBestAndCounts) {
   EXPECT_EQ(Read(dir.path() / "search.csv"),
             "generation,proposals,first_scenario,last_scenario,mean_regret,max_regret,failures,"
             "best_regret,best_scenario,at_or_above_0.375,at_or_above_0.5,at_or_above_0.75,"
-            "at_or_above_1.0\n"
-            "0,3,1,3,0.433333,0.800000,1,0.800000,2,2,1,1,0\n"
-            "1,2,4,5,0.750000,1.000000,0,1.000000,4,4,3,2,1\n");
+            "at_or_above_1.0,distinct_failures_0.375,distinct_failures_0.5,"
+            "distinct_failures_0.75,distinct_failures_1.0\n"
+            "0,3,1,3,0.433333,0.800000,1,0.800000,2,2,1,1,0,0,0,0,0\n"
+            "1,2,4,5,0.750000,1.000000,0,1.000000,4,4,3,2,1,0,0,0,0\n");
   const Json json = Json::parse(Read(dir.path() / "search.json"));
   EXPECT_EQ(json["strategy"], "random");
   EXPECT_EQ(json["generations"].size(), 2u);
   EXPECT_EQ(json["generations"][1]["at_or_above_0.75"], 2);
   EXPECT_EQ(json["best"]["scenario_number"], 4);
+}
+
+using failures::hand_built::EastboundFailure;
+
+TEST(FarmSearchLog, RowsCountTheDistinctFailuresSoFarPerThreshold) {
+  testutil::TempDir dir;
+  SearchSpec spec;
+  spec.strategy = "random";
+  SearchLog log(spec, dir.path());
+  using failures::FailureKind;
+  // Generation 0: a crash and a copy of it; a success of regret 0.6 elsewhere.
+  const SearchGenerationRow first =
+      log.Add(0,
+              {MakeCandidateRow(1, 0, {1}, {1.2}, 1), MakeCandidateRow(2, 0, {2}, {1.3}, 1),
+               MakeCandidateRow(3, 0, {3}, {0.6}, 0)},
+              {EastboundFailure(1, FailureKind::kCollision, 1.2, 20),
+               EastboundFailure(2, FailureKind::kCollision, 1.3, 20.1),
+               EastboundFailure(3, FailureKind::kHighRegret, 0.6, 40)});
+  EXPECT_EQ(
+      std::vector<size_t>(std::begin(first.distinct_failures), std::end(first.distinct_failures)),
+      (std::vector<size_t>{2, 2, 1, 1}));
+  // Generation 1: a third copy of the crash, nothing new.
+  const SearchGenerationRow second =
+      log.Add(1, {MakeCandidateRow(4, 1, {4}, {1.1}, 1)},
+              {EastboundFailure(4, FailureKind::kCollision, 1.1, 20)});
+  EXPECT_EQ(second.distinct_failures[0], 2u);
+  EXPECT_EQ(second.distinct_failures[3], 1u);
+  log.Write();
+  const std::string csv = Read(dir.path() / "search.csv");
+  EXPECT_NE(csv.find("\n1,1,4,4,1.100000,1.100000,1,1.300000,2,4,4,3,3,2,2,1,1\n"),
+            std::string::npos)
+      << csv;
+  const Json json = Json::parse(Read(dir.path() / "search.json"));
+  EXPECT_EQ(json["generations"][0]["distinct_failures_0.375"], 2);
+  EXPECT_EQ(json["generations"][0]["distinct_failures_0.75"], 1);
 }
 
 TEST(FarmSearchLog, CandidatesWithSeveralRunsAreScoredByTheirMeanAndKeepTheirSpread) {

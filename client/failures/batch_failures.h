@@ -1,0 +1,54 @@
+// The distinct failures of a batch, from its scenario folders alone: every done scenario read
+// back (result.json first; request.json and trajectory.csv only for a run that result.json says
+// fails), judged at the batch's regret threshold (failure_reader.h) and clustered
+// (failures/clustering.h), then written as failures.csv and failures.json (failures_file.h) and
+// as the failure_id in each failing scenario's result.json. The farm ends every run with this
+// pass and `asg-client failures DIR` makes it again: the same folders give the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "client/failures/failure_reader.h"
+#include "failures/clustering.h"
+
+namespace asg::client {
+
+/// A done scenario of the batch and the failure_id its result.json holds (0: none).
+struct DoneScenario {
+  uint32_t scenario_number = 0;
+  std::string variant;  ///< its variant ("" when none): part of its folder's name
+  uint32_t stored_failure_id = 0;
+};
+
+/// The distinct failures of a batch folder.
+struct BatchFailures {
+  double regret_threshold = failures::kDefaultRegretThreshold;  ///< the one they were judged at
+  uint32_t failing_scenarios = 0;  ///< scenarios that are failures: every cluster's members
+  std::vector<failures::FailureCluster> clusters;  ///< the distinct failures, by id
+  std::vector<DoneScenario> done;                  ///< every done scenario, by ascending number
+};
+
+/// Finds the distinct failures of the scenario folders under `batch_dir` at regret `threshold`
+/// (see above); invalid and failed scenarios, which did not run, are skipped. Throws
+/// FailuresError or results::ResultError naming the file that cannot be read or judged.
+BatchFailures FindBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
+                                double threshold);
+
+/// The id of the distinct failure each failing scenario belongs to, by scenario number.
+std::map<uint32_t, uint32_t> FailureIds(const BatchFailures& batch_failures);
+
+/// Sets the failure_id of every done scenario's result.json to FailureIdOf (0 removes it),
+/// rewriting only the files that change, as one group of atomic writes. Returns how many were
+/// rewritten. Throws results::ResultError naming the file.
+size_t WriteFailureIds(const std::filesystem::path& batch_dir, const BatchFailures& batch_failures);
+
+/// The whole pass: FindBatchFailures, then failures.csv, failures.json and the failure_ids
+/// written. Throws FailuresError or results::ResultError naming the file.
+BatchFailures UpdateBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
+                                  double threshold);
+
+}  // namespace asg::client
