@@ -22,8 +22,9 @@
 
 namespace {
 
-/// `asg-client failures DIR`: the failures pass again, at the threshold DIR/failures.json
-/// records (else the default), and its table on `out`. Returns the exit code.
+/// `asg-client failures DIR`: the failures pass again, at the threshold and with the reproduction
+/// runs per failure DIR/failures.json records (else the default threshold and none), and its
+/// table on `out`. Returns the exit code.
 int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, std::ostream& err) {
   using asg::client::kExitSomeFailed;
   using asg::client::kExitUsage;
@@ -40,12 +41,12 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
     return kExitUsage;
   }
   try {
-    double threshold = asg::failures::kDefaultRegretThreshold;
+    asg::client::BatchFailures recorded;  // the default threshold, no reproduction runs
     if (std::filesystem::exists(dir / "failures.json")) {
-      threshold = asg::client::ReadFailuresJson(dir).regret_threshold;
+      recorded = asg::client::ReadFailuresJson(dir);
     }
-    const asg::client::BatchFailures found =
-        asg::client::UpdateBatchFailures(dir, *reader, threshold);
+    const asg::client::BatchFailures found = asg::client::UpdateBatchFailures(
+        dir, *reader, recorded.regret_threshold, recorded.reproduce);
     out << asg::client::FormatFailuresTable(found)
         << "failures: " << (dir / "failures.csv").string() << ", "
         << (dir / "failures.json").string() << "\n";

@@ -36,7 +36,9 @@ constexpr const char* kUsage = R"(Usage:
 Runs every scenario of a batch file on a pool of asg-worker processes and writes one folder per
 scenario (DIR/scenario_NNNN/: request.json, result.json, timing.json, trajectory.csv), plus
 DIR/summary.json, DIR/summary.csv, the distinct failures DIR/failures.csv and failures.json (each
-failing scenario's result.json names its failure_id; docs/failures.md), the log DIR/asg_log.txt
+failing scenario's result.json names its failure_id; each failure's representative is run again
+failures.reproduce times into DIR/reproduce/ to see whether it reproduces; docs/failures.md), the
+log DIR/asg_log.txt
 and the workers' own logs in DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or misbehaves is
 replaced and its scenario run again, up to the batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
 stops handing out scenarios, abandons the runs in flight, writes the summary and stops the
@@ -98,10 +100,12 @@ constexpr const char* kFailuresUsage = R"(Usage:
 
 Finds the distinct failures of the finished batch folder DIR from its scenario folders alone
 (docs/failures.md): every done scenario is judged at the batch's regret threshold (the one
-DIR/failures.json records, else 0.75), the failing ones are signed and clustered, and
-DIR/failures.csv, DIR/failures.json and the failure_id in each done scenario's result.json are
-written again: the same folders give the same bytes as the run that wrote them. Prints the
-failing scenarios, the distinct failures and one line per distinct failure.
+DIR/failures.json records, else 0.75), the failing ones are signed and clustered, each
+representative's reproduction runs in DIR/reproduce/ are judged against it (as many as
+DIR/failures.json's reproduce, else none; nothing is run), and DIR/failures.csv,
+DIR/failures.json and the failure_id in each done scenario's result.json are written again: the
+same folders give the same bytes as the run that wrote them. Prints the failing scenarios, the
+distinct and reliable failures and one line per distinct failure.
 
 The scenes' actors are classed by the actor catalog: --catalog FILE (give the one the workers
 used), else <executable's folder>/../share/asg-farm/actors.json.

@@ -24,7 +24,10 @@ struct Schema<failures::FailureCluster> {
     v.Required("x", m.x);
     v.Required("y", m.y);
     v.Optional("max_regret", m.max_regret);
+    v.Optional("reproduced", m.reproduced);
+    v.Optional("runs", m.runs);
     v.Required("member_scenarios", m.members);
+    v.Optional("reproduction_folders", m.reproduction_folders);
   }
   static void Check(const failures::FailureCluster& m, const FieldReader& reader) {
     if (m.members.empty() || m.members.front() != m.first_found) {
@@ -34,6 +37,25 @@ struct Schema<failures::FailureCluster> {
     if (std::find(m.members.begin(), m.members.end(), m.representative) == m.members.end()) {
       throw DecodeError(reader.Child("member_scenarios"),
                         "must hold the representative " + std::to_string(m.representative));
+    }
+    CheckReproduction(m, reader);
+  }
+  /// reproduced, runs and reproduction_folders: all or none, reproduced <= runs, a folder a run.
+  static void CheckReproduction(const failures::FailureCluster& m, const FieldReader& reader) {
+    const bool runs = m.runs.has_value();
+    if (m.reproduced.has_value() != runs || m.reproduction_folders.has_value() != runs) {
+      throw DecodeError(reader.Child(runs ? "reproduced" : "runs"),
+                        "reproduced, runs and reproduction_folders come together");
+    }
+    if (runs && *m.reproduced > *m.runs) {
+      throw DecodeError(reader.Child("reproduced"), "must be at most runs " +
+                                                        std::to_string(*m.runs) + ", got " +
+                                                        std::to_string(*m.reproduced));
+    }
+    if (runs && m.reproduction_folders->size() != *m.runs) {
+      throw DecodeError(reader.Child("reproduction_folders"),
+                        "must name one folder per run (" + std::to_string(*m.runs) + "), got " +
+                            std::to_string(m.reproduction_folders->size()));
     }
   }
 };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "failures/distance.h"
@@ -21,11 +22,20 @@ struct FailureCluster {
   uint32_t first_found = 0;          ///< the smallest member number: the leader's
   double x = 0.0, y = 0.0;           ///< [m] the leader's failure point
   std::optional<double> max_regret;  ///< the highest member regret; absent when none has one
+  /// Once the representative's reproduction runs are judged (docs/failures.md, "Reproduction"):
+  /// how many of them failed the same way as it did; absent before.
+  std::optional<uint32_t> reproduced;
+  /// Once judged: how many reproduction runs of the representative ran; absent before.
+  std::optional<uint32_t> runs;
+  /// Once judged: the folders of those runs, relative to the batch folder, by run.
+  std::optional<std::vector<std::string>> reproduction_folders;
 };
 /// Its JSON object (failures.json's rows): failure_id, kind (its name), representative, members
-/// (the count), first_found, x, y, max_regret (when measured), member_scenarios (the numbers).
-/// Read strictly: members is derived, so read and not kept; member_scenarios must hold
-/// first_found first and the representative.
+/// (the count), first_found, x, y, max_regret (when measured), reproduced and runs (when judged),
+/// member_scenarios (the numbers), reproduction_folders (when judged). Read strictly: members is
+/// derived, so read and not kept; member_scenarios must hold first_found first and the
+/// representative; reproduced, runs and reproduction_folders come together, reproduced at most
+/// runs, one folder per run.
 ASG_DECLARE_JSON(FailureCluster);
 
 /// Leader clustering fed one failure at a time, in ascending scenario number: what

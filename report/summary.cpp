@@ -116,6 +116,10 @@ Json SummaryToJson(const BatchSummary& summary,
     json["failing_scenarios"] = *summary.failing_scenarios;
     json["distinct_failures"] = *summary.distinct_failures;
   }
+  if (summary.reproduction) {
+    json["reliable_failures"] = summary.reproduction->reliable_failures;
+    json["reproduction_runs"] = summary.reproduction->reproduction_runs;
+  }
   json["wall_time_s"] = summary.wall_time_s;
   json["scenarios_per_s"] = summary.scenarios_per_s;
   if (!summary.variants.empty()) {
@@ -248,7 +252,18 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
   for (const auto& [reason, count] : summary.reason_counts) add_row("  " + reason, count);
   if (summary.failing_scenarios && summary.distinct_failures) {
     add_row("failing scenarios", *summary.failing_scenarios,
-            ", " + std::to_string(*summary.distinct_failures) + " distinct (failures.csv)");
+            ", " + std::to_string(*summary.distinct_failures) + " distinct" +
+                (summary.reproduction
+                     ? ", " + std::to_string(summary.reproduction->reliable_failures) + " reliable"
+                     : std::string()) +
+                " (failures.csv)");
+  }
+  if (const std::optional<ReproductionCounts>& counts = summary.reproduction) {
+    text += "  reproduction runs " + std::to_string(counts->reproduction_runs) + ", beside the " +
+            std::to_string(summary.total) + " scenarios: up to " +
+            std::to_string(counts->reproduce) +
+            " of each distinct failure; reliable when reproduced in at least " +
+            std::to_string(counts->reliable_minimum) + "\n";
   }
   if (!summary.variants.empty()) {
     text += "variants, side by side over " + std::to_string(summary.layouts) + " layouts:\n";

@@ -3,7 +3,8 @@
 //
 // summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
-// "failing_scenarios": f, "distinct_failures": d (when found), "wall_time_s": w,
+// "failing_scenarios": f, "distinct_failures": d (when found), "reliable_failures": r,
+// "reproduction_runs": k (when failures were reproduced), "wall_time_s": w,
 // "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
 // but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
 // crashed or hung worker raises) is deterministic.
@@ -48,6 +49,14 @@ struct VariantDifference {
   std::vector<std::pair<std::string, std::string>> outcomes;  ///< (variant, outcome)
 };
 
+/// How the distinct failures of a batch were reproduced (docs/failures.md, "Reproduction").
+struct ReproductionCounts {
+  uint32_t reproduce = 0;         ///< failures.reproduce: runs of each representative
+  uint32_t reliable_minimum = 0;  ///< the reproducing runs, of `reproduce`, that make it reliable
+  size_t reliable_failures = 0;   ///< distinct failures reproduced at least reliable_minimum times
+  size_t reproduction_runs = 0;   ///< reproduction runs that ran, beside the batch's scenarios
+};
+
 /// Totals of a batch run.
 struct BatchSummary {
   std::string batch_name;
@@ -66,6 +75,9 @@ struct BatchSummary {
   /// Scenarios that are failures (docs/failures.md) and the distinct failures among them
   /// (failures.csv), set by the caller that found them; absent when they were not found.
   std::optional<size_t> failing_scenarios, distinct_failures;
+  /// The reproduction runs of the distinct failures, when the batch ran any (failures.reproduce
+  /// > 0); not part of `total` or the counts above.
+  std::optional<ReproductionCounts> reproduction;
 };
 
 /// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
@@ -95,8 +107,8 @@ void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& su
                   const std::map<uint32_t, std::string>& drivers = {});
 
 /// A few lines for the terminal: counts per status and per termination reason with
-/// percentages, the failing scenarios beside their distinct failures (when found), wall time and
-/// throughput, e.g.
+/// percentages, the failing scenarios beside their distinct and reliable failures (when found),
+/// the reproduction runs (when any), wall time and throughput, e.g.
 ///   batch demo (seed 7): 50 scenarios in 312.4 s, 0.16 scenarios/s
 ///     done      48  96.0%
 ///     ...

@@ -137,7 +137,11 @@ void PublishScenarioFolder(const fs::path& batch_dir, const fs::path& staged,
 
 bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number,
                             std::string_view variant) {
-  const fs::path folder = ScenarioFolder(batch_dir, scenario_number, variant);
+  return ScenarioFolderCompleteAt(ScenarioFolder(batch_dir, scenario_number, variant),
+                                  scenario_number);
+}
+
+bool ScenarioFolderCompleteAt(const fs::path& folder, uint32_t scenario_number) {
   std::error_code error;
   for (const char* file : kFolderFiles) {
     if (!fs::is_regular_file(folder / file, error)) return false;
@@ -154,7 +158,12 @@ bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number,
 std::optional<ScenarioOutcome> LoadScenarioOutcome(const fs::path& batch_dir,
                                                    uint32_t scenario_number,
                                                    std::string_view variant) {
-  const fs::path folder = ScenarioFolder(batch_dir, scenario_number, variant);
+  return LoadScenarioOutcomeAt(ScenarioFolder(batch_dir, scenario_number, variant),
+                               scenario_number);
+}
+
+std::optional<ScenarioOutcome> LoadScenarioOutcomeAt(const fs::path& folder,
+                                                     uint32_t scenario_number) {
   std::error_code error;
   if (!fs::is_directory(folder, error)) return std::nullopt;
   const fs::path result_file = folder / "result.json";

@@ -88,12 +88,17 @@ void PublishScenarioFolder(const std::filesystem::path& batch_dir,
 /// Whether the scenario's folder exists and holds every file with a result.json for that number.
 bool ScenarioFolderComplete(const std::filesystem::path& batch_dir, uint32_t scenario_number,
                             std::string_view variant = {});
+/// The same check of the folder `folder` itself, whatever its name (a reproduction run's).
+bool ScenarioFolderCompleteAt(const std::filesystem::path& folder, uint32_t scenario_number);
 
 /// The stored result and timing of a scenario, or nullopt when its folder does not exist.
 /// Throws ResultError when the folder exists but its files cannot be read or parsed.
 std::optional<ScenarioOutcome> LoadScenarioOutcome(const std::filesystem::path& batch_dir,
                                                    uint32_t scenario_number,
                                                    std::string_view variant = {});
+/// The same of the folder `folder` itself, whatever its name (a reproduction run's).
+std::optional<ScenarioOutcome> LoadScenarioOutcomeAt(const std::filesystem::path& folder,
+                                                     uint32_t scenario_number);
 
 /// A scenario folder as read back whole, for showing it (the batch report).
 struct StoredScenario {

@@ -9,7 +9,7 @@
 //    "search": {<see search_spec.h>},
 //    "vehicle_nodes": {"count": 0, "sync": true, "sensors": [], "max_reruns": 3,
 //                      "save_minimal": false},
-//    "failures": {"regret_threshold": 0.75},
+//    "failures": {"regret_threshold": 0.75, "reproduce": 5},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
 // Every key is optional except that at least one scenario must be listed, generated or searched;
 // unknown keys are errors (batch_file.h declares the top level). A "search" section adds scenarios
@@ -93,6 +93,9 @@ struct BatchFailureSettings {
   /// "regret_threshold": a run that reaches the goal with a regret at or above it is a failure;
   /// dimensionless like regret, > 0.
   double regret_threshold = failures::kDefaultRegretThreshold;
+  /// "reproduce": runs of each distinct failure's representative again at the end of the run,
+  /// variation.run 1..reproduce (docs/failures.md, "Reproduction"); 0 runs none. 0..1000.
+  uint32_t reproduce = 5;
   bool operator==(const BatchFailureSettings&) const = default;
 };
 ASG_DECLARE_JSON(BatchFailureSettings);

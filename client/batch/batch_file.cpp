@@ -137,6 +137,7 @@ struct Schema<client::BatchFailureSettings> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("regret_threshold", m.regret_threshold, kPositive);
+    v.Optional("reproduce", m.reproduce, Between(0, 1000));
   }
 };
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "client/failures/failures_file.h"
+#include "client/failures/reproduction.h"
 #include "results/files.h"
 
 namespace asg::client {
@@ -29,6 +30,7 @@ BatchFailures FindBatchFailures(const fs::path& batch_dir, FailureReader& reader
   }
   found.failing_scenarios = static_cast<uint32_t>(failing.size());
   found.clusters = failures::ClusterFailures(failing);
+  found.failing = std::move(failing);
   return found;
 }
 
@@ -58,11 +60,17 @@ size_t WriteFailureIds(const fs::path& batch_dir, const BatchFailures& batch_fai
   return changed.size();
 }
 
+void WriteBatchFailures(const fs::path& batch_dir, FailureReader& reader, uint32_t reproduce,
+                        BatchFailures* found) {
+  CheckReproductions(batch_dir, reader, reproduce, found);
+  WriteFailuresFiles(batch_dir, *found);
+  WriteFailureIds(batch_dir, *found);
+}
+
 BatchFailures UpdateBatchFailures(const fs::path& batch_dir, FailureReader& reader,
-                                  double threshold) {
+                                  double threshold, uint32_t reproduce) {
   BatchFailures found = FindBatchFailures(batch_dir, reader, threshold);
-  WriteFailuresFiles(batch_dir, found);
-  WriteFailureIds(batch_dir, found);
+  WriteBatchFailures(batch_dir, reader, reproduce, &found);
   return found;
 }
 

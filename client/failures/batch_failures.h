@@ -1,9 +1,10 @@
 // The distinct failures of a batch, from its scenario folders alone: every done scenario read
 // back (result.json first; request.json and trajectory.csv only for a run that result.json says
 // fails), judged at the batch's regret threshold (failure_reader.h) and clustered
-// (failures/clustering.h), then written as failures.csv and failures.json (failures_file.h) and
-// as the failure_id in each failing scenario's result.json. The farm ends every run with this
-// pass and `asg-client failures DIR` makes it again: the same folders give the same bytes.
+// (failures/clustering.h), each representative's reproduction runs judged (reproduction.h), then
+// written as failures.csv and failures.json (failures_file.h) and as the failure_id in each
+// failing scenario's result.json. The farm ends every run with this pass and `asg-client
+// failures DIR` makes it again: the same folders give the same bytes.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,10 @@ struct BatchFailures {
   uint32_t failing_scenarios = 0;  ///< scenarios that are failures: every cluster's members
   std::vector<failures::FailureCluster> clusters;  ///< the distinct failures, by id
   std::vector<DoneScenario> done;                  ///< every done scenario, by ascending number
+  std::vector<failures::Failure> failing;  ///< every failing scenario as judged, ascending number
+  /// failures.reproduce: the reproduction runs of each representative that were judged
+  /// (reproduction.h); 0 when none were.
+  uint32_t reproduce = 0;
 };
 
 /// Finds the distinct failures of the scenario folders under `batch_dir` at regret `threshold`
@@ -46,9 +51,16 @@ std::map<uint32_t, uint32_t> FailureIds(const BatchFailures& batch_failures);
 /// rewritten. Throws results::ResultError naming the file.
 size_t WriteFailureIds(const std::filesystem::path& batch_dir, const BatchFailures& batch_failures);
 
-/// The whole pass: FindBatchFailures, then failures.csv, failures.json and the failure_ids
-/// written. Throws FailuresError or results::ResultError naming the file.
+/// The end of the pass over `found` (FindBatchFailures' result): the representatives'
+/// reproduction runs 1..`reproduce` judged (CheckReproductions, none when 0), then failures.csv,
+/// failures.json and the failure_ids written. Throws FailuresError or results::ResultError
+/// naming the file.
+void WriteBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
+                        uint32_t reproduce, BatchFailures* found);
+
+/// The whole pass: FindBatchFailures, then WriteBatchFailures. Throws FailuresError or
+/// results::ResultError naming the file.
 BatchFailures UpdateBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
-                                  double threshold);
+                                  double threshold, uint32_t reproduce);
 
 }  // namespace asg::client

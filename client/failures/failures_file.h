@@ -6,9 +6,14 @@
 // stuck, out_of_bounds, timeout, high_regret), representative (its highest-regret member),
 // members (how many scenarios are copies of it), first_found (its smallest member), x, y [m]
 // (where it happened: the first member's failure point) and max_regret (empty when no member's
-// regret was measured); numbers in their shortest round-trip form.
-// failures.json: {"regret_threshold", "failing_scenarios", "distinct_failures", "failures":
-// [{the same keys as the CSV's columns, "member_scenarios": [every member, ascending]}]}.
+// regret was measured); numbers in their shortest round-trip form. When reproduction runs were
+// judged (reproduce > 0, reproduction.h) two more columns follow, kReproductionCsvColumns:
+// reproduced and runs (empty for a failure none of whose runs ran); with reproduce 0 the file
+// has the first eight columns only.
+// failures.json: {"regret_threshold", "reproduce", "failing_scenarios", "distinct_failures",
+// "reliable_failures" and "reproduction_runs" (when reproduce > 0), "failures": [{the same keys
+// as the CSV's columns, "member_scenarios": [every member, ascending], "reproduction_folders":
+// [each run's folder] (when judged)}]}.
 #pragma once
 
 #include <filesystem>
@@ -24,6 +29,8 @@ namespace asg::client {
 /// The first line of failures.csv (without the newline).
 inline constexpr std::string_view kFailuresCsvHeader =
     "failure_id,kind,representative,members,first_found,x,y,max_regret";
+/// The columns failures.csv's header ends with when reproduction runs were judged.
+inline constexpr std::string_view kReproductionCsvColumns = ",reproduced,runs";
 
 /// failures.csv's text.
 std::string FailuresCsv(const BatchFailures& batch_failures);
@@ -40,8 +47,9 @@ void WriteFailuresFiles(const std::filesystem::path& batch_dir,
 /// results::ResultError "<file>: <json path>: <problem>" when it cannot be read or parsed.
 BatchFailures ReadFailuresJson(const std::filesystem::path& batch_dir);
 
-/// The terminal's table: a line with the threshold and the counts, then one line per distinct
-/// failure (failure_id, kind, representative, members, first_found, x, y, max_regret).
+/// The terminal's table: a line with the threshold and the counts (the reliable ones too when
+/// reproduction runs were judged), then one line per distinct failure (failure_id, kind,
+/// representative, members, first_found, x, y, max_regret, and reproduced as "4/5").
 std::string FormatFailuresTable(const BatchFailures& batch_failures);
 
 }  // namespace asg::client

@@ -1,6 +1,6 @@
 // RunFarm, stage by stage: prepare (output folder, log, the book of scenarios), listen (the port,
-// signals), launch (the feed's first scenarios, the workers) and loop; finish is in
-// farm_finish.cpp.
+// signals), launch (the feed's first scenarios, the workers) and loop; the reproduction runs are
+// in farm_reproduce.cpp, finish in farm_finish.cpp.
 #include "client/farm/farm.h"
 
 #include <csignal>
@@ -156,22 +156,36 @@ void TakeFirstScenarios(FarmRun& run) {
   }
 }
 
-/// Launch: the feed's first scenarios, the launcher (none when nothing is left to run) and the
-/// loop over both.
+/// What a resumed run keeps and runs: the batch's scenarios, then its reproduction runs when
+/// they are planned already.
+void LogResume(FarmRun& run) {
+  const FarmRecords& records = *run.records;
+  const size_t reproduction_queued = records.reproduction_runs() - records.reproduction_recorded();
+  std::string line = "resume: " + std::to_string(records.OutcomesOfBatch().kept) +
+                     " scenarios already complete, " +
+                     std::to_string(records.book().scheduler().queued() - reproduction_queued) +
+                     " to run";
+  if (records.reproduction_runs() > 0) {
+    line += "; reproduction runs: " + std::to_string(records.reproduction_recorded()) +
+            " already complete, " + std::to_string(reproduction_queued) + " to run";
+  }
+  run.logger->Info(line);
+}
+
+/// Launch: the feed's first scenarios (and, when every scenario of the batch is recorded
+/// already, the reproduction runs), the launcher (none when nothing is left to run) and the loop
+/// over them, which plans the reproduction runs once the batch's scenarios are done.
 void Launch(FarmRun& run) {
   if (run.feed) TakeFirstScenarios(run);
   const ScenarioBook& book = run.records->book();
-  if (run.settings.resume) {
-    run.logger->Info("resume: " + std::to_string(book.KeptCount()) +
-                     " scenarios already complete, " + std::to_string(book.scheduler().queued()) +
-                     " to run");
-  }
+  if (book.scheduler().queued() == 0 && !(run.feed && run.feed->Busy())) PlanReproduction(run);
+  if (run.settings.resume) LogResume(run);
   const LauncherSettings launch = LaunchSettings(run);
   run.launched = launch.kind;
   run.launcher = MakeLauncher(launch, &*run.logger);
   run.loop.emplace(FarmLoopContext{&run.batch.settings.vehicle_nodes, &*run.logger, &run.events,
                                    run.launcher.get(), &*run.progress, &*run.records, &*run.nodes,
-                                   run.feed.get()});
+                                   run.feed.get(), [&run] { PlanReproduction(run); }});
 }
 
 /// Loop: runs the queued scenarios while the HTML report follows the run.

@@ -6,7 +6,9 @@
 // earlier run, recorded invalid or queued), listen (workers, vehicle nodes, a generator;
 // signals), launch (the feed's first scenarios, the workers), loop (farm_loop.h: hands scenarios
 // out in ascending number order, survives workers that crash, hang or misbehave, see
-// scheduler.h, writes every result as it arrives) and finish (farm_finish.cpp: tear down, the
+// scheduler.h, writes every result as it arrives), reproduce (farm_reproduce.cpp: once the batch's
+// scenarios are done, each distinct failure's representative runs again failures.reproduce times
+// in the same loop: client/failures/reproduction.h) and finish (farm_finish.cpp: tear down, the
 // distinct failures (failures.csv, failures.json and the failing scenarios' failure_id, from the
 // folders: client/failures/batch_failures.h), the summary, JUnit, the HTML report, the outcome
 // table, the exit code). SIGINT/SIGTERM stop it

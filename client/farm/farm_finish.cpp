@@ -1,5 +1,6 @@
-// RunFarm's finish stage: tear down, the distinct failures, the summary, JUnit and the HTML
-// report, the terminal's outcome table, and the exit code.
+// RunFarm's finish stage: tear down, the distinct failures (with their reproduction runs
+// judged), the summary, JUnit and the HTML report, the terminal's outcome table, and the exit
+// code.
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <ostream>
 
 #include "client/failures/batch_failures.h"
+#include "client/failures/reproduction.h"
 #include "client/farm/farm_run.h"
 #include "report/junit_report.h"
 #include "report/report.h"
@@ -55,17 +57,22 @@ std::map<uint32_t, std::string> Drivers(const ScenarioBook& book) {
   return drivers;
 }
 
-/// The distinct failures of every folder of the batch (kept ones too): failures.csv,
-/// failures.json and the failing scenarios' failure_id. A failure to find them is only
-/// reported (nullopt): the results stand.
+/// The distinct failures of every folder of the batch (kept ones too), as the reproduction
+/// stage found them or else found now, with their reproduction runs judged: failures.csv,
+/// failures.json and the failing scenarios' failure_id. A failure to find them is only reported
+/// (nullopt): the results stand.
 std::optional<BatchFailures> WriteFailures(FarmRun& run) {
+  const BatchFailureSettings& settings = run.batch.settings.failures;
   try {
     FailureReader reader(run.settings.catalog);
-    BatchFailures found = UpdateBatchFailures(run.settings.out_dir, reader,
-                                              run.batch.settings.failures.regret_threshold);
+    BatchFailures found = run.batch_failures ? std::move(*run.batch_failures)
+                                             : FindBatchFailures(run.settings.out_dir, reader,
+                                                                 settings.regret_threshold);
+    WriteBatchFailures(run.settings.out_dir, reader, settings.reproduce, &found);
     run.logger->Info("failures: " + std::to_string(found.failing_scenarios) +
                      " failing scenarios, " + std::to_string(found.clusters.size()) +
-                     " distinct (failures.csv)");
+                     " distinct, " + std::to_string(ReliableFailures(found)) +
+                     " reliable (failures.csv)");
     return found;
   } catch (const std::exception& error) {
     run.logger->Error(std::string("the failures could not be written: ") + error.what());
@@ -79,15 +86,21 @@ std::optional<BatchFailures> WriteFailures(FarmRun& run) {
 /// logs the resource usage.
 report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailures>& failures) {
   const ScenarioBook& book = run.records->book();
-  const std::vector<results::ScenarioOutcome> outcomes = book.Outcomes();
+  const BatchOutcomes batch = run.records->OutcomesOfBatch();
+  const std::vector<results::ScenarioOutcome>& outcomes = batch.outcomes;
   const double wall_time_s =
       std::chrono::duration<double>(SteadyClock::now() - run.started).count();
   report::BatchSummary summary =
       report::Summarize(run.batch.settings.name, run.batch.settings.seed, outcomes, wall_time_s,
-                        book.KeptCount(), book.KeptDoneCount());
+                        batch.kept, batch.kept_done);
   if (failures) {
     summary.failing_scenarios = failures->failing_scenarios;
     summary.distinct_failures = failures->clusters.size();
+    if (failures->reproduce > 0) {
+      summary.reproduction =
+          report::ReproductionCounts{failures->reproduce, ReliableMinimum(failures->reproduce),
+                                     ReliableFailures(*failures), ReproductionRuns(*failures)};
+    }
   }
   const std::filesystem::path& out_dir = run.settings.out_dir;
   report::WriteSummary(out_dir, summary, outcomes, Drivers(book));
@@ -127,7 +140,12 @@ int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted
   }
   if (interrupted) {
     const size_t missing = run.total - summary.total;
-    out << "interrupted: " << missing << " scenarios not run; run again with --resume\n";
+    const FarmRecords& records = *run.records;
+    const size_t reproduction = records.reproduction_runs() - records.reproduction_recorded();
+    out << "interrupted: " << missing << " scenarios"
+        << (reproduction > 0 ? " and " + std::to_string(reproduction) + " reproduction runs"
+                             : std::string())
+        << " not run; run again with --resume\n";
     return kExitInterrupted;
   }
   // A search records its infeasible candidates as invalid: that is its way of working.

@@ -27,7 +27,8 @@ void FarmLoop::Run() {
   context_.launcher->Start();
   PollLauncher(SteadyClock::now());
   // Once every scenario is recorded, the loop still waits (at most kLastReadyWait) for the
-  // nodes' NotifyReady after their last run, which may ask for a rerun.
+  // nodes' NotifyReady after their last run, which may ask for a rerun; then the next stage may
+  // queue more (the reproduction runs), and the loop goes on with them.
   std::optional<SteadyClock::time_point> drained_at;
   while (!interrupted_ && breakdown_.empty()) {
     const bool feeding = context_.feed != nullptr && context_.feed->Busy();
@@ -36,7 +37,8 @@ void FarmLoop::Run() {
       if (!drained_at) drained_at = now;
       if (context_.nodes == nullptr || !context_.nodes->registry().AwaitingReady() ||
           now - *drained_at > kLastReadyWait) {
-        break;
+        if (!NextStage()) break;
+        drained_at.reset();
       }
     } else {
       drained_at.reset();
@@ -68,6 +70,12 @@ void FarmLoop::TakeFed() {
   for (PlannedScenario& planned : context_.feed->Take(false)) {
     context_.records->Admit(std::move(planned));
   }
+}
+
+bool FarmLoop::NextStage() {
+  if (!context_.next_stage) return false;
+  context_.next_stage();
+  return WorkRemains();
 }
 
 bool FarmLoop::WorkRemains() const {

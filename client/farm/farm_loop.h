@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,10 @@ struct FarmLoopContext {
   FarmRecords* records = nullptr;  ///< the book of scenarios, and where results go
   NodeControl* nodes = nullptr;    ///< the vehicle nodes' control plane (the gate); may be null
   ScenarioFeed* feed = nullptr;    ///< more scenarios as results come in; nullptr: none
+  /// Called on the loop's thread whenever every scenario is finished, the feed has no more and
+  /// the vehicle nodes are settled: it may admit more scenarios into the records (a later stage,
+  /// the reproduction runs), and the loop ends when none are queued. May be empty.
+  std::function<void()> next_stage;
 };
 
 /// The control-plane settings of a batch: its vehicle_nodes count, max_reruns and save_minimal
@@ -89,6 +94,8 @@ class FarmLoop {
   void TakeFed();
   /// Whether scenarios are queued or running, or the feed may add more.
   bool WorkRemains() const;
+  /// Once nothing remains: runs the next stage; whether it queued more work.
+  bool NextStage();
   /// Whether a registered worker can be given a scenario (open, ready, not given up).
   static bool Idle(const Link& link);
   /// Ends the attempt of the scenario `key` holds (if any) with a failed `outcome`: queued

@@ -49,6 +49,46 @@ void FarmRecords::Admit(PlannedScenario planned) {
   Settle(number);
 }
 
+void FarmRecords::AdmitReproduction(PlannedScenario planned, std::filesystem::path folder) {
+  const uint32_t number = planned.scenario_number;
+  book_.Add(std::move(planned));
+  reproduction_folders_[number] = std::move(folder);
+  SettleReproduction(number);
+}
+
+void FarmRecords::SettleReproduction(uint32_t scenario_number) {
+  const FarmSettings& settings = *context_.settings;
+  std::optional<results::ScenarioOutcome> kept;
+  if (settings.resume) {
+    kept = KeptOutcomeAt(reproduction_folders_.at(scenario_number), scenario_number,
+                         settings.retry_failed);
+  }
+  if (kept) {
+    book_.Keep(scenario_number, std::move(*kept));
+    ++reproduction_recorded_;
+  } else {
+    book_.Queue(scenario_number);
+  }
+  ShowReproduction();
+}
+
+void FarmRecords::ShowReproduction() {
+  context_.progress->SetStatus("reproduction runs " + std::to_string(reproduction_recorded_) + "/" +
+                               std::to_string(reproduction_folders_.size()));
+}
+
+BatchOutcomes FarmRecords::OutcomesOfBatch() const {
+  BatchOutcomes batch;
+  for (const auto& [number, state] : book_.states()) {
+    if (!state.recorded || IsReproduction(number)) continue;
+    batch.outcomes.push_back(*state.recorded);
+    if (!state.kept) continue;
+    ++batch.kept;
+    batch.kept_done += state.recorded->result.status == results::ScenarioStatus::kDone ? 1 : 0;
+  }
+  return batch;
+}
+
 void FarmRecords::Settle(uint32_t scenario_number) {
   const PlannedScenario& planned = book_.planned(scenario_number);
   const FarmSettings& settings = *context_.settings;
@@ -106,6 +146,14 @@ void FarmRecords::Submit(results::ScenarioRecord record) {
   const ScenarioState& state = book_.state(number);
   record.result.reruns = state.reruns;
   record.timing = state.Timing();
+  if (const auto reproduction = reproduction_folders_.find(number);
+      reproduction != reproduction_folders_.end()) {
+    if (!state.recorded) ++reproduction_recorded_;
+    book_.SetRecorded(number, results::ScenarioOutcome{record.result, record.timing});
+    ShowReproduction();
+    context_.writer->Submit(std::move(record), reproduction->second);
+    return;
+  }
   // A rerun writes the folder again; the progress and the feed see each scenario once.
   const bool first = !state.recorded;
   if (first) context_.progress->Count(record.result);

@@ -9,10 +9,17 @@
 // result writer, and is counted once by the progress line and told once to the feed; a rerun
 // writes the folder again.
 //
+// Reproduction runs (the farm's own runs after the batch's, client/failures/reproduction.h) go
+// through here too, each to its own folder: kept from an earlier run's complete folder with
+// --resume, written there, neither counted by the progress line nor told to the feed, and left
+// out of the batch's outcomes (BatchOutcomes).
+//
 // Not thread-safe: the farm's thread owns it.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +46,13 @@ struct RecordsContext {
 /// start timeout.
 SchedulerSettings SchedulerSettingsFor(const Batch& batch, const FarmSettings& settings);
 
+/// The outcomes of the batch's own scenarios (reproduction runs left out), for the summary.
+struct BatchOutcomes {
+  std::vector<results::ScenarioOutcome> outcomes;  ///< ascending scenario number
+  size_t kept = 0;                                 ///< of them, kept from an earlier run (--resume)
+  size_t kept_done = 0;                            ///< of those, the ones done
+};
+
 /// The book of one farm run and the way into it and out of it (see above).
 class FarmRecords {
  public:
@@ -49,6 +63,8 @@ class FarmRecords {
   void Admit(const PlannedScenario* planned);
   /// Admits a scenario a feed planned; the book keeps it.
   void Admit(PlannedScenario planned);
+  /// Admits a reproduction run (see above) whose folder is `folder`; the book keeps it.
+  void AdmitReproduction(PlannedScenario planned, std::filesystem::path folder);
 
   /// Records the done result of the attempt `end` (accepted, and not an invalid run to repeat).
   void RecordDone(const AttemptEnd& end, protocol::AnalyzeScenarioRequest analysis,
@@ -61,13 +77,30 @@ class FarmRecords {
   ScenarioBook& book() { return book_; }
   const ScenarioBook& book() const { return book_; }
 
+  /// Whether scenario `scenario_number` is a reproduction run.
+  bool IsReproduction(uint32_t scenario_number) const {
+    return reproduction_folders_.contains(scenario_number);
+  }
+  /// The reproduction runs admitted, and those of them recorded so far.
+  size_t reproduction_runs() const { return reproduction_folders_.size(); }
+  size_t reproduction_recorded() const { return reproduction_recorded_; }
+  /// Every recorded outcome but the reproduction runs', with the kept counts among them.
+  BatchOutcomes OutcomesOfBatch() const;
+
  private:
   // Keeps, records invalid or queues a scenario just added to the book.
   void Settle(uint32_t scenario_number);
   void Submit(results::ScenarioRecord record);
 
+  // Keeps a reproduction run from an earlier run, or queues it.
+  void SettleReproduction(uint32_t scenario_number);
+  // The progress line's status while reproduction runs are recorded.
+  void ShowReproduction();
+
   RecordsContext context_;
   ScenarioBook book_;
+  std::map<uint32_t, std::filesystem::path> reproduction_folders_;  // by scenario number
+  size_t reproduction_recorded_ = 0;
 };
 
 }  // namespace asg::client

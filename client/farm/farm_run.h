@@ -1,4 +1,5 @@
 // One run of the farm as its stages build it up (farm.cpp: prepare, listen, launch, loop;
+// farm_reproduce.cpp: the reproduction runs, planned once the batch's scenarios are done;
 // farm_finish.cpp: finish). Internal to client/farm.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "client/batch/batch.h"
+#include "client/failures/batch_failures.h"
 #include "client/farm/farm.h"
 #include "client/farm/farm_events.h"
 #include "client/farm/farm_links.h"
@@ -59,7 +61,20 @@ struct FarmRun {
   LauncherKind launched = LauncherKind::kNone;  ///< the kind actually launched
   std::unique_ptr<Launcher> launcher;
   std::optional<FarmLoop> loop;
+  // Reproduce.
+  bool reproduction_planned = false;  ///< PlanReproduction ran (it runs once)
+  /// The batch's distinct failures as PlanReproduction found them, before their reproduction
+  /// runs were judged: the finish stage judges those and writes the files; empty when not found.
+  std::optional<BatchFailures> batch_failures;
 };
+
+/// The reproduction stage (client/failures/reproduction.h), once the batch's own scenarios are
+/// all recorded (before the launch when none is left to run, else when the loop drains): finds
+/// the batch's distinct failures from its folders and admits failures.reproduce runs of each
+/// representative into the records. Runs once; does nothing when failures.reproduce is 0 or the
+/// run was stopped early (a signal, a breakdown, a search that stopped). A failure to plan is
+/// logged and printed: the batch's results stand.
+void PlanReproduction(FarmRun& run);
 
 /// The finish stage: tears the run down (the links, a feed's generator, the workers), writes
 /// failures.csv, failures.json and the failure_ids, then summary.json, summary.csv,

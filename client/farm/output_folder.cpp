@@ -172,9 +172,15 @@ void PrepareOutputFolder(const Batch& batch, const fs::path& dir, const OutputFo
 
 std::optional<results::ScenarioOutcome> KeptOutcome(const fs::path& dir, uint32_t scenario_number,
                                                     bool retry_failed, std::string_view variant) {
-  if (!results::ScenarioFolderComplete(dir, scenario_number, variant)) return std::nullopt;
+  return KeptOutcomeAt(results::ScenarioFolder(dir, scenario_number, variant), scenario_number,
+                       retry_failed);
+}
+
+std::optional<results::ScenarioOutcome> KeptOutcomeAt(const fs::path& folder,
+                                                      uint32_t scenario_number, bool retry_failed) {
+  if (!results::ScenarioFolderCompleteAt(folder, scenario_number)) return std::nullopt;
   std::optional<results::ScenarioOutcome> outcome =
-      results::LoadScenarioOutcome(dir, scenario_number, variant);
+      results::LoadScenarioOutcomeAt(folder, scenario_number);
   if (outcome && retry_failed && outcome->result.status == results::ScenarioStatus::kFailed) {
     return std::nullopt;
   }

@@ -51,6 +51,9 @@ void PrepareOutputFolder(const Batch& batch, const std::filesystem::path& dir,
 std::optional<results::ScenarioOutcome> KeptOutcome(const std::filesystem::path& dir,
                                                     uint32_t scenario_number, bool retry_failed,
                                                     std::string_view variant = {});
+/// The same for a scenario whose folder is `folder`, whatever its name (a reproduction run's).
+std::optional<results::ScenarioOutcome> KeptOutcomeAt(const std::filesystem::path& folder,
+                                                      uint32_t scenario_number, bool retry_failed);
 
 /// Throws OutputFolderError when `dir` exists and is not an empty folder, unless `force`
 /// (then empties it). For callers that write into the folder before the run (replay).

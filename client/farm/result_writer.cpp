@@ -2,6 +2,7 @@
 #include "client/farm/result_writer.h"
 
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -21,10 +22,10 @@ ResultWriter::~ResultWriter() {
   thread_.join();
 }
 
-void ResultWriter::Submit(results::ScenarioRecord record) {
+void ResultWriter::Submit(results::ScenarioRecord record, std::filesystem::path folder) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(record));
+    queue_.push_back({std::move(record), std::move(folder)});
   }
   changed_.notify_all();
 }
@@ -46,7 +47,7 @@ void ResultWriter::Loop() {
     if (queue_.empty()) return;
     // Group commit: everything queued now is staged, made durable by one syncfs, then renamed
     // into place, with one fsync of the batch folder for the group.
-    std::vector<results::ScenarioRecord> group;
+    std::vector<Entry> group;
     while (!queue_.empty() && group.size() < kMaxGroup) {
       group.push_back(std::move(queue_.front()));
       queue_.pop_front();
@@ -61,26 +62,26 @@ void ResultWriter::Loop() {
   }
 }
 
-std::string ResultWriter::WriteGroup(const std::vector<results::ScenarioRecord>& group) {
+std::string ResultWriter::WriteGroup(const std::vector<Entry>& group) {
   std::string failure;
   // A scenario written twice in one group (a rerun that finished quickly) is written once, as
   // its latest record: both would be staged in the same folder.
-  std::map<uint32_t, const results::ScenarioRecord*> latest;
-  for (const results::ScenarioRecord& record : group) {
-    latest[record.result.scenario_number] = &record;
-  }
-  std::vector<const results::ScenarioRecord*> to_stage;
-  for (const results::ScenarioRecord& record : group) {
-    if (latest.at(record.result.scenario_number) == &record) to_stage.push_back(&record);
+  std::map<uint32_t, const Entry*> latest;
+  for (const Entry& entry : group) latest[entry.record.result.scenario_number] = &entry;
+  std::vector<const Entry*> to_stage;
+  for (const Entry& entry : group) {
+    if (latest.at(entry.record.result.scenario_number) == &entry) to_stage.push_back(&entry);
   }
   // Staging is file creation, mostly kernel time: with enough records, a second thread stages
-  // the second half meanwhile. Each record has its own staging folder.
+  // the second half meanwhile. Each record has its own staging folder, beside its final one.
   std::vector<std::filesystem::path> folders(to_stage.size());
   std::vector<std::string> errors(to_stage.size());
   const auto stage = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
+      const Entry& entry = *to_stage[i];
       try {
-        folders[i] = results::StageScenarioFolder(batch_dir_, *to_stage[i]);
+        folders[i] = results::StageScenarioFolder(
+            entry.folder.empty() ? batch_dir_ : entry.folder.parent_path(), entry.record);
       } catch (const std::exception& error) {
         errors[i] = error.what();
       }
@@ -94,33 +95,41 @@ std::string ResultWriter::WriteGroup(const std::vector<results::ScenarioRecord>&
   } else {
     stage(0, to_stage.size());
   }
-  std::vector<std::pair<const results::ScenarioRecord*, std::filesystem::path>> staged;
+  std::vector<std::pair<const Entry*, std::filesystem::path>> staged;
+  std::set<std::filesystem::path> parents;  // the folders that get new entries
   for (size_t i = 0; i < to_stage.size(); ++i) {
     if (errors[i].empty()) {
       staged.emplace_back(to_stage[i], folders[i]);
+      parents.insert(folders[i].parent_path());
     } else if (failure.empty()) {
       failure = errors[i];
     }
   }
   try {
     if (!staged.empty()) results::SyncFileSystem(batch_dir_);
-    for (const auto& [record, folder] : staged) {
-      const uint32_t number = record->result.scenario_number;
-      const std::string& variant = record->result.variant;
-      const auto publish = [&, folder = folder] {
-        results::PublishScenarioFolder(batch_dir_, folder, number, /*sync_parent=*/false, variant);
-      };
-      if (node_files_ != nullptr) {
-        node_files_->PublishScenario(number, publish);
-      } else {
-        publish();
-      }
-    }
-    if (!staged.empty()) results::SyncDirectory(batch_dir_);
+    for (const auto& [entry, folder] : staged) Publish(*entry, folder);
+    for (const std::filesystem::path& parent : parents) results::SyncDirectory(parent);
   } catch (const std::exception& error) {
     if (failure.empty()) failure = error.what();
   }
   return failure;
+}
+
+void ResultWriter::Publish(const Entry& entry, const std::filesystem::path& staged) {
+  if (!entry.folder.empty()) {
+    results::PublishDirectory(staged, entry.folder, /*sync_parent=*/false);
+    return;
+  }
+  const uint32_t number = entry.record.result.scenario_number;
+  const std::string& variant = entry.record.result.variant;
+  const auto publish = [&] {
+    results::PublishScenarioFolder(batch_dir_, staged, number, /*sync_parent=*/false, variant);
+  };
+  if (node_files_ != nullptr) {
+    node_files_->PublishScenario(number, publish);
+  } else {
+    publish();
+  }
 }
 
 }  // namespace asg::client

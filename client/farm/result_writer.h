@@ -30,8 +30,11 @@ class ResultWriter {
   ResultWriter(const ResultWriter&) = delete;
   ResultWriter& operator=(const ResultWriter&) = delete;
 
-  /// Queues a record; it is written in submission order.
-  void Submit(results::ScenarioRecord record);
+  /// Queues a record; it is written in submission order, as its scenario's folder in the batch
+  /// folder, or, when `folder` is given, as that folder (e.g. a reproduction run's,
+  /// "<batch>/reproduce/scenario_0042_run_1", its parent in the batch folder; written without
+  /// the vehicle nodes' files).
+  void Submit(results::ScenarioRecord record, std::filesystem::path folder = {});
 
   /// Blocks until every record submitted so far is written.
   void Drain();
@@ -40,9 +43,17 @@ class ResultWriter {
   std::string error() const;
 
  private:
+  /// A queued record and the folder it goes to (empty: its scenario's own).
+  struct Entry {
+    results::ScenarioRecord record;
+    std::filesystem::path folder;
+  };
+
   void Loop();
   /// Writes one group of records; returns the first error, empty when all were written.
-  std::string WriteGroup(const std::vector<results::ScenarioRecord>& group);
+  std::string WriteGroup(const std::vector<Entry>& group);
+  /// Renames one staged folder into place.
+  void Publish(const Entry& entry, const std::filesystem::path& staged);
 
   static constexpr size_t kMaxGroup = 64;  ///< records committed by one sync at most
   /// Records of a group from which two threads stage its folders.
@@ -52,7 +63,7 @@ class ResultWriter {
   NodeFileStore* node_files_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<results::ScenarioRecord> queue_;
+  std::deque<Entry> queue_;
   bool busy_ = false;      // a record is being written
   bool stopping_ = false;  // the destructor asked the thread to finish
   std::string error_;

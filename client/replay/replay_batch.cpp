@@ -1,6 +1,7 @@
 // The replay batch and its record.
 #include "client/replay/replay_batch.h"
 
+#include "client/failures/reproduction.h"
 #include "results/files.h"
 #include "results/folder.h"
 
@@ -27,12 +28,7 @@ std::vector<ReplayRun> PlanReplayRuns(const std::vector<RankedScenario>& top, ui
 }
 
 Json ReplayRequest(const Json& request, const ReplayRun& run, bool captures) {
-  Json replay = request;
-  replay["scenario_number"] = run.scenario_number;
-  if (!replay.contains("variation") || !replay["variation"].is_object()) {
-    replay["variation"] = Json::object();
-  }
-  replay["variation"]["run"] = run.run;
+  Json replay = RepeatedRunRequest(request, run.scenario_number, run.run);
   if (captures) {
     replay["take_scene_capture"] = true;
     replay["scene_capture_only"] = false;
@@ -62,7 +58,11 @@ Json ReplayBatchJson(const ReplaySettings& settings, const std::vector<ReplayRun
     }
     scenarios.push_back(ReplayRequest(request, run, settings.captures));
   }
-  return {{"name", "replay"}, {"seed", uint64_t{0}}, {"scenarios", std::move(scenarios)}};
+  // The replay's runs are its check of the failures: none are reproduced again.
+  return {{"name", "replay"},
+          {"seed", uint64_t{0}},
+          {"failures", {{"reproduce", 0}}},
+          {"scenarios", std::move(scenarios)}};
 }
 
 Json ReplayRecordJson(const ReplaySettings& settings, const std::vector<ReplayRun>& runs) {

@@ -4,10 +4,11 @@
 // captures) the scene capture settings.
 //
 // The batch is an ordinary batch file, written as NEW_DIR/replay_batch.json so that it can be run
-// again by hand: {"name": "replay", "seed": 0, "scenarios": [<full request>, ...]}. Each override
-// is the source's request.json with "scenario_number" renumbered (1, 2, 3... in rank order, `runs`
-// consecutive numbers per source scenario) and "variation.run" set to 0..runs-1; the request's
-// own "seed" is kept, so run 0 repeats the source run exactly (protocol/extensions.h
+// again by hand: {"name": "replay", "seed": 0, "failures": {"reproduce": 0}, "scenarios": [<full
+// request>, ...]} (its runs are themselves the check of the failures: none reproduced again). Each
+// override is the source's request.json with "scenario_number" renumbered (1, 2, 3... in rank
+// order, `runs` consecutive numbers per source scenario) and "variation.run" set to 0..runs-1; the
+// request's own "seed" is kept, so run 0 repeats the source run exactly (protocol/extensions.h
 // RunVariation). NEW_DIR/replay.json records which source scenario each new number replays.
 #pragma once
 

@@ -184,5 +184,44 @@ TEST(ClusteringTest, AClusterRoundTripsThroughItsJsonAndABrokenOneIsRefused) {
   }
 }
 
+TEST(ClusteringTest, AClustersReproductionRoundTripsAndMustHoldTogether) {
+  FailureCluster cluster = ClusterFailures(FourDistinctFailures())[0];
+  cluster.reproduced = 2;
+  cluster.runs = 3;
+  cluster.reproduction_folders =
+      std::vector<std::string>{"reproduce/scenario_0002_run_1", "reproduce/scenario_0002_run_2",
+                               "reproduce/scenario_0002_run_4"};
+  const json::Json json = cluster;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"failure_id", "kind", "representative", "members",
+                                            "first_found", "x", "y", "max_regret", "reproduced",
+                                            "runs", "member_scenarios", "reproduction_folders"}));
+  const FailureCluster read = json.get<FailureCluster>();
+  EXPECT_EQ(read.reproduced, 2u);
+  EXPECT_EQ(read.runs, 3u);
+  EXPECT_EQ(read.reproduction_folders, cluster.reproduction_folders);
+  const auto error_of = [](const json::Json& broken) {
+    try {
+      FailureCluster ignored;
+      Decode(broken, "failures[0]", &ignored);
+      return std::string("no exception");
+    } catch (const json::DecodeError& error) {
+      return std::string(error.what());
+    }
+  };
+  json::Json broken = json;
+  broken["reproduced"] = 4;
+  EXPECT_EQ(error_of(broken), "failures[0].reproduced: must be at most runs 3, got 4");
+  broken = json;
+  broken.erase("runs");
+  EXPECT_EQ(error_of(broken),
+            "failures[0].runs: reproduced, runs and reproduction_folders come together");
+  broken = json;
+  broken["reproduction_folders"].erase(0);
+  EXPECT_EQ(error_of(broken),
+            "failures[0].reproduction_folders: must name one folder per run (3), got 2");
+}
+
 }  // namespace
 }  // namespace asg::failures

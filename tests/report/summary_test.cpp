@@ -181,5 +181,29 @@ TEST(FormatOutcomeTableTest, TheFailingScenariosStandBesideTheirDistinctFailures
   EXPECT_EQ(keys[7], "wall_time_s");
 }
 
+TEST(FormatOutcomeTableTest, TheReliableFailuresStandBesideTheDistinctOnesAndTheRunsApart) {
+  BatchSummary summary = Summarize("demo", 7, Sample(), 10.0);
+  summary.failing_scenarios = 2;
+  summary.distinct_failures = 2;
+  summary.reproduction = ReproductionCounts{5, 3, 1, 10};
+  const std::string table = FormatOutcomeTable(summary);
+  EXPECT_NE(table.find("  failing scenarios                     2   40.0%, 2 distinct, 1 reliable "
+                       "(failures.csv)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  reproduction runs 10, beside the 5 scenarios: up to 5 of each distinct "
+                       "failure; reliable when reproduced in at least 3\n"),
+            std::string::npos)
+      << table;
+  const Json json = SummaryToJson(summary, Sample());
+  EXPECT_EQ(json["total"], 5);  // the reproduction runs are not the batch's scenarios
+  EXPECT_EQ(json["reliable_failures"], 1);
+  EXPECT_EQ(json["reproduction_runs"], 10);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys[7], "reliable_failures");  // after the distinct failures
+  EXPECT_EQ(keys[8], "reproduction_runs");
+}
+
 }  // namespace
 }  // namespace asg::report

@@ -353,7 +353,26 @@ TEST(BatchTest, TheFailuresSectionSetsTheRegretThresholdStrictly) {
             0.5);
   EXPECT_EQ(ErrorOf(R"({"failures": {"regret_threshold": 0}, "scenarios": [{}]})"),
             "test.json: failures.regret_threshold: must be > 0, got 0");
-  EXPECT_NE(ErrorOf(R"({"failures": {"reproduce": 5}, "scenarios": [{}]})")
+  EXPECT_NE(ErrorOf(R"({"failures": {"reproduced": 5}, "scenarios": [{}]})")
+                .find("test.json: failures.reproduced: unknown field"),
+            std::string::npos);
+}
+
+TEST(BatchTest, TheFailuresSectionSetsTheReproductionRunsStrictly) {
+  EXPECT_EQ(Parse(R"({"scenarios": [{}]})").settings.failures.reproduce, 5u);
+  EXPECT_EQ(
+      Parse(R"({"failures": {"reproduce": 0}, "scenarios": [{}]})").settings.failures.reproduce,
+      0u);
+  EXPECT_EQ(
+      Parse(R"({"failures": {"reproduce": 12}, "scenarios": [{}]})").settings.failures.reproduce,
+      12u);
+  EXPECT_NE(ErrorOf(R"({"failures": {"reproduce": -1}, "scenarios": [{}]})")
+                .find("test.json: failures.reproduce: "),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"failures": {"reproduce": 2.5}, "scenarios": [{}]})")
+                .find("test.json: failures.reproduce: "),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(R"({"failures": {"reproduce": 1001}, "scenarios": [{}]})")
                 .find("test.json: failures.reproduce: "),
             std::string::npos);
 }

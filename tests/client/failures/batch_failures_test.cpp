@@ -13,27 +13,20 @@ namespace asg::client {
 namespace {
 
 namespace fs = std::filesystem;
-using hand_made::Actor;
 using hand_made::Request;
 using hand_made::WriteDone;
 using protocol::TerminationReason;
 
-// The scene of every run below: a rock at (40, 40), a tree at (20, 52) and a bush at (30, 10).
-std::vector<Actor> Scene() { return {{"rock", 40, 40}, {"tree", 20, 52}, {"bush", 30, 10}}; }
-
-// Six scenarios: two copies of one crash into the rock from the west (2 and 5), a success (3), a
-// flip on open ground (4), an invalid one (1) and a third copy of the crash (6).
+// Six scenarios in hand_made::RockScene: two copies of one crash into the rock from the west (2
+// and 5), a success (3), a flip on open ground (4), an invalid one (1) and a third copy of the
+// crash (6).
 void WriteBatch(const fs::path& dir) {
   hand_made::WriteInvalid(dir, 1);
-  WriteDone(dir, Request(2, Scene()), TerminationReason::REASON_VEHICLE_COLLISION, 1.2,
-            {{10, 40}, {38.6, 40}});
-  WriteDone(dir, Request(3, Scene()), TerminationReason::REASON_SUCCESS, 0.1, {{10, 10}, {50, 50}});
-  WriteDone(dir, Request(4, Scene()), TerminationReason::REASON_VEHICLE_FLIPPED, 0.9,
-            {{10, 20}, {25, 20}});
-  WriteDone(dir, Request(5, Scene()), TerminationReason::REASON_VEHICLE_COLLISION, 1.5,
-            {{10, 40.1}, {38.6, 40.1}});
-  WriteDone(dir, Request(6, Scene()), TerminationReason::REASON_VEHICLE_COLLISION, 1.5,
-            {{10, 39.9}, {38.55, 39.9}});
+  hand_made::WriteCrashSuccessFlip(dir);
+  WriteDone(dir, Request(5, hand_made::RockScene()), TerminationReason::REASON_VEHICLE_COLLISION,
+            1.5, {{10, 40.1}, {38.6, 40.1}});
+  WriteDone(dir, Request(6, hand_made::RockScene()), TerminationReason::REASON_VEHICLE_COLLISION,
+            1.5, {{10, 39.9}, {38.55, 39.9}});
 }
 
 // Every file under `dir` by relative path, with its bytes.
@@ -98,7 +91,7 @@ TEST_F(BatchFailuresTest, ARegretAtTheThresholdMakesASuccessAFailure) {
 TEST_F(BatchFailuresTest, ThePassWritesTheFilesAndTheFailureIdsAndGivesTheSameBytesAgain) {
   const std::string success_before =
       results::ReadTextFile(results::ScenarioFolder(dir(), 3) / "result.json");
-  const BatchFailures found = UpdateBatchFailures(dir(), reader_, 0.75);
+  const BatchFailures found = UpdateBatchFailures(dir(), reader_, 0.75, 0);
   EXPECT_EQ(results::ReadTextFile(dir() / "failures.csv"), FailuresCsv(found));
   EXPECT_EQ(ResultOf(dir(), 2).failure_id, 1u);
   EXPECT_EQ(ResultOf(dir(), 4).failure_id, 2u);
@@ -110,14 +103,14 @@ TEST_F(BatchFailuresTest, ThePassWritesTheFilesAndTheFailureIdsAndGivesTheSameBy
 
   const std::map<std::string, std::string> first = Files(dir());
   FailureReader again(testing::SourceCatalogPath());  // a fresh one: nothing kept
-  const BatchFailures rerun = UpdateBatchFailures(dir(), again, 0.75);
+  const BatchFailures rerun = UpdateBatchFailures(dir(), again, 0.75, 0);
   EXPECT_EQ(rerun.done[0].stored_failure_id, 1u);  // scenario 2, as the first pass wrote it
   EXPECT_EQ(WriteFailureIds(dir(), rerun), 0u);
   EXPECT_EQ(Files(dir()), first);
 }
 
 TEST_F(BatchFailuresTest, AFailureIdThatNoLongerHoldsIsRemoved) {
-  UpdateBatchFailures(dir(), reader_, 0.1);
+  UpdateBatchFailures(dir(), reader_, 0.1, 0);
   EXPECT_EQ(ResultOf(dir(), 3).failure_id, 2u);  // the high-regret success
   const BatchFailures found = FindBatchFailures(dir(), reader_, 0.75);
   EXPECT_EQ(WriteFailureIds(dir(), found), 2u);  // 3 loses its id, 4 becomes failure 2

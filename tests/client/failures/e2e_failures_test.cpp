@@ -76,10 +76,11 @@ TEST(FailuresEndToEnd, ABatchWritesItsDistinctFailuresTheSameWithOneOrTwoWorkers
   const Json summary = Json::parse(ReadText(two / "summary.json"));
   EXPECT_EQ(summary["failing_scenarios"], 5);
   EXPECT_EQ(summary["distinct_failures"], 3);
-  EXPECT_NE(ReadText(dir.path() / "two.txt").find("3 distinct (failures.csv)"), std::string::npos)
+  EXPECT_NE(ReadText(dir.path() / "two.txt").find("3 distinct, 3 reliable (failures.csv)"),
+            std::string::npos)
       << ReadText(dir.path() / "two.txt");
-  EXPECT_EQ(ReadText(two / "failures.csv").substr(0, 66),
-            "failure_id,kind,representative,members,first_found,x,y,max_regret\n");
+  EXPECT_EQ(ReadText(two / "failures.csv").substr(0, 82),
+            "failure_id,kind,representative,members,first_found,x,y,max_regret,reproduced,runs\n");
 
   // `asg-client failures` gives the same bytes from the folders alone, and prints the table.
   const std::string csv = ReadText(two / "failures.csv");

@@ -43,6 +43,55 @@ TEST(FailuresFile, TheCsvHasOneRowPerDistinctFailure) {
   EXPECT_EQ(FailuresCsv(BatchFailures{}), std::string(kFailuresCsvHeader) + "\n");
 }
 
+// TwoFailures with 5 reproduction runs each: the crash reproduced in 4, the timeout's never ran.
+BatchFailures TwoReproducedFailures() {
+  BatchFailures found = TwoFailures();
+  found.reproduce = 5;
+  failures::FailureCluster& crash = found.clusters[0];
+  crash.reproduced = 4;
+  crash.runs = 5;
+  crash.reproduction_folders = std::vector<std::string>();
+  for (int run = 1; run <= 5; ++run) {
+    crash.reproduction_folders->push_back("reproduce/scenario_0008_run_" + std::to_string(run));
+  }
+  return found;
+}
+
+TEST(FailuresFile, ReproducedFailuresHaveTwoMoreColumns) {
+  EXPECT_EQ(FailuresCsv(TwoReproducedFailures()),
+            "failure_id,kind,representative,members,first_found,x,y,max_regret,reproduced,runs\n"
+            "1,collision,8,3,3,38.6,0.3333333333333333,1.25,4,5\n"
+            "2,timeout,5,1,5,10,0,,,\n");
+  BatchFailures none;
+  none.reproduce = 5;
+  EXPECT_EQ(FailuresCsv(none),
+            std::string(kFailuresCsvHeader) + std::string(kReproductionCsvColumns) + "\n");
+}
+
+TEST(FailuresFile, TheJsonOfReproducedFailuresCountsTheReliableOnesAndReadsBack) {
+  testutil::TempDir dir;
+  WriteFailuresFiles(dir.path(), TwoReproducedFailures());
+  const json::Json json = results::ReadJsonFile(dir.path() / "failures.json");
+  EXPECT_EQ(json["reproduce"], 5);
+  EXPECT_EQ(json["reliable_failures"], 1);
+  EXPECT_EQ(json["reproduction_runs"], 5);
+  EXPECT_EQ(json["failures"][0]["reproduced"], 4);
+  EXPECT_EQ(json["failures"][0]["reproduction_folders"][4], "reproduce/scenario_0008_run_5");
+  EXPECT_FALSE(json["failures"][1].contains("runs"));
+  const BatchFailures read = ReadFailuresJson(dir.path());
+  EXPECT_EQ(read.reproduce, 5u);
+  EXPECT_EQ(read.clusters[0].runs, 5u);
+  const std::string bytes = results::ReadTextFile(dir.path() / "failures.json");
+  WriteFailuresFiles(dir.path(), read);
+  EXPECT_EQ(results::ReadTextFile(dir.path() / "failures.json"), bytes);
+  // Without reproduction runs the counts of reliable failures and runs are left out.
+  WriteFailuresFiles(dir.path(), TwoFailures());
+  const json::Json plain = results::ReadJsonFile(dir.path() / "failures.json");
+  EXPECT_EQ(plain["reproduce"], 0);
+  EXPECT_FALSE(plain.contains("reliable_failures"));
+  EXPECT_FALSE(plain.contains("reproduction_runs"));
+}
+
 TEST(FailuresFile, TheJsonListsTheThresholdAndTheMembersAndReadsBack) {
   testutil::TempDir dir;
   const BatchFailures found = TwoFailures();
@@ -99,6 +148,17 @@ TEST(FailuresFile, TheTableHasALinePerDistinctFailure) {
       << table;
   EXPECT_EQ(FormatFailuresTable(BatchFailures{}),
             "0 failing scenarios (regret threshold 0.75), 0 distinct failures\n");
+}
+
+TEST(FailuresFile, TheTableOfReproducedFailuresShowsHowOftenEachReproduced) {
+  const std::string table = FormatFailuresTable(TwoReproducedFailures());
+  EXPECT_TRUE(
+      table.starts_with("4 failing scenarios (regret threshold 0.5), 2 distinct failures, "
+                        "1 reliable (reproduced in at least 3 of 5 runs)\n"))
+      << table;
+  EXPECT_NE(table.find("max_regret  reproduced\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("       1.25         4/5\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("          -           -\n"), std::string::npos) << table;
 }
 
 }  // namespace

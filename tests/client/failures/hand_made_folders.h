@@ -105,6 +105,35 @@ inline void WriteDone(const std::filesystem::path& dir, const protocol::RunScena
   results::WriteScenarioFolder(dir, DoneRecord(request, reason, regret, waypoints));
 }
 
+/// The scene of the hand-made batches: a rock at (40, 40), a tree at (20, 52), a bush at (30, 10).
+inline std::vector<Actor> RockScene() {
+  return {{"rock", 40, 40}, {"tree", 20, 52}, {"bush", 30, 10}};
+}
+
+/// Writes three runs in RockScene into `dir`: scenario 2 driven east into the rock (regret 1.2),
+/// 3 reaching the goal (0.1) and 4 flipped on open ground at (25, 20) (0.9).
+inline void WriteCrashSuccessFlip(const std::filesystem::path& dir) {
+  using protocol::TerminationReason;
+  WriteDone(dir, Request(2, RockScene()), TerminationReason::REASON_VEHICLE_COLLISION, 1.2,
+            {{10, 40}, {38.6, 40}});
+  WriteDone(dir, Request(3, RockScene()), TerminationReason::REASON_SUCCESS, 0.1,
+            {{10, 10}, {50, 50}});
+  WriteDone(dir, Request(4, RockScene()), TerminationReason::REASON_VEHICLE_FLIPPED, 0.9,
+            {{10, 20}, {25, 20}});
+}
+
+/// Writes a done scenario's record (see DoneRecord) as the folder `folder`, whatever its name
+/// (a reproduction run's), as the farm's writer does.
+inline void WriteDoneAt(const std::filesystem::path& folder,
+                        const protocol::RunScenarioRequest& request,
+                        protocol::TerminationReason reason, std::optional<double> regret,
+                        const std::vector<Waypoint>& waypoints) {
+  results::PublishDirectory(
+      results::StageScenarioFolder(folder.parent_path(),
+                                   DoneRecord(request, reason, regret, waypoints)),
+      folder);
+}
+
 /// Writes the folder of scenario `number`, found invalid before it ran.
 inline void WriteInvalid(const std::filesystem::path& dir, uint32_t number) {
   results::ScenarioRecord record;

@@ -119,6 +119,31 @@ TEST_F(FarmLoopTest, EventsOfAConnectionThatNeverRegisteredChangeNothing) {
   EXPECT_FALSE(std::filesystem::exists(results::ScenarioFolder(dir_.path(), 1)));
 }
 
+TEST_F(FarmLoopTest, TheNextStagesScenariosRunBeforeTheLoopEnds) {
+  // Once scenarios 1 and 2 are done, the next stage admits a third, once: it runs too.
+  int stages = 0;
+  FarmLoopContext context = Context();
+  context.next_stage = [&] {
+    ++stages;
+    if (stages > 1) return;
+    EXPECT_TRUE(book().state(1).recorded.has_value());
+    EXPECT_TRUE(book().state(2).recorded.has_value());
+    PlannedScenario again = batch_.scenarios[0];
+    again.scenario_number = 3;
+    again.request.scenario_number = 3;
+    again.request_json["scenario_number"] = 3;
+    records_->AdmitReproduction(again, dir_.path() / "reproduce" / "scenario_0001_run_1");
+  };
+  FarmLoop loop(context);
+  FakeWorker::Register(1, 11, &events_, &trace_);
+  loop.Run();
+  EXPECT_FALSE(loop.interrupted());
+  EXPECT_EQ(stages, 2);  // the second call finds nothing more to do, and the loop ends
+  EXPECT_EQ(trace_.sent, (std::vector<std::pair<uint16_t, uint32_t>>{{11, 1}, {11, 2}, {11, 3}}));
+  ASSERT_TRUE(book().state(3).recorded.has_value());
+  EXPECT_EQ(book().state(3).recorded->result.status, results::ScenarioStatus::kDone);
+}
+
 /// A batch of three scenarios.
 class FarmLoopThreeTest : public FarmLoopTest {
  protected:

@@ -148,6 +148,53 @@ TEST_F(FarmRecordsTest, ARecordTakesItsAttemptsFromTheStateAndIsToldOnceThoughWr
             std::string::npos);
 }
 
+TEST_F(FarmRecordsTest, AReproductionRunGoesToItsFolderAndStaysOutOfTheBatchsCounts) {
+  const Batch batch = ParseBatchText(R"({"scenarios": [{}]})", "b.json", "b");
+  FarmRecords& records = Records();
+  records.Admit(&batch.scenarios[0]);
+  PlannedScenario again = batch.scenarios[0];
+  again.scenario_number = 2;
+  again.request.scenario_number = 2;
+  again.request_json["scenario_number"] = 2;
+  const std::filesystem::path folder = dir_.path() / "reproduce" / "scenario_0001_run_1";
+  records.AdmitReproduction(again, folder);
+  ScenarioBook& book = records.book();
+  EXPECT_TRUE(records.IsReproduction(2));
+  EXPECT_FALSE(records.IsReproduction(1));
+  EXPECT_EQ(book.scheduler().queued(), 2u);
+  for (const uint32_t number : {1u, 2u}) {
+    ASSERT_EQ(book.Assign(100, 4, kT0), number);
+    protocol::AnalyzeScenarioRequest analysis;
+    analysis.scenario_number = number;
+    analysis.vehicle_trajectory.resize(2);
+    records.RecordDone(*book.EndAttempt(100, AttemptOutcome::kDone, "", kT0), analysis, {});
+  }
+  writer_.Drain();
+  EXPECT_EQ(writer_.error(), "");
+  // Its folder is the one given, not scenario_0002; the batch's counts and feed know scenario 1.
+  EXPECT_TRUE(results::ScenarioFolderCompleteAt(folder, 2));
+  EXPECT_FALSE(std::filesystem::exists(results::ScenarioFolder(dir_.path(), 2)));
+  EXPECT_EQ(progress_.finished(), 1u);
+  ASSERT_EQ(feed_.told.size(), 1u);
+  EXPECT_EQ(feed_.told[0].scenario_number, 1u);
+  const BatchOutcomes outcomes = records.OutcomesOfBatch();
+  ASSERT_EQ(outcomes.outcomes.size(), 1u);
+  EXPECT_EQ(outcomes.outcomes[0].result.scenario_number, 1u);
+  EXPECT_EQ(records.reproduction_runs(), 1u);
+  EXPECT_EQ(records.reproduction_recorded(), 1u);
+
+  // Resumed: the complete folder is kept, not queued, and still not the batch's.
+  settings_.resume = true;
+  FarmRecords& resumed = Records();
+  resumed.Admit(&batch.scenarios[0]);
+  resumed.AdmitReproduction(again, folder);
+  EXPECT_EQ(resumed.book().scheduler().queued(), 0u);
+  EXPECT_TRUE(resumed.book().state(2).kept);
+  EXPECT_EQ(resumed.reproduction_recorded(), 1u);
+  EXPECT_EQ(resumed.OutcomesOfBatch().kept, 1u);
+  EXPECT_EQ(resumed.OutcomesOfBatch().outcomes.size(), 1u);
+}
+
 TEST(FarmRecords, SchedulerSettingsComeFromTheBatchAndTheFarm) {
   const Batch batch = ParseBatchText(R"({"scenarios": [{}], "max_attempts": 5,
                                         "scenario_timeout_s": 12.5})",

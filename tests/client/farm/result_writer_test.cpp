@@ -52,6 +52,21 @@ TEST(ResultWriter, ALaterRecordOfTheSameScenarioReplacesItsFolder) {
   EXPECT_EQ(results::RemoveStagingFolders(dir.path()), 0u);  // nothing left half-written
 }
 
+TEST(ResultWriter, ARecordGivenAFolderIsWrittenThereWhole) {
+  TempDir dir;
+  ResultWriter writer(dir.path());
+  const fs::path folder = dir.path() / "reproduce" / "scenario_0003_run_2";
+  writer.Submit(Record(7, "done"), folder);
+  writer.Submit(Record(8, "done"));
+  writer.Drain();
+  EXPECT_EQ(writer.error(), "");
+  EXPECT_TRUE(results::ScenarioFolderCompleteAt(folder, 7));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(dir.path(), 7)));
+  EXPECT_TRUE(results::ScenarioFolderComplete(dir.path(), 8));
+  EXPECT_EQ(results::LoadScenarioOutcomeAt(folder, 7)->result.scenario_number, 7u);
+  EXPECT_EQ(results::RemoveStagingFolders(dir.path() / "reproduce"), 0u);
+}
+
 TEST(ResultWriter, AWriteErrorIsKeptAndTheOtherRecordsAreStillWritten) {
   TempDir dir;
   ResultWriter writer(dir.path());
