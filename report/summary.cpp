@@ -116,6 +116,7 @@ Json SummaryToJson(const BatchSummary& summary,
     json["failing_scenarios"] = *summary.failing_scenarios;
     json["distinct_failures"] = *summary.distinct_failures;
   }
+  if (summary.contacts) json["contacts"] = *summary.contacts;
   json["wall_time_s"] = summary.wall_time_s;
   json["scenarios_per_s"] = summary.scenarios_per_s;
   if (!summary.variants.empty()) {
@@ -249,6 +250,10 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
   if (summary.failing_scenarios && summary.distinct_failures) {
     add_row("failing scenarios", *summary.failing_scenarios,
             ", " + std::to_string(*summary.distinct_failures) + " distinct (failures.csv)");
+  }
+  if (summary.contacts) {
+    add_row("near misses (contact)", *summary.contacts,
+            ", successes that touched an obstacle (failures.json)");
   }
   if (!summary.variants.empty()) {
     text += "variants, side by side over " + std::to_string(summary.layouts) + " layouts:\n";

@@ -3,7 +3,7 @@
 //
 // summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
-// "failing_scenarios": f, "distinct_failures": d (when found), "wall_time_s": w,
+// "failing_scenarios": f, "distinct_failures": d, "contacts": c (when found), "wall_time_s": w,
 // "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
 // but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
 // crashed or hung worker raises) is deterministic.
@@ -66,6 +66,9 @@ struct BatchSummary {
   /// Scenarios that are failures (docs/failures.md) and the distinct failures among them
   /// (failures.csv), set by the caller that found them; absent when they were not found.
   std::optional<size_t> failing_scenarios, distinct_failures;
+  /// Near misses (docs/failures.md, kind contact): successes below the regret threshold that
+  /// touched a non-traversable obstacle; no failures. Set with the failures; absent without.
+  std::optional<size_t> contacts;
 };
 
 /// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
@@ -95,8 +98,8 @@ void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& su
                   const std::map<uint32_t, std::string>& drivers = {});
 
 /// A few lines for the terminal: counts per status and per termination reason with
-/// percentages, the failing scenarios beside their distinct failures (when found), wall time and
-/// throughput, e.g.
+/// percentages, the failing scenarios beside their distinct failures and the near misses (when
+/// found), wall time and throughput, e.g.
 ///   batch demo (seed 7): 50 scenarios in 312.4 s, 0.16 scenarios/s
 ///     done      48  96.0%
 ///     ...

@@ -29,12 +29,16 @@ struct BatchFailures {
   double regret_threshold = failures::kDefaultRegretThreshold;  ///< the one they were judged at
   uint32_t failing_scenarios = 0;  ///< scenarios that are failures: every cluster's members
   std::vector<failures::FailureCluster> clusters;  ///< the distinct failures, by id
-  std::vector<DoneScenario> done;                  ///< every done scenario, by ascending number
+  /// The near misses: successes below the threshold that touched a non-traversable obstacle
+  /// (kind contact, not failures), by ascending scenario number.
+  std::vector<uint32_t> contact_scenarios;
+  std::vector<DoneScenario> done;  ///< every done scenario, by ascending number
 };
 
 /// Finds the distinct failures of the scenario folders under `batch_dir` at regret `threshold`
-/// (see above); invalid and failed scenarios, which did not run, are skipped. Throws
-/// FailuresError or results::ResultError naming the file that cannot be read or judged.
+/// (see above), and the near misses; invalid and failed scenarios, which did not run, are
+/// skipped. Throws FailuresError or results::ResultError naming the file that cannot be read or
+/// judged.
 BatchFailures FindBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
                                 double threshold);
 

@@ -20,7 +20,10 @@ struct Schema<client::BatchFailures> {
     // Written for people: the length of failures, so read and not kept.
     size_t distinct = m.clusters.size();
     v.Required("distinct_failures", distinct);
+    size_t contacts = m.contact_scenarios.size();  // the same: for people
+    v.Optional("contacts", contacts);
     v.Required("failures", m.clusters);
+    v.Optional("contact_scenarios", m.contact_scenarios);
   }
 };
 
@@ -82,9 +85,10 @@ BatchFailures ReadFailuresJson(const fs::path& batch_dir) {
 std::string FormatFailuresTable(const BatchFailures& batch_failures) {
   char line[200];
   std::snprintf(line, sizeof line,
-                "%u failing scenarios (regret threshold %g), %zu distinct failures\n",
+                "%u failing scenarios (regret threshold %g), %zu distinct failures, %zu near "
+                "misses (successes that touched an obstacle)\n",
                 batch_failures.failing_scenarios, batch_failures.regret_threshold,
-                batch_failures.clusters.size());
+                batch_failures.clusters.size(), batch_failures.contact_scenarios.size());
   std::string table = line;
   if (batch_failures.clusters.empty()) return table;
   std::snprintf(line, sizeof line, "  %10s  %-13s %14s %8s %11s %8s %8s %10s\n", "failure_id",

@@ -7,8 +7,11 @@
 // members (how many scenarios are copies of it), first_found (its smallest member), x, y [m]
 // (where it happened: the first member's failure point) and max_regret (empty when no member's
 // regret was measured); numbers in their shortest round-trip form.
-// failures.json: {"regret_threshold", "failing_scenarios", "distinct_failures", "failures":
-// [{the same keys as the CSV's columns, "member_scenarios": [every member, ascending]}]}.
+// failures.json: {"regret_threshold", "failing_scenarios", "distinct_failures", "contacts",
+// "failures": [{the same keys as the CSV's columns, "member_scenarios": [every member,
+// ascending]}], "contact_scenarios": [the near misses' scenario numbers, ascending]}. The near
+// misses (kind contact: successes below the threshold that touched a non-traversable obstacle)
+// are no failures and have no row in failures.csv; "contacts" is their count.
 #pragma once
 
 #include <filesystem>
@@ -36,12 +39,14 @@ json::Json FailuresJson(const BatchFailures& batch_failures);
 void WriteFailuresFiles(const std::filesystem::path& batch_dir,
                         const BatchFailures& batch_failures);
 
-/// Reads `batch_dir`/failures.json back strictly (its `done` stays empty). Throws
+/// Reads `batch_dir`/failures.json back strictly (its `done` stays empty; a file without
+/// "contacts" and "contact_scenarios", written before they were, reads with none). Throws
 /// results::ResultError "<file>: <json path>: <problem>" when it cannot be read or parsed.
 BatchFailures ReadFailuresJson(const std::filesystem::path& batch_dir);
 
-/// The terminal's table: a line with the threshold and the counts, then one line per distinct
-/// failure (failure_id, kind, representative, members, first_found, x, y, max_regret).
+/// The terminal's table: a line with the threshold and the counts (failing scenarios, distinct
+/// failures, near misses), then one line per distinct failure (failure_id, kind, representative,
+/// members, first_found, x, y, max_regret).
 std::string FormatFailuresTable(const BatchFailures& batch_failures);
 
 }  // namespace asg::client

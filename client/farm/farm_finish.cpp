@@ -65,7 +65,8 @@ std::optional<BatchFailures> WriteFailures(FarmRun& run) {
                                               run.batch.settings.failures.regret_threshold);
     run.logger->Info("failures: " + std::to_string(found.failing_scenarios) +
                      " failing scenarios, " + std::to_string(found.clusters.size()) +
-                     " distinct (failures.csv)");
+                     " distinct (failures.csv), " + std::to_string(found.contact_scenarios.size()) +
+                     " near misses");
     return found;
   } catch (const std::exception& error) {
     run.logger->Error(std::string("the failures could not be written: ") + error.what());
@@ -88,6 +89,7 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
   if (failures) {
     summary.failing_scenarios = failures->failing_scenarios;
     summary.distinct_failures = failures->clusters.size();
+    summary.contacts = failures->contact_scenarios.size();
   }
   const std::filesystem::path& out_dir = run.settings.out_dir;
   report::WriteSummary(out_dir, summary, outcomes, Drivers(book));
