@@ -15,7 +15,8 @@
 // Field types (json/field_values.h): bool, double, integers (any integral float within the C++
 // type's range), strings, enumerations (with a Names rule), free-form Json, messages with their
 // own schema, std::vector and std::array (exactly N elements) of those; an Optional field may
-// also be a std::optional (absent: empty; encoded only when set). A rule type of another module
+// also be a std::optional (absent: empty; encoded only when set), and a Required one too (always
+// present: null when empty). A rule type of another module
 // extends the visitor with overloads of ReadValue, WriteValue and RuleSchema found by
 // argument-dependent lookup (json/range.h is one).
 //
@@ -50,6 +51,11 @@ class FieldWriter {
   template <class T, class... Rule>
   void Required(std::string_view key, const T& value, const Rule&... rule) {
     j_[std::string(key)] = WriteValue(value, rule...);
+  }
+  /// An unset std::optional is written as null.
+  template <class T, class... Rule>
+  void Required(std::string_view key, const std::optional<T>& value, const Rule&... rule) {
+    j_[std::string(key)] = value ? WriteValue(*value, rule...) : Json(nullptr);
   }
   template <class T, class... Rule>
   void Optional(std::string_view key, const T& value, const Rule&... rule) {
@@ -128,10 +134,17 @@ class FieldReader {
     ReadValue(*it, path, &out, rule...);
   }
 
-  /// A present std::optional is set, an absent one left empty.
+  /// A present std::optional is set, an absent one left empty; a required one is null when
+  /// empty.
   template <class T, class... Rule>
   void Field(std::string_view key, bool required, std::optional<T>& out, const Rule&... rule) {
-    const bool present = j_.contains(key);
+    const auto it = j_.find(key);
+    if (required && it != j_.end() && it->is_null()) {
+      known_.push_back(key);
+      out.reset();
+      return;
+    }
+    const bool present = it != j_.end();
     T value{};
     Field(key, required, value, rule...);  // names the key; records it missing if required
     if (present) out = std::move(value);
@@ -169,6 +182,14 @@ class SchemaWriter {
   void Required(std::string_view key, T& value, const Rule&... rule) {
     Json schema = ValueSchema(value, rule...);
     if (partial_) schema["default"] = WriteValue(value, rule...);
+    Add(key, std::move(schema), /*required=*/!partial_);
+  }
+  /// A required std::optional: its value's schema, or null.
+  template <class T, class... Rule>
+  void Required(std::string_view key, std::optional<T>& value, const Rule&... rule) {
+    T element = value.value_or(T{});
+    Json schema = {{"anyOf", Json::array({ValueSchema(element, rule...), {{"type", "null"}}})}};
+    if (partial_) schema["default"] = value ? WriteValue(*value, rule...) : Json(nullptr);
     Add(key, std::move(schema), /*required=*/!partial_);
   }
   template <class T, class... Rule>

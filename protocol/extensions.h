@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,19 @@ struct RunVariation {
   bool operator==(const RunVariation&) const = default;
 };
 
+/// Where and when a run first touched a non-traversable actor of its request
+/// (RunCounters::first_contact).
+struct FirstContact {
+  double t = 0.0;  ///< [s] sim time since the first control tick, at the end of the physics step
+                   ///< that began the contact
+  double x = 0.0;  ///< [m] the vehicle's (chassis) world position at that moment
+  double y = 0.0;  ///< [m]
+  /// The actor touched: its index among every instance of every scene_description.ssa_array
+  /// entry, in order (ssa_array[0]'s instances first; invisible instances counted too).
+  uint32_t actor_index = 0;
+  bool operator==(const FirstContact&) const = default;
+};
+
 /// Counters a run reports beside the AnalyzeScenario fields.
 struct RunCounters {
   uint32_t control_messages = 0;    ///< control inputs received (one per control tick)
@@ -131,6 +145,9 @@ struct RunCounters {
   double distance_travelled = 0.0;  ///< [m] path length of the chassis in the xy plane
   double settle_time = 0.0;         ///< [s] simulated time spent settling before the run
   uint32_t physics_steps = 0;       ///< fixed physics steps taken after settling
+  /// The first contact with a non-traversable actor of the request; absent when there was none.
+  /// A contact of several actors in one step names the first of them in request order.
+  std::optional<FirstContact> first_contact;
   bool operator==(const RunCounters&) const = default;
 };
 

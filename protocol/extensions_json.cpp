@@ -171,6 +171,17 @@ struct Schema<protocol::SimulationSettings> {
 };
 
 template <>
+struct Schema<protocol::FirstContact> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("t", m.t);
+    v.Required("x", m.x);
+    v.Required("y", m.y);
+    v.Required("actor_index", m.actor_index);
+  }
+};
+
+template <>
 struct Schema<protocol::RunCounters> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -181,6 +192,7 @@ struct Schema<protocol::RunCounters> {
     v.Optional("distance_travelled", m.distance_travelled);
     v.Optional("settle_time", m.settle_time);
     v.Optional("physics_steps", m.physics_steps);
+    v.Optional("first_contact", m.first_contact);
   }
 };
 
@@ -253,6 +265,7 @@ ASG_DEFINE_JSON(ScriptedCommand)
 ASG_DEFINE_JSON(DriverSpec)
 ASG_DEFINE_JSON(VehicleParams)
 ASG_DEFINE_JSON(SimulationSettings)
+ASG_DEFINE_JSON(FirstContact)
 ASG_DEFINE_JSON(RunCounters)
 ASG_DEFINE_JSON(RunVariation)
 ASG_DEFINE_JSON(RegretReport)

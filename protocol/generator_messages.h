@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,7 +86,10 @@ struct ScenarioScore {
   uint64_t id = 0;
   double regret = 0.0;   ///< mean over its runs (docs/regret.md)
   bool failure = false;  ///< some run ended other than in success
-  Proposal scenario;     ///< what was proposed under this id
+  /// The distinct failure (docs/failures.md) of its first run (in run order) that is a failure
+  /// at the batch's regret threshold, by the search's clustering so far; JSON null when none is.
+  std::optional<uint32_t> failure_id;
+  Proposal scenario;  ///< what was proposed under this id
   bool operator==(const ScenarioScore&) const = default;
 };
 

@@ -80,6 +80,7 @@ struct Schema<protocol::ScenarioScore> {
     v.Required("id", m.id);
     v.Required("regret", m.regret);
     v.Required("failure", m.failure);
+    v.Required("failure_id", m.failure_id);  // null when none
     v.Required("scenario", m.scenario);
   }
 };

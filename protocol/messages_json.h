@@ -44,6 +44,7 @@ ASG_DECLARE_JSON(ScriptedCommand);
 ASG_DECLARE_JSON(DriverSpec);
 ASG_DECLARE_JSON(VehicleParams);
 ASG_DECLARE_JSON(SimulationSettings);
+ASG_DECLARE_JSON(FirstContact);
 ASG_DECLARE_JSON(RunCounters);
 ASG_DECLARE_JSON(RunVariation);
 ASG_DECLARE_JSON(RegretReport);

@@ -120,6 +120,7 @@ Json SummaryToJson(const BatchSummary& summary,
     json["reliable_failures"] = summary.reproduction->reliable_failures;
     json["reproduction_runs"] = summary.reproduction->reproduction_runs;
   }
+  if (summary.contacts) json["contacts"] = *summary.contacts;
   json["wall_time_s"] = summary.wall_time_s;
   json["scenarios_per_s"] = summary.scenarios_per_s;
   if (!summary.variants.empty()) {
@@ -257,6 +258,10 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
                      ? ", " + std::to_string(summary.reproduction->reliable_failures) + " reliable"
                      : std::string()) +
                 " (failures.csv)");
+  }
+  if (summary.contacts) {
+    add_row("near misses (contact)", *summary.contacts,
+            ", successes that touched an obstacle (failures.json)");
   }
   if (const std::optional<ReproductionCounts>& counts = summary.reproduction) {
     text += "  reproduction runs " + std::to_string(counts->reproduction_runs) + ", beside the " +

@@ -4,7 +4,8 @@
 // summary.json: {"batch": name, "seed": s, "total": n, "status_counts": {"done": .., "invalid":
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
 // "failing_scenarios": f, "distinct_failures": d (when found), "reliable_failures": r,
-// "reproduction_runs": k (when failures were reproduced), "wall_time_s": w,
+// "reproduction_runs": k (when failures were reproduced), "contacts": c (when found),
+// "wall_time_s": w,
 // "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
 // but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
 // crashed or hung worker raises) is deterministic.
@@ -78,6 +79,9 @@ struct BatchSummary {
   /// The reproduction runs of the distinct failures, when the batch ran any (failures.reproduce
   /// > 0); not part of `total` or the counts above.
   std::optional<ReproductionCounts> reproduction;
+  /// Near misses (docs/failures.md, kind contact): successes below the regret threshold that
+  /// touched a non-traversable obstacle; no failures. Set with the failures; absent without.
+  std::optional<size_t> contacts;
 };
 
 /// Counts `outcomes` (any order) for a batch run that took `wall_time_s` [s]; `kept` of them
@@ -107,8 +111,8 @@ void WriteSummary(const std::filesystem::path& batch_dir, const BatchSummary& su
                   const std::map<uint32_t, std::string>& drivers = {});
 
 /// A few lines for the terminal: counts per status and per termination reason with
-/// percentages, the failing scenarios beside their distinct and reliable failures (when found),
-/// the reproduction runs (when any), wall time and throughput, e.g.
+/// percentages, the failing scenarios beside their distinct and reliable failures and the near
+/// misses (when found), the reproduction runs (when any), wall time and throughput, e.g.
 ///   batch demo (seed 7): 50 scenarios in 312.4 s, 0.16 scenarios/s
 ///     done      48  96.0%
 ///     ...

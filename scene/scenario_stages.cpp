@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/check.h"
 #include "scene/scenario_runner.h"
 
 namespace asg::scene {
@@ -100,6 +101,25 @@ void CountNewContacts(RunState* state) {
   std::swap(state->touching, state->previously_touching);
 }
 
+void RecordFirstContact(const RunTiming& timing, RunState* state) {
+  protocol::RunCounters& counters = state->analysis.counters;
+  if (counters.first_contact) return;
+  // Actors are in request order, so the lowest index touched is the first in the request.
+  const std::vector<ActorInstance>& actors = state->physics.world().actors;
+  for (const int actor : state->touching) {
+    const int request_index = actors[static_cast<size_t>(actor)].request_index;
+    if (request_index < 0) continue;
+    const long steps_into_tick =
+        static_cast<long>(counters.physics_steps) - state->tick * timing.steps_per_tick;
+    ASG_CHECK(steps_into_tick >= 1 && steps_into_tick <= timing.steps_per_tick);
+    const Eigen::Vector3d position = state->vehicle->State().position;
+    counters.first_contact = protocol::FirstContact{
+        TickTime(timing, *state) + static_cast<double>(steps_into_tick) * timing.dt, position.x(),
+        position.y(), static_cast<uint32_t>(request_index)};
+    return;
+  }
+}
+
 void StepPhysicsOnce(const RunTiming& timing, RunState* state) {
   state->vehicle->ApplyControl(timing.dt);
   state->physics.Step(timing.dt);
@@ -113,6 +133,7 @@ void StepPhysicsOnce(const RunTiming& timing, RunState* state) {
     std::sort(touching.begin(), touching.end());
     touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
   }
+  if (!touching.empty()) RecordFirstContact(timing, state);
   CountNewContacts(state);
 }
 

@@ -1,8 +1,8 @@
 // The stages of one control tick of a run, in the order ScenarioRunner::Run calls them:
 //   RecordOdometry -> UpdateCounters -> CheckTermination -> AskDriver -> StepPhysicsOnce x N
-// (scene/run_stepper.h; each physics step de-duplicates contacts with CountNewContacts). Each stage
-// reads the run's constant RunTiming and changes only the run's one RunState, like MuJoCo's
-// forward pipeline over mjModel / mjData.
+// (scene/run_stepper.h; each physics step records the first contact with RecordFirstContact and
+// de-duplicates contacts with CountNewContacts). Each stage reads the run's constant RunTiming
+// and changes only the run's one RunState, like MuJoCo's forward pipeline over mjModel / mjData.
 #pragma once
 
 #include <memory>
@@ -76,10 +76,16 @@ DriverVerdict AskDriver(const RunTiming& timing, Driver& driver, RunState* state
 /// then makes the current contacts the previous ones.
 void CountNewContacts(RunState* state);
 
+/// When the run has no first contact yet and state->touching holds an actor of the request,
+/// records the first of them (request order) as analysis.counters.first_contact: the time at the
+/// end of the current physics step and the vehicle's x, y then. Actors not of the request
+/// (request_index -1) are passed over.
+void RecordFirstContact(const RunTiming& timing, RunState* state);
+
 /// One physics step of dt with the vehicle's held control: the vehicle's actuators, the physics
-/// step, the contacts (chassis manifolds plus actors the wheel rays rest on, without repeats) and
-/// CountNewContacts. A control period is steps_per_tick of them, after touched_in_period is
-/// cleared (scene/run_stepper.h).
+/// step, the contacts (chassis manifolds plus actors the wheel rays rest on, without repeats),
+/// RecordFirstContact and CountNewContacts. A control period is steps_per_tick of them, after
+/// touched_in_period is cleared (scene/run_stepper.h).
 void StepPhysicsOnce(const RunTiming& timing, RunState* state);
 
 }  // namespace asg::scene

@@ -133,6 +133,7 @@ World BuildWorld(const protocol::RunScenarioRequest& request, const ActorCatalog
   world.sun_inclination = scene.sunlight_inclination;
   world.sun_yaw = scene.sunlight_yaw_angle;
 
+  int first_of_layout = 0;  // the request index of the layout's first instance
   for (size_t s = 0; s < scene.ssa_array.size(); ++s) {
     const protocol::StructuralSceneActorLayout& layout = scene.ssa_array[s];
     const int ssa_index = static_cast<int>(s);
@@ -151,7 +152,9 @@ World BuildWorld(const protocol::RunScenarioRequest& request, const ActorCatalog
     for (int i = 0; i < count; ++i) {
       if (!layout.visible[i]) continue;
       world.actors.push_back(PlaceInstance(layout, ssa_index, i, *kind, landscape));
+      world.actors.back().request_index = first_of_layout + i;
     }
+    first_of_layout += count;
   }
   ASG_CHECK(world.landscape != nullptr);
   return world;

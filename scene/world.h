@@ -23,6 +23,10 @@ struct ActorInstance {
   const ActorKind* kind = nullptr;  ///< its class; owned by the catalog, which outlives the World
   int ssa_index = 0;                ///< index in scene_description.ssa_array
   int instance_index = 0;           ///< index in that layout's per-instance arrays
+  /// Its index among every instance of every ssa_array entry, in request order (invisible
+  /// instances counted): protocol::FirstContact::actor_index; -1 for an actor the request does
+  /// not hold (spawned into an interactive run).
+  int request_index = -1;
   Eigen::Vector3d position = Eigen::Vector3d::Zero();  ///< [m] world; z = ground height at x, y
   /// Actor frame -> world: yaw about z, then (for kinds that are not upright) the tilt that turns
   /// +z onto the ground normal at (x, y); i.e. R = R_tilt * R_z(yaw).

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct Evaluation {
   uint64_t id = 0;       ///< the candidate's id
   double regret = 0.0;   ///< mean regret over its runs (docs/regret.md); higher is "better"
   bool failure = false;  ///< the stack failed (any termination reason but success) in a run
+  /// The distinct failure (docs/failures.md) of its first run that is a failure at the batch's
+  /// regret threshold, as the search's clustering so far numbers them; absent when none is (or
+  /// failures are not judged).
+  std::optional<uint32_t> failure_id;
 };
 
 /// A scenario-generation strategy.

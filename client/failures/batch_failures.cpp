@@ -23,6 +23,9 @@ BatchFailures FindBatchFailures(const fs::path& batch_dir, FailureReader& reader
         results::ResultFromJson(results::ReadJsonFile(result_file), result_file.string());
     if (result.status != results::ScenarioStatus::kDone) continue;
     found.done.push_back({number, variant, result.failure_id});
+    if (FailureReader::KindOf(result, threshold) == failures::FailureKind::kContact) {
+      found.contact_scenarios.push_back(number);
+    }
     if (!FailureReader::MayFail(result, threshold)) continue;
     std::optional<failures::Failure> failure =
         reader.Describe(results::ReadScenarioFolder(folder), folder, threshold);

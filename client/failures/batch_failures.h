@@ -35,11 +35,15 @@ struct BatchFailures {
   /// failures.reproduce: the reproduction runs of each representative that were judged
   /// (reproduction.h); 0 when none were.
   uint32_t reproduce = 0;
+  /// The near misses: successes below the threshold that touched a non-traversable obstacle
+  /// (kind contact, not failures), by ascending scenario number.
+  std::vector<uint32_t> contact_scenarios;
 };
 
 /// Finds the distinct failures of the scenario folders under `batch_dir` at regret `threshold`
-/// (see above); invalid and failed scenarios, which did not run, are skipped. Throws
-/// FailuresError or results::ResultError naming the file that cannot be read or judged.
+/// (see above), and the near misses; invalid and failed scenarios, which did not run, are
+/// skipped. Throws FailuresError or results::ResultError naming the file that cannot be read or
+/// judged.
 BatchFailures FindBatchFailures(const std::filesystem::path& batch_dir, FailureReader& reader,
                                 double threshold);
 

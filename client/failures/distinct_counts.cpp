@@ -12,12 +12,15 @@ DistinctFailureCounts::DistinctFailureCounts(std::vector<double> thresholds)
   ASG_CHECK(!thresholds_.empty() && std::is_sorted(thresholds_.begin(), thresholds_.end()));
 }
 
+bool FailsAt(const failures::Failure& failure, double threshold) {
+  // A run that reached the goal fails only where its regret reaches the threshold.
+  if (failure.signature.kind != failures::FailureKind::kHighRegret) return true;
+  return failure.regret && *failure.regret >= threshold;
+}
+
 void DistinctFailureCounts::Add(const failures::Failure& failure) {
-  const bool high_regret = failure.signature.kind == failures::FailureKind::kHighRegret;
   for (size_t t = 0; t < thresholds_.size(); ++t) {
-    // A run that reached the goal fails only where its regret reaches the threshold.
-    if (high_regret && !(failure.regret && *failure.regret >= thresholds_[t])) continue;
-    clusterings_[t].Add(failure);
+    if (FailsAt(failure, thresholds_[t])) clusterings_[t].Add(failure);
   }
 }
 

@@ -17,6 +17,11 @@
 
 namespace asg::client {
 
+/// Whether `failure`, judged at a threshold at or below `threshold`, is a failure at
+/// `threshold` too: a run that did not reach the goal is one at every threshold, one that did
+/// (high_regret) where its regret is at or above it.
+bool FailsAt(const failures::Failure& failure, double threshold);
+
 /// Distinct failures at each of a few regret thresholds (see above). Not thread-safe.
 class DistinctFailureCounts {
  public:
@@ -26,8 +31,8 @@ class DistinctFailureCounts {
   /// The threshold runs are judged at before they are added: the lowest.
   double lowest() const { return thresholds_.front(); }
 
-  /// Adds `failure` (judged at lowest(), numbered above every failure added so far) to the
-  /// clustering of every threshold at which it is a failure.
+  /// Adds `failure` (judged at lowest() or below, numbered above every failure added so far) to
+  /// the clustering of every threshold at which it is a failure (FailsAt).
   void Add(const failures::Failure& failure);
 
   /// The distinct failures so far at each threshold, in the thresholds' order.

@@ -38,17 +38,42 @@ std::vector<failures::PathSample> PathOf(const std::vector<results::TrajectoryRo
   return path;
 }
 
+/// result.json's first contact, checked against the request's `obstacles`: it must name a
+/// non-traversable one. Throws FailuresError naming result.json, the JSON path and the value.
+std::optional<failures::Contact> ContactOf(const results::ScenarioResult& result,
+                                           const std::vector<failures::SceneObstacle>& obstacles,
+                                           const fs::path& folder) {
+  const std::optional<protocol::FirstContact>& contact = result.counters.first_contact;
+  if (!contact) return std::nullopt;
+  const size_t index = contact->actor_index;
+  const std::string where = (folder / "result.json").string() +
+                            ": counters.first_contact.actor_index: " + std::to_string(index);
+  if (index >= obstacles.size()) {
+    throw FailuresError(where + " is not an actor of request.json (it has " +
+                        std::to_string(obstacles.size()) + ")");
+  }
+  if (obstacles[index].traversable) {
+    throw FailuresError(where + " names a traversable actor (" + obstacles[index].class_name + ")");
+  }
+  return failures::Contact{contact->t, contact->x, contact->y, index};
+}
+
 }  // namespace
 
 FailureReader::FailureReader(const fs::path& catalog_file)
     : catalog_file_(catalog_file.string()), catalog_(ReadCatalog(catalog_file)) {}
 
-bool FailureReader::MayFail(const results::ScenarioResult& result, double threshold) {
-  if (result.status != results::ScenarioStatus::kDone) return false;
+std::optional<failures::FailureKind> FailureReader::KindOf(const results::ScenarioResult& result,
+                                                           double threshold) {
+  if (result.status != results::ScenarioStatus::kDone) return std::nullopt;
   const std::optional<double> regret =
       result.regret.computed ? std::optional<double>(result.regret.regret) : std::nullopt;
-  const std::optional<failures::FailureKind> kind =
-      failures::ClassifyRun(result.termination_reason, regret, threshold);
+  return failures::ClassifyRun(result.termination_reason, regret, threshold,
+                               result.counters.collisions_touched > 0);
+}
+
+bool FailureReader::MayFail(const results::ScenarioResult& result, double threshold) {
+  const std::optional<failures::FailureKind> kind = KindOf(result, threshold);
   return kind && failures::IsFailure(*kind);
 }
 
@@ -82,6 +107,7 @@ failures::RunFacts FailureReader::Facts(const results::StoredScenario& scenario,
     scene_obstacle.traversable = catalog::IsTraversable(*actor_class, scale);
     facts.obstacles.push_back(std::move(scene_obstacle));
   }
+  facts.first_contact = ContactOf(result, facts.obstacles, folder);
   return facts;
 }
 

@@ -32,15 +32,25 @@ class FailureReader {
   /// naming the file when it cannot be read or is not a valid catalog.
   explicit FailureReader(const std::filesystem::path& catalog_file);
 
+  /// The kind of `result` at regret `threshold` as far as result.json tells
+  /// (failures::ClassifyRun of its reason, its regret when computed, and whether it touched a
+  /// non-traversable obstacle: counters.collisions_touched > 0); nothing for a run that is not
+  /// done or ended clean. A success below the threshold that touched is kContact, a near miss.
+  static std::optional<failures::FailureKind> KindOf(const results::ScenarioResult& result,
+                                                     double threshold);
+
   /// Whether `result` is a failure at regret `threshold` as far as result.json tells: a done
   /// run whose termination reason, or regret at or above the threshold, makes it one. Only
   /// such runs need their request and trajectory read.
   static bool MayFail(const results::ScenarioResult& result, double threshold);
 
   /// The facts of the done run `scenario` (result, request and trajectory as read back, or as
-  /// about to be written); `folder` is its folder, named in errors. Throws FailuresError
-  /// "<folder>/request.json: scene_description.ssa_array[1].path_name: "cactus" is not a class
-  /// of <catalog>" or for an actor's x, y or scale that is not a number.
+  /// about to be written), its first contact from result.json's counters.first_contact (whose
+  /// actor_index is an index into the facts' obstacles); `folder` is its folder, named in
+  /// errors. Throws FailuresError "<folder>/request.json: scene_description.ssa_array[1]
+  /// .path_name: "cactus" is not a class of <catalog>", for an actor's x, y or scale that is not
+  /// a number, or "<folder>/result.json: counters.first_contact.actor_index: 9 is not an actor
+  /// of request.json (it has 8)" (or names a traversable one).
   failures::RunFacts Facts(const results::StoredScenario& scenario,
                            const std::filesystem::path& folder) const;
 

@@ -31,7 +31,10 @@ struct Schema<client::BatchFailures> {
     }
     v.Optional("reliable_failures", reliable);
     v.Optional("reproduction_runs", runs);
+    size_t contacts = m.contact_scenarios.size();  // the same: for people
+    v.Optional("contacts", contacts);
     v.Required("failures", m.clusters);
+    v.Optional("contact_scenarios", m.contact_scenarios);
   }
 };
 
@@ -118,7 +121,9 @@ std::string FormatFailuresTable(const BatchFailures& batch_failures) {
                   ReliableFailures(batch_failures), ReliableMinimum(reproduce), reproduce);
     table += line;
   }
-  table += '\n';
+  std::snprintf(line, sizeof line, ", %zu near misses (successes that touched an obstacle)\n",
+                batch_failures.contact_scenarios.size());
+  table += line;
   if (batch_failures.clusters.empty()) return table;
   std::snprintf(line, sizeof line, "  %10s  %-13s %14s %8s %11s %8s %8s %10s%s\n", "failure_id",
                 "kind", "representative", "members", "first_found", "x", "y", "max_regret",

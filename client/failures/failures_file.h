@@ -13,7 +13,10 @@
 // failures.json: {"regret_threshold", "reproduce", "failing_scenarios", "distinct_failures",
 // "reliable_failures" and "reproduction_runs" (when reproduce > 0), "failures": [{the same keys
 // as the CSV's columns, "member_scenarios": [every member, ascending], "reproduction_folders":
-// [each run's folder] (when judged)}]}.
+// [each run's folder] (when judged)}], "contacts", "contact_scenarios": [the near misses'
+// scenario numbers, ascending]}. The near misses (kind contact: successes below the threshold
+// that touched a non-traversable obstacle) are no failures and have no row in failures.csv;
+// "contacts" is their count.
 #pragma once
 
 #include <filesystem>
@@ -43,13 +46,15 @@ json::Json FailuresJson(const BatchFailures& batch_failures);
 void WriteFailuresFiles(const std::filesystem::path& batch_dir,
                         const BatchFailures& batch_failures);
 
-/// Reads `batch_dir`/failures.json back strictly (its `done` stays empty). Throws
+/// Reads `batch_dir`/failures.json back strictly (its `done` stays empty; a file without
+/// "contacts" and "contact_scenarios", written before they were, reads with none). Throws
 /// results::ResultError "<file>: <json path>: <problem>" when it cannot be read or parsed.
 BatchFailures ReadFailuresJson(const std::filesystem::path& batch_dir);
 
-/// The terminal's table: a line with the threshold and the counts (the reliable ones too when
-/// reproduction runs were judged), then one line per distinct failure (failure_id, kind,
-/// representative, members, first_found, x, y, max_regret, and reproduced as "4/5").
+/// The terminal's table: a line with the threshold and the counts (failing scenarios, distinct
+/// failures, the reliable ones when reproduction runs were judged, near misses), then one line
+/// per distinct failure (failure_id, kind, representative, members, first_found, x, y,
+/// max_regret, and reproduced as "4/5").
 std::string FormatFailuresTable(const BatchFailures& batch_failures);
 
 }  // namespace asg::client

@@ -72,7 +72,8 @@ std::optional<BatchFailures> WriteFailures(FarmRun& run) {
     run.logger->Info("failures: " + std::to_string(found.failing_scenarios) +
                      " failing scenarios, " + std::to_string(found.clusters.size()) +
                      " distinct, " + std::to_string(ReliableFailures(found)) +
-                     " reliable (failures.csv)");
+                     " reliable (failures.csv), " + std::to_string(found.contact_scenarios.size()) +
+                     " near misses");
     return found;
   } catch (const std::exception& error) {
     run.logger->Error(std::string("the failures could not be written: ") + error.what());
@@ -101,6 +102,7 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
           report::ReproductionCounts{failures->reproduce, ReliableMinimum(failures->reproduce),
                                      ReliableFailures(*failures), ReproductionRuns(*failures)};
     }
+    summary.contacts = failures->contact_scenarios.size();
   }
   const std::filesystem::path& out_dir = run.settings.out_dir;
   report::WriteSummary(out_dir, summary, outcomes, Drivers(book));

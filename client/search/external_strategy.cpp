@@ -150,8 +150,8 @@ void ExternalStrategy::Tell(const std::vector<search::Evaluation>& evaluations) 
   for (const search::Evaluation& evaluation : evaluations) {
     const auto proposal = awaiting_.find(evaluation.id);
     if (proposal == awaiting_.end()) continue;  // told already: not sent twice
-    request.results.push_back(
-        {evaluation.id, evaluation.regret, evaluation.failure, std::move(proposal->second)});
+    request.results.push_back({evaluation.id, evaluation.regret, evaluation.failure,
+                               evaluation.failure_id, std::move(proposal->second)});
     awaiting_.erase(proposal);
   }
   if (request.results.empty()) return;

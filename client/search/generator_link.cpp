@@ -25,6 +25,9 @@ std::string GeneratorLink::Offer(const std::shared_ptr<protocol::Connection>& co
   }
   connection_ = connection;
   name_ = registration.generator_name;
+  // A registered generator need not send heartbeats: it may think for as long as reply_timeout
+  // allows, and its connection closing governs the rest (as for vehicle nodes).
+  connection->SetPeerTimeout(std::chrono::milliseconds(0));
   changed_.notify_all();
   return {};
 }

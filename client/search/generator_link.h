@@ -28,7 +28,9 @@ class GeneratorLink final : public GeneratorPort {
   GeneratorLink(json::Json search, std::string token);
 
   /// A RegisterGenerator arrived on `connection` (io thread). Returns an empty string when
-  /// accepted (the reply is the caller's to send, with search()), else why it was refused.
+  /// accepted (the reply is the caller's to send, with search()), else why it was refused. An
+  /// accepted generator's connection is never closed for silence from then on
+  /// (Connection::SetPeerTimeout(0)): the search's reply_timeout bounds each answer.
   std::string Offer(const std::shared_ptr<protocol::Connection>& connection,
                     const protocol::GeneratorRegistration& registration) override;
   /// A connection closed (io thread); when it was the generator's, Await fails from now on.

@@ -76,6 +76,8 @@ SearchRun::SearchRun(const SearchRunContext& context)
       generator_(MakeGeneratorLink(spec_, context.token)),
       strategy_(MakeSearchStrategy(spec_, generator_.get())),
       failure_reader_(MakeFailureReader(context.catalog)),
+      failure_threshold_(context.batch->settings.failures.regret_threshold),
+      judge_threshold_(std::min(kRegretThresholds[0], failure_threshold_)),
       log_(spec_, context.out_dir) {
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
@@ -149,7 +151,7 @@ void SearchRun::Recorded(const results::ScenarioResult& result,
 
 void SearchRun::Judge(Generation& generation, const results::ScenarioResult& result,
                       const results::ScenarioRecord* written) {
-  const double threshold = kRegretThresholds[0];
+  const double threshold = judge_threshold_;
   if (!failure_reader_ || !FailureReader::MayFail(result, threshold)) return;
   const std::filesystem::path folder =
       results::ScenarioFolder(context_.out_dir, result.scenario_number);
@@ -180,6 +182,47 @@ void SearchRun::Score(Generation& generation, uint32_t number,
     evaluation.failure = result.termination_reason != protocol::TerminationReason::REASON_SUCCESS;
   }
   generation.scores.emplace(number, evaluation);
+}
+
+std::map<uint32_t, uint32_t> SearchRun::IdentifyFailures(
+    const std::vector<failures::Failure>& failing) {
+  std::map<uint32_t, uint32_t> ids;
+  for (const failures::Failure& failure : failing) {
+    if (!FailsAt(failure, failure_threshold_)) continue;
+    ids[failure.scenario_number] = static_cast<uint32_t>(failure_ids_.Add(failure));
+  }
+  return ids;
+}
+
+void SearchRun::Tally(const Generation& generation, const std::map<uint32_t, uint32_t>& ids,
+                      std::vector<SearchCandidateRow>* candidates,
+                      std::vector<search::Evaluation>* tell) const {
+  // A candidate's score: the mean regret over its runs; it fails when any run failed, and its
+  // distinct failure is that of its first failing run.
+  const uint32_t runs = spec_.runs_per_scenario;
+  for (size_t c = 0; c < generation.candidates.size(); ++c) {
+    std::vector<uint32_t> numbers;
+    std::vector<double> regrets;
+    size_t failures = 0;
+    search::Evaluation told;
+    for (uint32_t run = 0; run < runs; ++run) {
+      const uint32_t number = generation.numbers[c * runs + run];
+      const search::Evaluation& evaluation = generation.scores.at(number);
+      numbers.push_back(number);
+      regrets.push_back(evaluation.regret);
+      failures += evaluation.failure ? 1 : 0;
+      const auto id = ids.find(number);
+      if (id != ids.end() && !told.failure_id) told.failure_id = id->second;
+    }
+    candidates->push_back(MakeCandidateRow(generation.candidates[c].id, generation.index,
+                                           std::move(numbers), regrets, failures));
+    told.id = generation.candidates[c].id;
+    told.regret = candidates->back().mean_regret;
+    told.failure = failures > 0;
+    tell->push_back(told);
+  }
+  std::sort(tell->begin(), tell->end(),
+            [](const search::Evaluation& a, const search::Evaluation& b) { return a.id < b.id; });
 }
 
 void SearchRun::Consult(search::Strategy& strategy, const SearchSpec& spec,
@@ -270,33 +313,11 @@ void SearchRun::Settle() {
   if (consulting_.valid() || generations_.empty()) return;
   Generation& generation = generations_.front();
   if (generation.scores.size() != generation.numbers.size()) return;
-  // A candidate's score: the mean regret over its runs; it fails when any run failed.
-  Consultation consultation;
-  std::vector<SearchCandidateRow> candidates;
-  const uint32_t runs = spec_.runs_per_scenario;
-  for (size_t c = 0; c < generation.candidates.size(); ++c) {
-    std::vector<uint32_t> numbers;
-    std::vector<double> regrets;
-    size_t failures = 0;
-    for (uint32_t run = 0; run < runs; ++run) {
-      const uint32_t number = generation.numbers[c * runs + run];
-      const search::Evaluation& evaluation = generation.scores.at(number);
-      numbers.push_back(number);
-      regrets.push_back(evaluation.regret);
-      failures += evaluation.failure ? 1 : 0;
-    }
-    candidates.push_back(MakeCandidateRow(generation.candidates[c].id, generation.index,
-                                          std::move(numbers), regrets, failures));
-    search::Evaluation told;
-    told.id = generation.candidates[c].id;
-    told.regret = candidates.back().mean_regret;
-    told.failure = failures > 0;
-    consultation.tell.push_back(told);
-  }
-  std::sort(consultation.tell.begin(), consultation.tell.end(),
-            [](const search::Evaluation& a, const search::Evaluation& b) { return a.id < b.id; });
   std::vector<failures::Failure> failing;  // by ascending scenario number
   for (auto& [number, failure] : generation.failures) failing.push_back(std::move(failure));
+  Consultation consultation;
+  std::vector<SearchCandidateRow> candidates;
+  Tally(generation, IdentifyFailures(failing), &candidates, &consultation.tell);
   const SearchGenerationRow& row = log_.Add(generation.index, candidates, failing);
   log_.Write();
   char line[256];

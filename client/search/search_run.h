@@ -24,11 +24,16 @@
 // success (search_candidates.csv keeps the spread, search_log.h). Reruns asked for by vehicle
 // nodes rewrite the folder, but the strategy has been told the first result.
 //
-// Distinct failures: each run that is a failure at the lowest threshold of search.csv is judged
-// when it is recorded, from the record going to its folder (or its folder, when kept from an
-// earlier run), and its generation's failures are added to the log in scenario-number order when
-// the generation is told (search_log.h). Generations are told in order and numbered in order, so
-// the counts depend on the results only, never on the order they arrived in.
+// Distinct failures: each run that is a failure at the lowest threshold of search.csv (or at the
+// batch's failures.regret_threshold when that is lower) is judged when it is recorded, from the
+// record going to its folder (or its folder, when kept from an earlier run), and its
+// generation's failures are added to the log in scenario-number order when the generation is
+// told (search_log.h). Generations are told in order and numbered in order, so the counts depend
+// on the results only, never on the order they arrived in. The same failures, those that are
+// failures at the batch's threshold, are clustered once more as they are told: a candidate is
+// told the failure_id of its first failing run in that clustering of the search's runs so far
+// (ids by first appearance in scenario number, so an id once told never changes; it is
+// failures.csv's id when the batch lists no scenarios of its own before the search).
 //
 // Resume: with --resume the same sequence is replayed; a candidate whose folder is complete is
 // not run again: the farm keeps its stored result and tells it like a run one. That gives the
@@ -58,6 +63,7 @@
 #include "client/search/generator_link.h"
 #include "client/search/search_log.h"
 #include "core/log.h"
+#include "failures/clustering.h"
 #include "search/strategy.h"
 
 namespace asg::client {
@@ -151,6 +157,13 @@ class SearchRun : public ScenarioFeed {
   // Logs the front generation when complete and starts its consultation.
   void Settle();
   void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
+  // The candidates' rows and what they are told (ascending id), their failure ids from `ids`.
+  void Tally(const Generation& generation, const std::map<uint32_t, uint32_t>& ids,
+             std::vector<SearchCandidateRow>* candidates,
+             std::vector<search::Evaluation>* tell) const;
+  // Adds `failing` (ascending numbers) to the clustering at the batch's threshold; returns the
+  // failure id of each that is a failure there, by scenario number.
+  std::map<uint32_t, uint32_t> IdentifyFailures(const std::vector<failures::Failure>& failing);
   // Judges a run as a failure at the lowest threshold, from `written` or else its folder.
   void Judge(Generation& generation, const results::ScenarioResult& result,
              const results::ScenarioRecord* written);
@@ -160,6 +173,9 @@ class SearchRun : public ScenarioFeed {
   std::unique_ptr<GeneratorLink> generator_;  // an external strategy's; before the strategy
   std::unique_ptr<search::Strategy> strategy_;
   std::optional<FailureReader> failure_reader_;  // with a catalog only
+  double failure_threshold_;                     // the batch's failures.regret_threshold
+  double judge_threshold_;                       // the lowest threshold a run is judged at
+  failures::LeaderClustering failure_ids_;       // the runs' failures at failure_threshold_
   SearchLog log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index

@@ -33,6 +33,12 @@ struct Probe {
 };
 ASG_DECLARE_JSON(Probe);
 
+/// A field always present whose value may be null.
+struct Nullable {
+  std::optional<uint32_t> id;
+};
+ASG_DECLARE_JSON(Nullable);
+
 /// The same fields as Probe's, worded the way a hypothetical config file words them.
 struct Worded {
   uint32_t count = 2;
@@ -81,6 +87,14 @@ struct Schema<testing::Probe> {
 };
 
 template <>
+struct Schema<testing::Nullable> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("id", m.id);
+  }
+};
+
+template <>
 struct Schema<testing::Worded> {
   static constexpr const char* kName = "WordedSettings";
   static constexpr const Wording* kWording = &testing::kPlainWording;
@@ -96,6 +110,7 @@ struct Schema<testing::Worded> {
 namespace asg::json::testing {
 
 ASG_DEFINE_JSON(Probe)
+ASG_DEFINE_JSON(Nullable)
 ASG_DEFINE_JSON(Worded)
 
 namespace {
@@ -209,6 +224,26 @@ TEST(SchemaWriter, DescribesTheFieldsFromTheSameList) {
   EXPECT_EQ(probe["properties"]["pair"]["minItems"], 2);
   EXPECT_EQ(probe["properties"]["span"]["$ref"], "#/$defs/Range");
   EXPECT_TRUE(builder.defs().contains("Range"));
+}
+
+TEST(FieldVisitor, ARequiredOptionalIsNullWhenEmpty) {
+  Nullable value;
+  EXPECT_EQ(Json(value).dump(), R"({"id":null})");
+  value.id = 3;
+  EXPECT_EQ(Json(value).dump(), R"({"id":3})");
+  Nullable back;
+  Decode(Json::parse(R"({"id": 4})"), "", &back);
+  EXPECT_EQ(back.id, std::optional<uint32_t>(4));
+  Decode(Json::parse(R"({"id": null})"), "", &back);
+  EXPECT_FALSE(back.id.has_value());
+  EXPECT_EQ(ErrorOf<Nullable>("{}"), "probe.id: missing required field");
+  EXPECT_EQ(ErrorOf<Nullable>(R"({"id": -1})").rfind("probe.id: ", 0), 0u);
+  SchemaBuilder builder(SchemaBuilder::Mode::kStrict);
+  SchemaRef<Nullable>(builder);
+  const Json& schema = builder.defs().at("Nullable");
+  EXPECT_EQ(schema["required"], Json::parse(R"(["id"])"));
+  EXPECT_EQ(schema["properties"]["id"]["anyOf"][0]["type"], "integer");
+  EXPECT_EQ(schema["properties"]["id"]["anyOf"][1], Json::parse(R"({"type": "null"})"));
 }
 
 TEST(Wording, ATypeWordsItsErrorsItsOwnWay) {

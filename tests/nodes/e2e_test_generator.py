@@ -5,6 +5,7 @@ with a misbehaviour chosen by --mode:
   outside-first   round 0 of every ask proposes an actor 1 km outside the space; the refusals
                   are printed ("refused: <reason>") and the next round proposes valid ones
   fail-second-ask the second ProposeScenarios raises (the client must stop the search)
+  print-told      every result told is printed ("told: <id> <failure_id or None>")
 
     python3 e2e_test_generator.py --connect HOST:PORT --mode MODE
 """
@@ -41,11 +42,17 @@ class TestGenerator(RandomSearch):
             proposals[0]["obstacles"].append(asg_node.obstacle(far["path_name"], 1000.0, 5.0))
         return proposals
 
+    def tell(self, results: list[dict]) -> None:
+        if self.mode == "print-told":
+            for result in results:
+                print(f"told: {result['id']} {result['failure_id']}", flush=True)
+        super().tell(results)
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="a misbehaving scenario generator for tests")
     parser.add_argument("--connect", required=True)
-    parser.add_argument("--mode", required=True, choices=["outside-first", "fail-second-ask"])
+    parser.add_argument("--mode", required=True, choices=["outside-first", "fail-second-ask", "print-told"])
     args = parser.parse_args()
     generator = TestGenerator(args.mode, args.connect, "test-" + args.mode)
     print(f"ended: {generator.run()}", flush=True)

@@ -47,7 +47,8 @@ TEST(GeneratorMessagesTest, EveryMessageRoundTrips) {
   proposals.scenarios = {SampleProposal(), Proposal{}};
   EXPECT_EQ(RoundTrip(proposals), proposals);
   ScenarioResultsRequest tell;
-  tell.results = {{101, 0.75, true, SampleProposal()}, {102, 0.0, false, Proposal{}}};
+  tell.results = {{101, 0.75, true, 2, SampleProposal()},
+                  {102, 0.0, false, std::nullopt, Proposal{}}};
   EXPECT_EQ(RoundTrip(tell), tell);
   EXPECT_EQ(RoundTrip(ScenarioResultsResponse{true}), ScenarioResultsResponse{true});
   EXPECT_EQ(RoundTrip(SearchEndedMessage{"search finished"}),
@@ -61,6 +62,11 @@ TEST(GeneratorMessagesTest, EncodesFieldsInDeclarationOrder) {
   EXPECT_EQ(keys, "path_name x y yaw scale ");
   EXPECT_EQ(Json(ProposeScenariosRequest{}).dump(),
             R"({"count":0,"first_id":0,"round":0,"rejected":[]})");
+  // A candidate without a distinct failure says so: failure_id is always there, null.
+  EXPECT_EQ(Json(ScenarioScore{7, 0.5, false, std::nullopt, Proposal{}}).dump(),
+            R"({"id":7,"regret":0.5,"failure":false,"failure_id":null,)"
+            R"("scenario":{"obstacles":[],"parents":[],"origin":""}})");
+  EXPECT_EQ(Json(ScenarioScore{7, 1.5, true, 3, Proposal{}})["failure_id"], 3);
 }
 
 TEST(GeneratorMessagesTest, OptionalFieldsTakeTheirDefaults) {
@@ -82,9 +88,10 @@ TEST(GeneratorMessagesTest, BadProposalsNameThePathAndTheValue) {
             "obstacles[0].scale: must be > 0, got 0");
   EXPECT_EQ(DecodeErrorText<Proposal>(Json::parse(R"({"obstacles": [], "parent": [1]})")),
             "parent: unknown field; did you mean \"parents\"?");
-  EXPECT_EQ(DecodeErrorText<ScenarioScore>(
-                Json::parse(R"({"id": -1, "regret": 0, "failure": false, "scenario": {}})")),
-            "id: number -1 is out of range for uint64 (0..18446744073709551615)");
+  EXPECT_EQ(
+      DecodeErrorText<ScenarioScore>(Json::parse(
+          R"({"id": -1, "regret": 0, "failure": false, "failure_id": null, "scenario": {}})")),
+      "id: number -1 is out of range for uint64 (0..18446744073709551615)");
   EXPECT_EQ(DecodeErrorText<ProposeScenariosRequest>(
                 Json::parse(R"({"count": 1, "first_id": 1, "round": 0})")),
             "rejected: missing required field");

@@ -112,8 +112,12 @@ inline TrajectoryAttachment Sample<TrajectoryAttachment>() {
   return TrajectoryAttachment{1024, 341, "world", "vehicle"};
 }
 template <>
+inline FirstContact Sample<FirstContact>() {
+  return FirstContact{3.35, 21.5, 18.25, 4};
+}
+template <>
 inline RunCounters Sample<RunCounters>() {
-  return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700};
+  return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700, Sample<FirstContact>()};
 }
 template <>
 inline LandscapeDescription Sample<LandscapeDescription>() {

@@ -46,8 +46,10 @@ ASG_WIRE_KEYS(VehicleParams, "mass", "length", "width", "body_height", "wheelbas
 ASG_WIRE_KEYS(SimulationSettings, "physics_rate", "control_rate")
 ASG_WIRE_KEYS(CaptureFile, "name", "size")
 ASG_WIRE_KEYS(TrajectoryAttachment, "offset", "count", "frame_id", "child_frame_id")
+ASG_WIRE_KEYS(FirstContact, "t", "x", "y", "actor_index")
 ASG_WIRE_KEYS(RunCounters, "control_messages", "collisions_touched", "max_abs_roll",
-              "max_abs_pitch", "distance_travelled", "settle_time", "physics_steps")
+              "max_abs_pitch", "distance_travelled", "settle_time", "physics_steps",
+              "first_contact")
 ASG_WIRE_KEYS(LandscapeDescription, "nominal_size", "subdivisions", "border", "relief")
 ASG_WIRE_KEYS(OdometryWithoutCovariance, "header", "child_frame_id", "pose", "twist")
 ASG_WIRE_KEYS(PhysXControl, "header", "longitudinal_velocity", "steering_angle", "handbrake")
@@ -93,11 +95,11 @@ class EveryMessage : public ::testing::Test {};
 
 using AllMessages = ::testing::Types<
     Time, Header, ColorRGBA, Point, Vector3, Quaternion, Pose, Twist, ReliefFeature,
-    ScriptedCommand, DriverSpec, VehicleParams, SimulationSettings, RunCounters, RegretReport,
-    CaptureFile, TrajectoryAttachment, LandscapeDescription, OdometryWithoutCovariance,
-    PhysXControl, SceneCaptureSettings, StructuralSceneActorLayout, SceneDescription, StatusCode,
-    VehicleNodeOperatingInfo, VehicleStatus, AnalyzeScenarioRequest, AnalyzeScenarioResponse,
-    NotifyReadyRequest, NotifyReadyResponse, RegisterVehicleNodeRequest,
+    ScriptedCommand, DriverSpec, VehicleParams, SimulationSettings, FirstContact, RunCounters,
+    RegretReport, CaptureFile, TrajectoryAttachment, LandscapeDescription,
+    OdometryWithoutCovariance, PhysXControl, SceneCaptureSettings, StructuralSceneActorLayout,
+    SceneDescription, StatusCode, VehicleNodeOperatingInfo, VehicleStatus, AnalyzeScenarioRequest,
+    AnalyzeScenarioResponse, NotifyReadyRequest, NotifyReadyResponse, RegisterVehicleNodeRequest,
     RegisterVehicleNodeResponse, RunScenarioRequest, RunScenarioResponse,
     WorkerIssueNotificationRequest, WorkerIssueNotificationResponse>;
 TYPED_TEST_SUITE(EveryMessage, AllMessages);
@@ -155,6 +157,13 @@ TEST(MessagesJson, WritesFieldValuesUnderTheirNames) {
   EXPECT_EQ(j["driver"]["type"], "scripted");
   EXPECT_EQ(j["seed"].get<uint64_t>(), std::numeric_limits<uint64_t>::max());
   EXPECT_TRUE(j["seed"].is_number_unsigned());
+}
+
+TEST(MessagesJson, CountersWithoutAContactHaveNoFirstContact) {
+  // A run that touched nothing writes the counters it wrote before contacts were recorded.
+  EXPECT_FALSE(Json(RunCounters{}).contains("first_contact"));
+  EXPECT_EQ(Json(Sample<RunCounters>())["first_contact"],
+            Json::parse(R"({"t": 3.35, "x": 21.5, "y": 18.25, "actor_index": 4})"));
 }
 
 TEST(MessagesJson, WritesCodesAsNumbers) {

@@ -205,5 +205,23 @@ TEST(FormatOutcomeTableTest, TheReliableFailuresStandBesideTheDistinctOnesAndThe
   EXPECT_EQ(keys[8], "reproduction_runs");
 }
 
+TEST(FormatOutcomeTableTest, NearMissesAreCountedBesideTheFailures) {
+  BatchSummary summary = Summarize("demo", 7, Sample(), 10.0);
+  EXPECT_FALSE(SummaryToJson(summary, Sample()).contains("contacts"));
+  summary.failing_scenarios = 2;
+  summary.distinct_failures = 1;
+  summary.contacts = 1;
+  const std::string table = FormatOutcomeTable(summary);
+  EXPECT_NE(table.find("(failures.csv)\n  near misses (contact)                 1   20.0%, "
+                       "successes that touched an obstacle (failures.json)\n"),
+            std::string::npos)
+      << table;
+  const Json json = SummaryToJson(summary, Sample());
+  EXPECT_EQ(json["contacts"], 1);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys[7], "contacts");  // beside the failures, before the times
+}
+
 }  // namespace
 }  // namespace asg::report

@@ -80,6 +80,30 @@ TEST(ScenarioRunnerTest, CollisionEndsTheRunNextToTheTree) {
   EXPECT_GE(result.analysis.counters.collisions_touched, 1u);
 }
 
+TEST(ScenarioRunnerTest, TheFirstContactNamesTheTreeByItsPlaceInTheRequest) {
+  // Before the tree: two invisible bushes and another tree far from the path, so the tree is the
+  // request's fourth actor (index 3) but the world's second.
+  auto request = TreeInTheWay(false);
+  const protocol::StructuralSceneActorLayout tree = request.scene_description.ssa_array.back();
+  request.scene_description.ssa_array.pop_back();
+  AddActors(&request, kBush, {55.0, 5.0}, {55.0, 55.0}, 1.0, /*visible=*/false);
+  AddActors(&request, kTree, {5.0}, {50.0});
+  request.scene_description.ssa_array.push_back(tree);
+  const RunResult result = RunOnce(request);
+  ASSERT_EQ(result.reason(), TerminationReason::REASON_VEHICLE_COLLISION);
+  const auto& contact = result.analysis.counters.first_contact;
+  ASSERT_TRUE(contact.has_value());
+  EXPECT_EQ(contact->actor_index, 3u);
+  // The front (half a body length ahead) at the trunk's face, on the line driven; the contact
+  // is found within the last control period of the run.
+  EXPECT_NEAR(contact->x + 0.5 * 3.5, 30.0 - 0.3, 0.5);
+  EXPECT_NEAR(contact->y, 10.0, 0.1);
+  EXPECT_LE(contact->t, result.analysis.vehicle_sim_time);
+  EXPECT_GT(contact->t, result.analysis.vehicle_sim_time - 2 * kTick);
+  // Open ground: no contact.
+  EXPECT_FALSE(RunOnce(ReferenceRequest()).analysis.counters.first_contact.has_value());
+}
+
 TEST(ScenarioRunnerTest, AllowedCollisionEndsStuckAfterTheStuckPeriod) {
   const RunResult blocked = RunOnce(TreeInTheWay(false));
   const RunResult stuck = RunOnce(TreeInTheWay(true));

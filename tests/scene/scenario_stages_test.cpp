@@ -16,10 +16,11 @@ using protocol::TerminationReason;
 using testing::ReferenceRequest;
 using testing::ShippedCatalog;
 
-// A run state over the reference world, the vehicle placed at its start.
+// A run state over the world of `request` (the reference world by default), the vehicle placed
+// at its start.
 struct StagesRig {
-  StagesRig()
-      : request(ReferenceRequest()),
+  explicit StagesRig(protocol::RunScenarioRequest scenario = ReferenceRequest())
+      : request(std::move(scenario)),
         world(BuildWorld(request, ShippedCatalog())),
         terrain(world.landscape),
         state(world, terrain, request.vehicle, TerminationSettingsFor(request, world), timing) {
@@ -113,6 +114,47 @@ TEST(ScenarioStagesTest, CountNewContactsCountsEachContactOnceWhileItLasts) {
   CountNewContacts(&state);
   EXPECT_EQ(state.analysis.counters.collisions_touched, 4u);
   EXPECT_EQ(state.previously_touching, std::vector<int>{2});
+}
+
+TEST(ScenarioStagesTest, RecordFirstContactKeepsTheFirstActorOfTheRequestTouched) {
+  // Request order: tree 0 (invisible), tree 1, bush 2; the world holds tree 1 and bush 2 only.
+  protocol::RunScenarioRequest request = ReferenceRequest();
+  testing::AddActors(&request, testing::kTree, {40.0, 20.0}, {20.0, 40.0});
+  request.scene_description.ssa_array[0].visible[0] = false;
+  testing::AddActors(&request, testing::kBush, {45.0}, {30.0});
+  StagesRig rig(request);
+  RunState& state = rig.state;
+  ASSERT_EQ(rig.world.actors.size(), 2u);
+  EXPECT_EQ(rig.world.actors[0].request_index, 1);
+  EXPECT_EQ(rig.world.actors[1].request_index, 2);
+  const Eigen::Vector3d position = state.vehicle->State().position;
+  state.tick = 2;
+  state.analysis.counters.physics_steps = 2 * rig.timing.steps_per_tick + 3;  // 3rd step of tick 2
+  state.touching = {0, 1};  // both begin in one step: the first in the request is named
+  RecordFirstContact(rig.timing, &state);
+  ASSERT_TRUE(state.analysis.counters.first_contact.has_value());
+  const protocol::FirstContact first = *state.analysis.counters.first_contact;
+  EXPECT_EQ(first.actor_index, 1u);
+  EXPECT_DOUBLE_EQ(first.t, 2 * rig.timing.period + 3 * rig.timing.dt);
+  EXPECT_EQ(first.x, position.x());
+  EXPECT_EQ(first.y, position.y());
+  state.tick = 3;
+  state.analysis.counters.physics_steps = 3 * rig.timing.steps_per_tick + 1;
+  state.touching = {1};  // a later contact changes nothing
+  RecordFirstContact(rig.timing, &state);
+  EXPECT_EQ(state.analysis.counters.first_contact, first);
+}
+
+TEST(ScenarioStagesTest, RecordFirstContactPassesOverActorsTheRequestDoesNotHold) {
+  protocol::RunScenarioRequest request = ReferenceRequest();
+  testing::AddActors(&request, testing::kTree, {40.0}, {20.0});
+  StagesRig rig(request);
+  RunState& state = rig.state;
+  rig.world.actors[0].request_index = -1;  // as one spawned into an interactive run
+  state.analysis.counters.physics_steps = 1;
+  state.touching = {0};
+  RecordFirstContact(rig.timing, &state);
+  EXPECT_FALSE(state.analysis.counters.first_contact.has_value());
 }
 
 // Counts the ticks it is asked for and answers a gentle forward control.

@@ -3,7 +3,8 @@
 Subclass ScenarioGenerator, override propose() (and tell(), on_search()), call run(). The
 generator registers with the client, learns the search (seed, space, budget, its own settings),
 then answers the client's ProposeScenarios with proposals and its ScenarioResults with an
-acknowledgement, until SearchEnded or the client closing.
+acknowledgement, until SearchEnded or the client closing. The client never drops a registered
+generator for silence: propose() and tell() may each take up to the batch's reply_timeout.
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ class ScenarioGenerator:
 
     def tell(self, results: list[dict]) -> None:
         """Scores of earlier proposals, in ascending id: {"id", "regret", "failure",
-        "scenario": the proposal}."""
+        "failure_id", "scenario": the proposal}. failure_id is the distinct failure the
+        candidate is a copy of (an int, numbered by the search's clustering so far), or None
+        when none of its runs failed."""
 
     # Public API.
     def stop(self, reason: str = "stopped") -> None:

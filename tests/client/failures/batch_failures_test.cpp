@@ -78,6 +78,25 @@ TEST_F(BatchFailuresTest, CopiesOfOneCrashAreOneFailureAndADifferentOneIsAnother
   EXPECT_EQ(FailureIds(found), ids);
 }
 
+TEST_F(BatchFailuresTest, ASuccessThatTouchedIsANearMissCountedApartFromTheFailures) {
+  // Scenario 7 reached the goal below the threshold after scraping the bush at (30, 10).
+  results::ScenarioRecord scraped = hand_made::DoneRecord(
+      Request(7, Scene()), TerminationReason::REASON_SUCCESS, 0.3, {{10, 10}, {50, 10}});
+  scraped.result.counters.collisions_touched = 1;
+  scraped.result.counters.first_contact = protocol::FirstContact{4.0, 29.5, 10.0, 2};
+  results::WriteScenarioFolder(dir(), scraped);
+  const BatchFailures found = UpdateBatchFailures(dir(), reader_, 0.75);
+  EXPECT_EQ(found.contact_scenarios, std::vector<uint32_t>{7});
+  EXPECT_EQ(found.failing_scenarios, 4u);  // the near miss is no failure
+  EXPECT_EQ(found.clusters.size(), 2u);
+  EXPECT_EQ(ResultOf(dir(), 7).failure_id, 0u);
+  // At a threshold below its regret it is a high-regret failure, and no near miss.
+  const BatchFailures strict = FindBatchFailures(dir(), reader_, 0.25);
+  EXPECT_TRUE(strict.contact_scenarios.empty());
+  EXPECT_EQ(strict.clusters.back().kind, failures::FailureKind::kHighRegret);
+  EXPECT_EQ(strict.clusters.back().members, std::vector<uint32_t>{7});
+}
+
 TEST_F(BatchFailuresTest, ARegretAtTheThresholdMakesASuccessAFailure) {
   // At 0.1 the success of scenario 3 (regret 0.1) is a failure of kind high_regret.
   const BatchFailures found = FindBatchFailures(dir(), reader_, 0.1);

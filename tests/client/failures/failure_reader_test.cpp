@@ -97,6 +97,73 @@ TEST(FailureReader, OnlyDoneRunsThatFailAtTheThresholdAreFailures) {
   EXPECT_EQ(reader.Describe(Stored(success), "/out/scenario_0002", 0.75), std::nullopt);
 }
 
+TEST(FailureReader, TheFirstContactOfResultJsonIsTheFailurePointAndNamesTheActorHit) {
+  FailureReader reader(testing::SourceCatalogPath());
+  // The rock at (40, 40) is actor 1 after a tree far away; the run touched it at (38.2, 40) and
+  // pushed on to (38.6, 40).
+  results::ScenarioRecord record = hand_made::DoneRecord(
+      Request(5, {{"tree", 5, 55}, {"rock", 40, 40}}),
+      TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT, 1.1, {{10, 40}, {38.6, 40}});
+  record.result.counters.collisions_touched = 1;
+  record.result.counters.first_contact = protocol::FirstContact{5.62, 38.2, 40.0, 1};
+  const results::StoredScenario stored = Stored(record);
+  const failures::RunFacts facts = reader.Facts(stored, "/out/scenario_0005");
+  ASSERT_TRUE(facts.first_contact.has_value());
+  EXPECT_EQ(facts.first_contact->t, 5.62);
+  EXPECT_EQ(facts.first_contact->x, 38.2);
+  EXPECT_EQ(facts.first_contact->actor_index, 1u);
+  EXPECT_EQ(facts.obstacles[facts.first_contact->actor_index].class_name, kRock);
+  const std::optional<failures::Failure> failure =
+      reader.Describe(stored, "/out/scenario_0005", 0.75);
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_TRUE(failure->signature.at_contact);
+  EXPECT_EQ(failure->signature.point.x(), 38.2);
+  ASSERT_TRUE(failure->signature.hit.has_value());
+  EXPECT_EQ(failure->signature.hit->class_name, kRock);
+  // A result without one (none touched, or written before contacts were recorded): the end.
+  record.result.counters.first_contact.reset();
+  EXPECT_FALSE(reader.Facts(Stored(record), "/out/scenario_0005").first_contact.has_value());
+}
+
+TEST(FailureReader, ASuccessBelowTheThresholdThatTouchedIsANearMissNotAFailure) {
+  results::ScenarioResult result;
+  result.status = results::ScenarioStatus::kDone;
+  result.termination_reason = TerminationReason::REASON_SUCCESS;
+  result.regret.computed = true;
+  result.regret.regret = 0.2;
+  EXPECT_EQ(FailureReader::KindOf(result, 0.75), std::nullopt);  // clean
+  result.counters.collisions_touched = 2;
+  EXPECT_EQ(FailureReader::KindOf(result, 0.75), failures::FailureKind::kContact);
+  EXPECT_FALSE(FailureReader::MayFail(result, 0.75));
+  EXPECT_EQ(FailureReader::KindOf(result, 0.2), failures::FailureKind::kHighRegret);
+  result.termination_reason = TerminationReason::REASON_VEHICLE_COLLISION;
+  EXPECT_EQ(FailureReader::KindOf(result, 0.75), failures::FailureKind::kCollision);
+}
+
+TEST(FailureReader, AFirstContactThatIsNoObstacleOfTheRequestIsNamed) {
+  const FailureReader reader(testing::SourceCatalogPath());
+  results::ScenarioRecord record =
+      hand_made::DoneRecord(Request(6, {{"rock", 40, 40}, {"grass", 20, 20}}),
+                            TerminationReason::REASON_VEHICLE_COLLISION, 1.0, {{10, 40}, {38, 40}});
+  const auto error_of = [&](uint32_t actor_index) {
+    record.result.counters.first_contact = protocol::FirstContact{1.0, 38.0, 40.0, actor_index};
+    try {
+      reader.Facts(Stored(record), "/out/scenario_0006");
+    } catch (const FailuresError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(2),
+            "/out/scenario_0006/result.json: counters.first_contact.actor_index: 2 is not an "
+            "actor of request.json (it has 2)");
+  EXPECT_EQ(error_of(1),
+            "/out/scenario_0006/result.json: counters.first_contact.actor_index: 1 names a "
+            "traversable actor (" +
+                std::string(kGrass) + ")");
+  EXPECT_EQ(error_of(0), "no error");
+}
+
 TEST(FailureReader, ErrorsNameTheFileThePathAndTheValue) {
   const FailureReader reader(testing::SourceCatalogPath());
   const results::ScenarioRecord record =

@@ -9,7 +9,8 @@
 namespace asg::client {
 namespace {
 
-// Two distinct failures at threshold 0.5: a crash copied three times, a timeout without regret.
+// Two distinct failures at threshold 0.5: a crash copied three times, a timeout without regret;
+// one near miss.
 BatchFailures TwoFailures() {
   BatchFailures found;
   found.regret_threshold = 0.5;
@@ -32,6 +33,7 @@ BatchFailures TwoFailures() {
   timeout.x = 10;
   timeout.y = -0.0;
   found.clusters = {crash, timeout};
+  found.contact_scenarios = {7};
   return found;
 }
 
@@ -102,6 +104,8 @@ TEST(FailuresFile, TheJsonListsTheThresholdAndTheMembersAndReadsBack) {
   EXPECT_EQ(json["distinct_failures"], 2);
   EXPECT_EQ(json["failures"][0]["member_scenarios"], json::Json::parse("[3, 8, 12]"));
   EXPECT_FALSE(json["failures"][1].contains("max_regret"));
+  EXPECT_EQ(json["contacts"], 1);
+  EXPECT_EQ(json["contact_scenarios"], json::Json::parse("[7]"));
   EXPECT_EQ(results::ReadTextFile(dir.path() / "failures.csv"), FailuresCsv(found));
   const BatchFailures read = ReadFailuresJson(dir.path());
   EXPECT_EQ(read.regret_threshold, 0.5);
@@ -110,10 +114,22 @@ TEST(FailuresFile, TheJsonListsTheThresholdAndTheMembersAndReadsBack) {
   EXPECT_EQ(read.clusters[0].members, found.clusters[0].members);
   EXPECT_EQ(read.clusters[0].y, found.clusters[0].y);
   EXPECT_EQ(read.clusters[1].kind, failures::FailureKind::kTimeout);
+  EXPECT_EQ(read.contact_scenarios, std::vector<uint32_t>{7});
   // Written again from what was read: the same bytes.
   const std::string bytes = results::ReadTextFile(dir.path() / "failures.json");
   WriteFailuresFiles(dir.path(), read);
   EXPECT_EQ(results::ReadTextFile(dir.path() / "failures.json"), bytes);
+}
+
+TEST(FailuresFile, AFileWrittenBeforeNearMissesWereListedReadsWithNone) {
+  testutil::TempDir dir;
+  json::Json json = FailuresJson(TwoFailures());
+  json.erase("contacts");
+  json.erase("contact_scenarios");
+  results::WriteFileAtomically(dir.path() / "failures.json", json.dump());
+  const BatchFailures read = ReadFailuresJson(dir.path());
+  EXPECT_TRUE(read.contact_scenarios.empty());
+  EXPECT_EQ(read.clusters.size(), 2u);
 }
 
 TEST(FailuresFile, ABrokenFileIsNamedWithThePath) {
@@ -136,7 +152,8 @@ TEST(FailuresFile, ABrokenFileIsNamedWithThePath) {
 TEST(FailuresFile, TheTableHasALinePerDistinctFailure) {
   const std::string table = FormatFailuresTable(TwoFailures());
   EXPECT_TRUE(table.starts_with(
-      "4 failing scenarios (regret threshold 0.5), 2 distinct failures\n  failure_id  kind"))
+      "4 failing scenarios (regret threshold 0.5), 2 distinct failures, 1 near misses "
+      "(successes that touched an obstacle)\n  failure_id  kind"))
       << table;
   EXPECT_NE(table.find("           1  collision                  8        3           3    38.60"
                        "     0.33       1.25\n"),
@@ -147,14 +164,16 @@ TEST(FailuresFile, TheTableHasALinePerDistinctFailure) {
             std::string::npos)
       << table;
   EXPECT_EQ(FormatFailuresTable(BatchFailures{}),
-            "0 failing scenarios (regret threshold 0.75), 0 distinct failures\n");
+            "0 failing scenarios (regret threshold 0.75), 0 distinct failures, 0 near misses "
+            "(successes that touched an obstacle)\n");
 }
 
 TEST(FailuresFile, TheTableOfReproducedFailuresShowsHowOftenEachReproduced) {
   const std::string table = FormatFailuresTable(TwoReproducedFailures());
   EXPECT_TRUE(
       table.starts_with("4 failing scenarios (regret threshold 0.5), 2 distinct failures, "
-                        "1 reliable (reproduced in at least 3 of 5 runs)\n"))
+                        "1 reliable (reproduced in at least 3 of 5 runs), 0 near misses "
+                        "(successes that touched an obstacle)\n"))
       << table;
   EXPECT_NE(table.find("max_regret  reproduced\n"), std::string::npos) << table;
   EXPECT_NE(table.find("       1.25         4/5\n"), std::string::npos) << table;

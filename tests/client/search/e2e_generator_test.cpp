@@ -137,6 +137,29 @@ TEST(ExternalGenerator, RefusedProposalsAreReportedAndDrawnAgain) {
   }
 }
 
+TEST(ExternalGenerator, EachCandidateIsToldTheDistinctFailureItsRunIsInFailuresCsv) {
+  TempDir dir;
+  Client client(dir.path(), "out", ExternalBatch(24), 2);
+  Child generator =
+      Generator(kTestGenerator, client, dir.path() / "generator.txt", {"--mode", "print-told"});
+  ASSERT_EQ(client.Wait(), 0) << client.Output() << generator.Output();
+  EXPECT_EQ(generator.Wait(seconds(10)), 0) << generator.Output();
+  // One run per candidate and no listed scenarios: candidate n is scenario n, and the id told
+  // during the search is the one the final pass wrote into its result.json.
+  const std::string told = generator.Output();
+  int failing = 0;
+  for (int number = 1; number <= 24; ++number) {
+    const Json result = testing::Result(client.out(), number);
+    const std::string id =
+        result.contains("failure_id") ? std::to_string(result["failure_id"].get<int>()) : "None";
+    failing += result.contains("failure_id") ? 1 : 0;
+    EXPECT_NE(told.find("told: " + std::to_string(number) + " " + id + "\n"), std::string::npos)
+        << number << "\n"
+        << told;
+  }
+  EXPECT_GT(failing, 0) << "a search without failures tells only nulls";
+}
+
 TEST(ExternalGenerator, AFailingGeneratorStopsTheSearchAndWhatRanIsKept) {
   TempDir dir;
   Client client(dir.path(), "out", ExternalBatch(40), 2);

@@ -7,8 +7,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <future>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "client/farm/farm_links.h"
@@ -108,33 +111,43 @@ TEST(ExternalSettingsTest, DefaultsKeysAndBadValues) {
   EXPECT_NE(error({{"max_rounds", 0}}).find("\"max_rounds\" is 0"), std::string::npos);
 }
 
-/// A client port (WorkerLinks with a GeneratorLink) and an in-process generator connected to it
-/// whose answers the test scripts.
+/// A client port (WorkerLinks with a GeneratorLink, its connections set by `settings`) and an
+/// in-process generator connected to it whose answers the test scripts.
 class GeneratorFixture : public ::testing::Test {
  protected:
-  GeneratorFixture()
+  explicit GeneratorFixture(const LinkSettings& settings = {})
       : link_({{"seed", 7}}, "s3cret"),
-        links_(io_.context().get_executor(), LinkSettings{}, &events_, &logger_, &link_) {}
+        links_(io_.context().get_executor(), settings, &events_, &logger_, &link_) {}
   ~GeneratorFixture() override {
     if (generator_) generator_->Close("test over");
+    generator_io_.Stop();
     io_.Stop();  // no close handler runs while the links and the logger go
   }
 
-  /// Connects and registers the generator with `token`; returns the reply or throws.
-  protocol::GeneratorRegistrationResponse Register(const std::string& token) {
-    generator_ = protocol::Connect(io_.context().get_executor(),
-                                   "127.0.0.1:" + std::to_string(links_.port()), 2s);
+  /// Connects and registers the generator with `token` (its connection set by `settings`, on
+  /// an io thread of its own); returns the reply or throws. With hold_tells_, a ScenarioResults
+  /// is kept in held_ unanswered until the test replies.
+  protocol::GeneratorRegistrationResponse Register(
+      const std::string& token, const protocol::ConnectionSettings& settings = {}) {
+    generator_ = protocol::Connect(generator_io_.context().get_executor(),
+                                   "127.0.0.1:" + std::to_string(links_.port()), 2s, settings);
     protocol::OnRequest<protocol::ProposeScenariosRequest>(
         *generator_, [this](const protocol::ProposeScenariosRequest& request, const auto&) {
           std::lock_guard lock(mutex_);
           asks_.push_back(request);
           return propose_(request);
         });
-    protocol::OnRequest<protocol::ScenarioResultsRequest>(
-        *generator_, [this](const protocol::ScenarioResultsRequest& request, const auto&) {
+    protocol::OnMessage<protocol::ScenarioResultsRequest>(
+        *generator_,
+        [this](const protocol::ScenarioResultsRequest& request, const protocol::Message& message) {
           std::lock_guard lock(mutex_);
           tells_.push_back(request);
-          return protocol::ScenarioResultsResponse{true};
+          if (hold_tells_) {
+            held_ = message;
+            changed_.notify_all();
+            return;
+          }
+          generator_->Reply(message, json::Json(protocol::ScenarioResultsResponse{true}));
         });
     generator_->Start();
     return protocol::RequestMessage<protocol::GeneratorRegistrationResponse>(
@@ -150,6 +163,7 @@ class GeneratorFixture : public ::testing::Test {
   }
 
   protocol::IoThreads io_{1};
+  protocol::IoThreads generator_io_{1};  // the generator's side, never held up by the client's
   EventQueue events_;
   testutil::TempDir dir_;
   core::Logger logger_{dir_.path() / "log.txt", false};
@@ -161,6 +175,9 @@ class GeneratorFixture : public ::testing::Test {
       propose_;
   std::vector<protocol::ProposeScenariosRequest> asks_;
   std::vector<protocol::ScenarioResultsRequest> tells_;
+  bool hold_tells_ = false;
+  std::optional<protocol::Message> held_;  // a ScenarioResults not answered yet
+  std::condition_variable changed_;
 };
 
 TEST_F(GeneratorFixture, AWrongTokenIsRefusedAndTheRightOneToldTheSearch) {
@@ -292,6 +309,82 @@ TEST_F(GeneratorFixture, AGeneratorThatLeavesOrNeverComesFailsTheWait) {
   EXPECT_EQ(error.rfind("generator 'scripted' disconnected: ", 0), 0u) << error;
   link_.Cancel("interrupted by signal 2");
   EXPECT_THROW(link_.Await(1s), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace asg::client
+
+namespace asg::client {
+namespace {
+
+/// The generator fixture on a port whose connections are closed after 300 ms of silence.
+class QuietGeneratorFixture : public GeneratorFixture {
+ protected:
+  QuietGeneratorFixture() : GeneratorFixture(ShortPeerTimeout()) {}
+
+  static LinkSettings ShortPeerTimeout() {
+    LinkSettings settings;
+    settings.connection.heartbeat_interval = 50ms;
+    settings.connection.peer_timeout = kPeerTimeout;
+    return settings;
+  }
+
+  /// Connects to the port a peer that never says anything; returns once the port has closed it.
+  void SilentPeerIsCutOff() {
+    auto silent = protocol::Connect(generator_io_.context().get_executor(),
+                                    "127.0.0.1:" + std::to_string(links_.port()), 2s, Mute());
+    std::mutex mutex;
+    std::condition_variable closed_changed;
+    bool closed = false;
+    silent->SetCloseHandler([&](const std::string&) {
+      std::lock_guard lock(mutex);
+      closed = true;
+      closed_changed.notify_all();
+    });
+    silent->Start();
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(closed_changed.wait_for(lock, 10s, [&] { return closed; }));
+  }
+
+  /// A connection that sends no heartbeats (one an hour) and waits for its peer as long.
+  static protocol::ConnectionSettings Mute() {
+    protocol::ConnectionSettings settings;
+    settings.heartbeat_interval = std::chrono::hours(1);
+    settings.peer_timeout = std::chrono::hours(1);
+    return settings;
+  }
+
+  static constexpr std::chrono::milliseconds kPeerTimeout{300};
+};
+
+TEST_F(QuietGeneratorFixture, AGeneratorThinkingLongerThanThePeerTimeoutIsNotDropped) {
+  propose_ = [](const protocol::ProposeScenariosRequest&) { return OneTree(); };
+  hold_tells_ = true;
+  Register("s3cret", Mute());  // the generator never sends a heartbeat
+  ExternalStrategy strategy = Strategy();
+  ASSERT_EQ(strategy.Ask(1).size(), 1u);
+  search::Evaluation evaluation{1, 1.25, true};
+  evaluation.failure_id = 4;
+  auto told = std::async(std::launch::async, [&] { strategy.Tell({evaluation}); });
+  {
+    std::unique_lock lock(mutex_);
+    ASSERT_TRUE(changed_.wait_for(lock, 10s, [this] { return held_.has_value(); }));
+  }
+  // Two silent peers connected one after the other since the generator last spoke are cut off
+  // for their silence, each after the peer timeout: the generator has been silent for longer
+  // than two of them by then, and it is still served.
+  SilentPeerIsCutOff();
+  SilentPeerIsCutOff();
+  EXPECT_TRUE(generator_->IsOpen());
+  {
+    std::lock_guard lock(mutex_);
+    generator_->Reply(*held_, json::Json(protocol::ScenarioResultsResponse{true}));
+  }
+  EXPECT_NO_THROW(told.get());
+  std::lock_guard lock(mutex_);
+  ASSERT_EQ(tells_.size(), 1u);
+  ASSERT_EQ(tells_[0].results.size(), 1u);
+  EXPECT_EQ(tells_[0].results[0].failure_id, std::optional<uint32_t>(4));
 }
 
 }  // namespace
