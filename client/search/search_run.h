@@ -21,8 +21,12 @@
 // Scores: a run's regret is its result's regret when the run is done and the regret was
 // computed; a failed, invalid or uncomputed one counts regret 0. A candidate is told the mean
 // regret over its runs, and `failure` when any run is done with a termination reason other than
-// success (search_candidates.csv keeps the spread, search_log.h). Reruns asked for by vehicle
-// nodes rewrite the folder, but the strategy has been told the first result.
+// success (search_candidates.csv keeps the spread, search_log.h), with where and how its done
+// run of highest regret ended (run_outcome.h). Reruns asked for by vehicle nodes rewrite the
+// folder, but the strategy has been told the first result. A strategy that keeps an archive
+// (map-elites) has it written to archive.csv after each tell (archive_log.h); one that measures
+// novelty by failures (bacre-novelty) reads the signatures of the told candidates' described runs
+// (candidate_failures.h).
 //
 // Distinct failures: each run that is a failure at the lowest threshold of search.csv is judged
 // when it is recorded, from the record going to its folder (or its folder, when kept from an
@@ -55,6 +59,8 @@
 #include "client/failures/failure_reader.h"
 #include "client/farm/farm.h"
 #include "client/farm/scenario_feed.h"
+#include "client/search/archive_log.h"
+#include "client/search/candidate_failures.h"
 #include "client/search/generator_link.h"
 #include "client/search/search_log.h"
 #include "core/log.h"
@@ -137,8 +143,10 @@ class SearchRun : public ScenarioFeed {
     bool may_ask = true;
     std::vector<std::vector<search::Candidate>> asked;  // the generations asked, in order
     bool exhausted = false;
-    double seconds = 0.0;  // [s] spent in the strategy
-    std::string error;     // what the strategy threw, if it did
+    double seconds = 0.0;          // [s] spent in the strategy
+    std::string error;             // what the strategy threw, if it did
+    uint32_t told_generation = 0;  // the generation told, when `tell` is not empty
+    std::optional<std::vector<search::ArchiveEntry>> archive;  // the strategy's, after the tell
   };
   static void Consult(search::Strategy& strategy, const SearchSpec& spec,
                       Consultation* consultation);
@@ -148,9 +156,16 @@ class SearchRun : public ScenarioFeed {
   void Apply(Consultation consultation, std::vector<PlannedScenario>* planned);
   // Plans a generation's candidates, runs_per_scenario scenarios each.
   void Plan(std::vector<search::Candidate> candidates, std::vector<PlannedScenario>* planned);
+  // Keeps the signature of candidate `id`'s described run when it was judged a failure.
+  void NoteFailure(const Generation& generation, uint64_t id, const std::vector<uint32_t>& numbers,
+                   const std::vector<search::Evaluation>& runs);
   // Logs the front generation when complete and starts its consultation.
   void Settle();
-  void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
+  // Stops asking the strategy for more, as a failed strategy does, saying `why`.
+  void Stop(const std::string& why);
+  // Scores and describes a run (after Judge, whose failure it reads).
+  void Score(Generation& generation, const results::ScenarioResult& result,
+             const results::ScenarioRecord* written);
   // Judges a run as a failure at the lowest threshold, from `written` or else its folder.
   void Judge(Generation& generation, const results::ScenarioResult& result,
              const results::ScenarioRecord* written);
@@ -158,9 +173,11 @@ class SearchRun : public ScenarioFeed {
   SearchRunContext context_;
   const SearchSpec& spec_;
   std::unique_ptr<GeneratorLink> generator_;  // an external strategy's; before the strategy
+  CandidateFailures candidate_failures_;      // what the strategy reads; before the strategy
   std::unique_ptr<search::Strategy> strategy_;
   std::optional<FailureReader> failure_reader_;  // with a catalog only
   SearchLog log_;
+  ArchiveLog archive_log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index
   std::map<uint64_t, uint32_t> number_of_id_;   // candidate id -> its first run's number
