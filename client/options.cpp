@@ -47,9 +47,10 @@ records the batch it holds (DIR/batch_identity.json): --resume into a folder of 
 is refused, naming the first scenario that differs, and so is a run into a non-empty DIR without
 --resume (--force empties it first). Logs of earlier runs are kept as DIR/logs.1, logs.2, ...
 
-A batch with a "search" section searches: a strategy (random, grid, ga, bacre, bacre-novelty)
-proposes scenarios generation by generation from the regrets of the last ones, until its budget
-is spent (DIR/search.csv, DIR/search.json, docs/search-strategies.md). With the strategy
+A batch with a "search" section searches: a strategy (random, grid, ga, bacre, bacre-novelty,
+map-elites) proposes scenarios generation by generation from the regrets of the last ones, until
+its budget is spent (DIR/search.csv, DIR/search.json, a map-elites search's DIR/archive.csv,
+docs/search-strategies.md). With the strategy
 "external" the proposals come from a generator of your own that connects to --listen
 (docs/generator-protocol.md); the client waits for it and says where.
 

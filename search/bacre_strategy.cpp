@@ -86,17 +86,11 @@ std::vector<Candidate> BacreStrategy::Ask(size_t count) {
       out.push_back(history_.Propose(std::move(*obstacles), {}, "seed", 0));
       continue;
     }
-    // A parent whose mutations stay infeasible is given up for another one.
-    std::optional<Mutant> mutant;
-    uint64_t parent = 0;
-    for (int attempt = 0; attempt < 100 && !mutant; ++attempt) {
-      parent = SelectParent();
-      mutant = Mutate(space_, history_.candidate(parent).obstacles, mutation_, random_);
-    }
-    if (!mutant) throw std::runtime_error("bacre: no feasible child found");
+    std::optional<Child> child = ProposeChild(
+        space_, mutation_, random_, [this] { return SelectParent(); }, &history_);
+    if (!child) throw std::runtime_error("bacre: no feasible child found");
     ++children_;
-    out.push_back(history_.Propose(std::move(mutant->obstacles), {parent}, mutant->origin,
-                                   history_.candidate(parent).generation + 1));
+    out.push_back(std::move(child->candidate));
   }
   return out;
 }

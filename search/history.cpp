@@ -64,4 +64,20 @@ double History::regret(uint64_t id) const {
   return *regrets_[id - 1];
 }
 
+std::optional<Child> ProposeChild(const SearchSpace& space, const MutationSettings& settings,
+                                  core::Random& random,
+                                  const std::function<uint64_t()>& pick_parent, History* history) {
+  std::optional<Mutant> mutant;
+  uint64_t parent = 0;
+  for (int attempt = 0; attempt < 100 && !mutant; ++attempt) {
+    parent = pick_parent();
+    mutant = Mutate(space, history->candidate(parent).obstacles, settings, random);
+  }
+  if (!mutant) return std::nullopt;
+  const uint32_t generation = history->candidate(parent).generation + 1;
+  Child child{history->Propose(std::move(mutant->obstacles), {parent}, mutant->origin, generation),
+              std::move(mutant->operators)};
+  return child;
+}
+
 }  // namespace asg::search

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/random.h"
+#include "search/sampling.h"
 #include "search/strategy.h"
 
 namespace asg::search {
@@ -45,5 +48,19 @@ class History {
   double max_regret_ = -std::numeric_limits<double>::infinity();
   double min_regret_ = std::numeric_limits<double>::infinity();
 };
+
+/// A child proposed by ProposeChild and the operators that made it.
+struct Child {
+  Candidate candidate;                      ///< as proposed (a copy)
+  std::vector<MutationOperator> operators;  ///< in the order applied
+};
+
+/// Proposes in `history` a child of the told candidate `pick_parent` returns: the parent mutated
+/// by `settings` (Mutate), one parent, origin the operators, generation the parent's + 1. A
+/// parent whose mutations stay infeasible is given up for another pick, up to 100 picks; nullopt
+/// (nothing proposed) when none gives a feasible child.
+std::optional<Child> ProposeChild(const SearchSpace& space, const MutationSettings& settings,
+                                  core::Random& random,
+                                  const std::function<uint64_t()>& pick_parent, History* history);
 
 }  // namespace asg::search

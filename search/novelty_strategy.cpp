@@ -83,6 +83,16 @@ OperatorWeights NoveltyStrategy::operator_probabilities() const {
   return weights;
 }
 
+bool NoveltyStrategy::Crowds(uint64_t a, uint64_t b) const {
+  if (settings_.failure_novelty && failure_distances_ != nullptr) {
+    if (const std::optional<double> distance = failure_distances_->Distance(a, b)) {
+      return *distance <= 1.0;
+    }
+  }
+  return LayoutDistance(history_.candidate(a).obstacles, history_.candidate(b).obstacles) <
+         settings_.novelty_radius;
+}
+
 uint64_t NoveltyStrategy::SelectParent() {
   const std::vector<uint64_t>& told = history_.told_ids();
   uint64_t parent = 0;
@@ -109,11 +119,8 @@ uint64_t NoveltyStrategy::SelectParent() {
   }
   // The pick crowds every told layout near the parent's.
   ++picks_[parent];
-  const std::vector<Obstacle>& layout = history_.candidate(parent).obstacles;
   for (uint64_t id : told) {
-    if (LayoutDistance(layout, history_.candidate(id).obstacles) < settings_.novelty_radius) {
-      crowd_[id - 1] += 1.0;
-    }
+    if (Crowds(parent, id)) crowd_[id - 1] += 1.0;
   }
   return parent;
 }
@@ -135,16 +142,11 @@ std::vector<Candidate> NoveltyStrategy::Ask(size_t count) {
     mutation.weights = operator_probabilities();
     mutation.nudge_sigma = settings_.nudge_sigma;
     mutation.max_tries = settings_.max_tries;
-    std::optional<Mutant> mutant;
-    uint64_t parent = 0;
-    for (int attempt = 0; attempt < 100 && !mutant; ++attempt) {
-      parent = SelectParent();
-      mutant = Mutate(space_, history_.candidate(parent).obstacles, mutation, random_);
-    }
-    if (!mutant) throw std::runtime_error("bacre-novelty: no feasible child found");
-    out.push_back(history_.Propose(std::move(mutant->obstacles), {parent}, mutant->origin,
-                                   history_.candidate(parent).generation + 1));
-    operator_of_.push_back(static_cast<int>(mutant->operators.front()));
+    std::optional<Child> child = ProposeChild(
+        space_, mutation, random_, [this] { return SelectParent(); }, &history_);
+    if (!child) throw std::runtime_error("bacre-novelty: no feasible child found");
+    out.push_back(std::move(child->candidate));
+    operator_of_.push_back(static_cast<int>(child->operators.front()));
     crowd_.push_back(0.0);
   }
   return out;
@@ -154,13 +156,10 @@ void NoveltyStrategy::Tell(const std::vector<Evaluation>& evaluations) {
   history_.Tell(evaluations);
   for (const Evaluation& evaluation : evaluations) {
     const Candidate& candidate = history_.candidate(evaluation.id);
-    // The crowd of a new candidate: the picks so far near its layout.
+    // The crowd of a new candidate: the picks so far near it.
     double crowd = 0.0;
     for (const auto& [parent, picks] : picks_) {
-      if (LayoutDistance(candidate.obstacles, history_.candidate(parent).obstacles) <
-          settings_.novelty_radius) {
-        crowd += picks;
-      }
+      if (Crowds(evaluation.id, parent)) crowd += picks;
     }
     crowd_[evaluation.id - 1] = crowd;
     // The operator's quality moves toward this child's gain over its parent.

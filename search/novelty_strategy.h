@@ -9,7 +9,10 @@
 //    the number of picks so far whose parent layout lay within novelty_radius of its own
 //    (LayoutDistance). A curated parent is picked with weight 1 / (1 + novelty_weight * crowd),
 //    so the search spreads over the curated set instead of hammering one layout. The curated
-//    set is wider than BACRE's (curation_ratio 0.15) for the pressure to have room.
+//    set is wider than BACRE's (curation_ratio 0.15) for the pressure to have room. With
+//    failure_novelty (the default) and the failure distances handed to it, two candidates whose
+//    described runs both failed crowd each other when they are the same failure
+//    (FailureDistances, at most 1) instead of by their layouts.
 // 2. A local operator. Besides add / remove / move, "nudge" shifts one obstacle's x and y by a
 //    Gaussian step of nudge_sigma: small moves explore the neighbourhood of a hard scene, where
 //    other hard scenes are likely.
@@ -42,6 +45,7 @@ struct NoveltySettings {
   double curation_ratio = 0.15;            ///< curated: regret >= max - ratio (max - min)
   double novelty_radius = 3.0;             ///< [m] layouts closer than this crowd each other
   double novelty_weight = 1.0;             ///< curated pick weight 1 / (1 + weight * crowd)
+  bool failure_novelty = true;             ///< two failures crowd when they are the same failure
   double add_probability = 0.25;           ///< initial weight of "add"
   double remove_probability = 0.15;        ///< initial weight of "remove"
   double move_probability = 0.3;           ///< initial weight of "move"
@@ -70,11 +74,17 @@ class NoveltyStrategy : public Strategy {
   /// Records the regrets, the crowd of each new candidate and its operator's gain.
   void Tell(const std::vector<Evaluation>& evaluations) override;
   std::string name() const override { return "bacre-novelty"; }
+  /// Keeps `distances` for failure_novelty (without them, layouts decide alone).
+  void UseFailureDistances(const FailureDistances* distances) override {
+    failure_distances_ = distances;
+  }
   /// The current operator probabilities (add, remove, move, nudge), summing to 1.
   OperatorWeights operator_probabilities() const;
 
  private:
   uint64_t SelectParent();
+  // Whether told candidates `a` and `b` crowd each other.
+  bool Crowds(uint64_t a, uint64_t b) const;
 
   SearchSpace space_;
   NoveltySettings settings_;
@@ -85,6 +95,7 @@ class NoveltyStrategy : public Strategy {
   std::vector<int> operator_of_;        // by id - 1; -1 for seeds
   std::map<uint64_t, uint32_t> picks_;  // parent id -> times picked
   OperatorWeights quality_{0.0, 0.0, 0.0, 0.0};
+  const FailureDistances* failure_distances_ = nullptr;  // not owned
 };
 
 }  // namespace asg::search

@@ -6,6 +6,7 @@
 #include "search/bacre_strategy.h"
 #include "search/ga_strategy.h"
 #include "search/grid_strategy.h"
+#include "search/map_elites_strategy.h"
 #include "search/novelty_strategy.h"
 #include "search/random_strategy.h"
 #include "search/strategy_settings.h"
@@ -44,7 +45,7 @@ GridSettings ResolveGrid(const GridSettingsJson& decoded, const SearchSpace& spa
 }  // namespace
 
 std::vector<std::string> StrategyNames() {
-  return {"random", "grid", "ga", "bacre", "bacre-novelty"};
+  return {"random", "grid", "ga", "bacre", "bacre-novelty", "map-elites"};
 }
 
 std::unique_ptr<Strategy> MakeStrategy(const std::string& name, const json::Json& settings,
@@ -68,6 +69,10 @@ std::unique_ptr<Strategy> MakeStrategy(const std::string& name, const json::Json
     return std::make_unique<NoveltyStrategy>(space, DecodeSettings<NoveltySettings>(name, settings),
                                              seed);
   }
+  if (name == "map-elites") {
+    return std::make_unique<MapElitesStrategy>(
+        space, DecodeSettings<MapElitesSettings>(name, settings), seed);
+  }
   ThrowUnknown(name);
 }
 
@@ -77,6 +82,7 @@ json::Json DescribeStrategySettings(const std::string& name, json::SchemaBuilder
   if (name == "ga") return json::SchemaRef<GaSettings>(builder);
   if (name == "bacre") return json::SchemaRef<BacreSettings>(builder);
   if (name == "bacre-novelty") return json::SchemaRef<NoveltySettings>(builder);
+  if (name == "map-elites") return json::SchemaRef<MapElitesSettings>(builder);
   ThrowUnknown(name);
 }
 

@@ -16,7 +16,8 @@
 
 namespace asg::search {
 
-/// The strategy names MakeStrategy knows: "random", "grid", "ga", "bacre", "bacre-novelty".
+/// The strategy names MakeStrategy knows: "random", "grid", "ga", "bacre", "bacre-novelty",
+/// "map-elites".
 std::vector<std::string> StrategyNames();
 
 /// A new strategy `name` over `space` (copied), configured by `settings` (null or an object)

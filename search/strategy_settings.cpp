@@ -6,6 +6,7 @@
 #include "json/fields.h"
 #include "search/bacre_strategy.h"
 #include "search/ga_strategy.h"
+#include "search/map_elites_strategy.h"
 #include "search/novelty_strategy.h"
 #include "search/random_strategy.h"
 
@@ -169,6 +170,7 @@ struct Schema<search::NoveltySettings> {
     v.Optional("curation_ratio", m.curation_ratio);
     v.Optional("novelty_radius", m.novelty_radius);
     v.Optional("novelty_weight", m.novelty_weight);
+    v.Optional("failure_novelty", m.failure_novelty);
     v.Optional("add_probability", m.add_probability);
     v.Optional("remove_probability", m.remove_probability);
     v.Optional("move_probability", m.move_probability);
@@ -176,6 +178,26 @@ struct Schema<search::NoveltySettings> {
     v.Optional("nudge_sigma", m.nudge_sigma);
     v.Optional("operator_floor", m.operator_floor);
     v.Optional("credit_rate", m.credit_rate);
+    v.Optional("max_tries", m.max_tries);
+  }
+};
+
+template <>
+struct Schema<search::MapElitesSettings> {
+  static constexpr const char* kName = "StrategySettings:map-elites";
+  static constexpr const Wording* kWording = &search::kSettingsWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("seed_count", m.seed_count);
+    v.Optional("seed_obstacles", m.seed_obstacles);
+    v.Optional("grid_cells", m.grid_cells);
+    v.Optional("near_path_bins", m.near_path_bins);
+    v.Optional("mutations_per_child", m.mutations_per_child);
+    v.Optional("add_probability", m.add_probability);
+    v.Optional("remove_probability", m.remove_probability);
+    v.Optional("move_probability", m.move_probability);
+    v.Optional("nudge_probability", m.nudge_probability);
+    v.Optional("nudge_sigma", m.nudge_sigma);
     v.Optional("max_tries", m.max_tries);
   }
 };
@@ -190,5 +212,6 @@ ASG_DEFINE_JSON(GridSettingsJson)
 ASG_DEFINE_JSON(GaSettings)
 ASG_DEFINE_JSON(BacreSettings)
 ASG_DEFINE_JSON(NoveltySettings)
+ASG_DEFINE_JSON(MapElitesSettings)
 
 }  // namespace asg::search

@@ -38,7 +38,7 @@ struct FarmLoopContext {
   /// Called on the loop's thread whenever every scenario is finished, the feed has no more and
   /// the vehicle nodes are settled: it may admit more scenarios into the records (a later stage,
   /// the reproduction runs), and the loop ends when none are queued. May be empty.
-  std::function<void()> next_stage;
+  std::function<void()> next_stage = nullptr;
 };
 
 /// The control-plane settings of a batch: its vehicle_nodes count, max_reruns and save_minimal

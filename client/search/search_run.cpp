@@ -14,6 +14,7 @@
 #include "client/batch/batch_seed.h"
 #include "client/farm/progress.h"
 #include "client/search/external_strategy.h"
+#include "client/search/run_outcome.h"
 #include "client/search/search_plan.h"
 #include "core/check.h"
 #include "protocol/messages.h"
@@ -78,7 +79,9 @@ SearchRun::SearchRun(const SearchRunContext& context)
       failure_reader_(MakeFailureReader(context.catalog)),
       failure_threshold_(context.batch->settings.failures.regret_threshold),
       judge_threshold_(std::min(kRegretThresholds[0], failure_threshold_)),
-      log_(spec_, context.out_dir) {
+      log_(spec_, context.out_dir),
+      archive_log_(context.out_dir) {
+  strategy_->UseFailureDistances(&candidate_failures_);
   const uint64_t runs = uint64_t{spec_.budget_scenarios} * spec_.runs_per_scenario;
   const uint64_t last = uint64_t{context_.batch->search_first_number} + runs - 1;
   if (last > protocol::kMaxScenarioNumber) {
@@ -144,8 +147,8 @@ void SearchRun::Recorded(const results::ScenarioResult& result,
   if (found == generation_of_.end() || generations_.empty()) return;
   ASG_CHECK(found->second >= generations_.front().index);
   Generation& generation = generations_[found->second - generations_.front().index];
-  Score(generation, result.scenario_number, result);
   Judge(generation, result, written);
+  Score(generation, result, written);
   Settle();
 }
 
@@ -161,25 +164,43 @@ void SearchRun::Judge(Generation& generation, const results::ScenarioResult& res
     std::optional<failures::Failure> failure = failure_reader_->Describe(stored, folder, threshold);
     if (failure) generation.failures.emplace(result.scenario_number, std::move(*failure));
   } catch (const std::exception& error) {
-    // Like a failed strategy: nothing more is asked, what was proposed still runs.
-    if (!error_.empty()) return;
-    error_ = std::string("judging the failures: ") + error.what();
-    exhausted_ = true;
-    context_.logger->Error("search stopped: " + error_ +
-                           "; the scenarios proposed so far still run");
+    Stop(std::string("judging the failures: ") + error.what());
   }
 }
 
-void SearchRun::Score(Generation& generation, uint32_t number,
-                      const results::ScenarioResult& result) {
+void SearchRun::Stop(const std::string& why) {
+  // Like a failed strategy: nothing more is asked, what was proposed still runs.
+  if (!error_.empty()) return;
+  error_ = why;
+  exhausted_ = true;
+  context_.logger->Error("search stopped: " + error_ + "; the scenarios proposed so far still run");
+}
+
+void SearchRun::Score(Generation& generation, const results::ScenarioResult& result,
+                      const results::ScenarioRecord* written) {
+  const uint32_t number = result.scenario_number;
   const auto position = std::find(generation.numbers.begin(), generation.numbers.end(), number);
   ASG_CHECK(position != generation.numbers.end());
   search::Evaluation evaluation;
   const size_t index = static_cast<size_t>(position - generation.numbers.begin());
-  evaluation.id = generation.candidates[index / spec_.runs_per_scenario].id;
+  const search::Candidate& candidate = generation.candidates[index / spec_.runs_per_scenario];
+  evaluation.id = candidate.id;
   if (result.status == results::ScenarioStatus::kDone) {
     if (result.regret.computed) evaluation.regret = result.regret.regret;
     evaluation.failure = result.termination_reason != protocol::TerminationReason::REASON_SUCCESS;
+  }
+  const auto failure = generation.failures.find(number);
+  const RunToDescribe run{&spec_.space,
+                          &candidate,
+                          &result,
+                          written,
+                          results::ScenarioFolder(context_.out_dir, number),
+                          failure != generation.failures.end() ? &failure->second : nullptr,
+                          context_.batch->settings.failures.regret_threshold};
+  try {
+    DescribeRun(run, &evaluation);
+  } catch (const std::exception& error) {
+    Stop(std::string("describing the runs: ") + error.what());
   }
   generation.scores.emplace(number, evaluation);
 }
@@ -196,29 +217,32 @@ std::map<uint32_t, uint32_t> SearchRun::IdentifyFailures(
 
 void SearchRun::Tally(const Generation& generation, const std::map<uint32_t, uint32_t>& ids,
                       std::vector<SearchCandidateRow>* candidates,
-                      std::vector<search::Evaluation>* tell) const {
+                      std::vector<search::Evaluation>* tell) {
   // A candidate's score: the mean regret over its runs; it fails when any run failed, and its
   // distinct failure is that of its first failing run.
   const uint32_t runs = spec_.runs_per_scenario;
   for (size_t c = 0; c < generation.candidates.size(); ++c) {
+    const uint64_t id = generation.candidates[c].id;
     std::vector<uint32_t> numbers;
     std::vector<double> regrets;
+    std::vector<search::Evaluation> evaluations;
     size_t failures = 0;
-    search::Evaluation told;
+    std::optional<uint32_t> failure_id;
     for (uint32_t run = 0; run < runs; ++run) {
       const uint32_t number = generation.numbers[c * runs + run];
       const search::Evaluation& evaluation = generation.scores.at(number);
       numbers.push_back(number);
       regrets.push_back(evaluation.regret);
+      evaluations.push_back(evaluation);
       failures += evaluation.failure ? 1 : 0;
-      const auto id = ids.find(number);
-      if (id != ids.end() && !told.failure_id) told.failure_id = id->second;
+      const auto found = ids.find(number);
+      if (found != ids.end() && !failure_id) failure_id = found->second;
     }
-    candidates->push_back(MakeCandidateRow(generation.candidates[c].id, generation.index,
-                                           std::move(numbers), regrets, failures));
-    told.id = generation.candidates[c].id;
-    told.regret = candidates->back().mean_regret;
-    told.failure = failures > 0;
+    NoteFailure(generation, id, numbers, evaluations);
+    candidates->push_back(
+        MakeCandidateRow(id, generation.index, std::move(numbers), regrets, failures));
+    search::Evaluation told = CandidateEvaluation(id, candidates->back().mean_regret, evaluations);
+    told.failure_id = failure_id;
     tell->push_back(told);
   }
   std::sort(tell->begin(), tell->end(),
@@ -240,7 +264,10 @@ void SearchRun::Consult(search::Strategy& strategy, const SearchSpec& spec,
 
 void SearchRun::Ask(search::Strategy& strategy, const SearchSpec& spec,
                     Consultation* consultation) {
-  if (!consultation->tell.empty()) strategy.Tell(consultation->tell);
+  if (!consultation->tell.empty()) {
+    strategy.Tell(consultation->tell);
+    consultation->archive = strategy.archive();
+  }
   while (consultation->may_ask && consultation->in_flight < kSearchGenerationsInFlight) {
     if (consultation->proposed >= spec.budget_scenarios) {
       consultation->exhausted = true;
@@ -268,6 +295,10 @@ void SearchRun::Apply(Consultation consultation, std::vector<PlannedScenario>* p
     error_ = consultation.error;
     context_.logger->Error("search stopped: " + error_ +
                            "; the scenarios proposed so far still run");
+  }
+  if (consultation.archive) {
+    archive_log_.Add(consultation.told_generation, *consultation.archive, number_of_id_);
+    archive_log_.Write();
   }
   for (std::vector<search::Candidate>& candidates : consultation.asked) {
     Plan(std::move(candidates), planned);
@@ -308,16 +339,26 @@ void SearchRun::Plan(std::vector<search::Candidate> candidates,
   generations_.push_back(std::move(generation));
 }
 
+void SearchRun::NoteFailure(const Generation& generation, uint64_t id,
+                            const std::vector<uint32_t>& numbers,
+                            const std::vector<search::Evaluation>& runs) {
+  const std::optional<size_t> described = DescribedRun(runs);
+  if (!described) return;
+  const auto failure = generation.failures.find(numbers[*described]);
+  if (failure != generation.failures.end()) candidate_failures_.Add(id, failure->second.signature);
+}
+
 void SearchRun::Settle() {
   // One consultation at a time; when it ends, Poll settles again.
   if (consulting_.valid() || generations_.empty()) return;
   Generation& generation = generations_.front();
   if (generation.scores.size() != generation.numbers.size()) return;
   std::vector<failures::Failure> failing;  // by ascending scenario number
-  for (auto& [number, failure] : generation.failures) failing.push_back(std::move(failure));
+  for (const auto& [number, failure] : generation.failures) failing.push_back(failure);
   Consultation consultation;
   std::vector<SearchCandidateRow> candidates;
   Tally(generation, IdentifyFailures(failing), &candidates, &consultation.tell);
+  consultation.told_generation = generation.index;
   const SearchGenerationRow& row = log_.Add(generation.index, candidates, failing);
   log_.Write();
   char line[256];

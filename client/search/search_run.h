@@ -21,8 +21,12 @@
 // Scores: a run's regret is its result's regret when the run is done and the regret was
 // computed; a failed, invalid or uncomputed one counts regret 0. A candidate is told the mean
 // regret over its runs, and `failure` when any run is done with a termination reason other than
-// success (search_candidates.csv keeps the spread, search_log.h). Reruns asked for by vehicle
-// nodes rewrite the folder, but the strategy has been told the first result.
+// success (search_candidates.csv keeps the spread, search_log.h), with where and how its done
+// run of highest regret ended (run_outcome.h). Reruns asked for by vehicle nodes rewrite the
+// folder, but the strategy has been told the first result. A strategy that keeps an archive
+// (map-elites) has it written to archive.csv after each tell (archive_log.h); one that measures
+// novelty by failures (bacre-novelty) reads the signatures of the told candidates' described runs
+// (candidate_failures.h).
 //
 // Distinct failures: each run that is a failure at the lowest threshold of search.csv (or at the
 // batch's failures.regret_threshold when that is lower) is judged when it is recorded, from the
@@ -60,6 +64,8 @@
 #include "client/failures/failure_reader.h"
 #include "client/farm/farm.h"
 #include "client/farm/scenario_feed.h"
+#include "client/search/archive_log.h"
+#include "client/search/candidate_failures.h"
 #include "client/search/generator_link.h"
 #include "client/search/search_log.h"
 #include "core/log.h"
@@ -143,8 +149,10 @@ class SearchRun : public ScenarioFeed {
     bool may_ask = true;
     std::vector<std::vector<search::Candidate>> asked;  // the generations asked, in order
     bool exhausted = false;
-    double seconds = 0.0;  // [s] spent in the strategy
-    std::string error;     // what the strategy threw, if it did
+    double seconds = 0.0;          // [s] spent in the strategy
+    std::string error;             // what the strategy threw, if it did
+    uint32_t told_generation = 0;  // the generation told, when `tell` is not empty
+    std::optional<std::vector<search::ArchiveEntry>> archive;  // the strategy's, after the tell
   };
   static void Consult(search::Strategy& strategy, const SearchSpec& spec,
                       Consultation* consultation);
@@ -154,13 +162,20 @@ class SearchRun : public ScenarioFeed {
   void Apply(Consultation consultation, std::vector<PlannedScenario>* planned);
   // Plans a generation's candidates, runs_per_scenario scenarios each.
   void Plan(std::vector<search::Candidate> candidates, std::vector<PlannedScenario>* planned);
+  // Keeps the signature of candidate `id`'s described run when it was judged a failure.
+  void NoteFailure(const Generation& generation, uint64_t id, const std::vector<uint32_t>& numbers,
+                   const std::vector<search::Evaluation>& runs);
   // Logs the front generation when complete and starts its consultation.
   void Settle();
-  void Score(Generation& generation, uint32_t number, const results::ScenarioResult& result);
-  // The candidates' rows and what they are told (ascending id), their failure ids from `ids`.
+  // Stops asking the strategy for more, as a failed strategy does, saying `why`.
+  void Stop(const std::string& why);
+  // Scores and describes a run (after Judge, whose failure it reads).
+  void Score(Generation& generation, const results::ScenarioResult& result,
+             const results::ScenarioRecord* written);
+  // The candidates' rows and what they are told (ascending id), their failure ids from `ids`;
+  // keeps each failing candidate's signature for the strategy (NoteFailure).
   void Tally(const Generation& generation, const std::map<uint32_t, uint32_t>& ids,
-             std::vector<SearchCandidateRow>* candidates,
-             std::vector<search::Evaluation>* tell) const;
+             std::vector<SearchCandidateRow>* candidates, std::vector<search::Evaluation>* tell);
   // Adds `failing` (ascending numbers) to the clustering at the batch's threshold; returns the
   // failure id of each that is a failure there, by scenario number.
   std::map<uint32_t, uint32_t> IdentifyFailures(const std::vector<failures::Failure>& failing);
@@ -171,12 +186,14 @@ class SearchRun : public ScenarioFeed {
   SearchRunContext context_;
   const SearchSpec& spec_;
   std::unique_ptr<GeneratorLink> generator_;  // an external strategy's; before the strategy
+  CandidateFailures candidate_failures_;      // what the strategy reads; before the strategy
   std::unique_ptr<search::Strategy> strategy_;
   std::optional<FailureReader> failure_reader_;  // with a catalog only
   double failure_threshold_;                     // the batch's failures.regret_threshold
   double judge_threshold_;                       // the lowest threshold a run is judged at
   failures::LeaderClustering failure_ids_;       // the runs' failures at failure_threshold_
   SearchLog log_;
+  ArchiveLog archive_log_;
   std::deque<Generation> generations_;
   std::map<uint32_t, uint32_t> generation_of_;  // scenario number -> generation index
   std::map<uint64_t, uint32_t> number_of_id_;   // candidate id -> its first run's number

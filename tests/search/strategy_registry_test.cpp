@@ -52,7 +52,8 @@ TEST(MakeStrategy, AppliesSettings) {
 
 TEST(MakeStrategy, NamesAnUnknownStrategyAndListsTheKnownOnes) {
   EXPECT_EQ(ErrorOf("cmaes", nullptr),
-            "unknown search strategy \"cmaes\"; known: random, grid, ga, bacre, bacre-novelty");
+            "unknown search strategy \"cmaes\"; known: random, grid, ga, bacre, bacre-novelty, "
+            "map-elites");
 }
 
 TEST(MakeStrategy, NamesAnUnknownSetting) {

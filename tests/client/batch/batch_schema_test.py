@@ -284,6 +284,7 @@ class ReferenceTest(unittest.TestCase):
                             str(out), "--workers", "2", "-q"], check=True, capture_output=True)
             search = pathlib.Path(folder) / "search"
             batch = json.loads((ROOT / "configs/batches/search_demo.json").read_text())
+            batch["search"]["strategy"] = "map-elites"  # search.csv and archive.csv
             batch["search"]["budget"]["scenarios"] = 20
             batch["search"]["generation_size"] = 10
             (pathlib.Path(folder) / "search.json").write_text(json.dumps(batch))
@@ -296,6 +297,8 @@ class ReferenceTest(unittest.TestCase):
                 check("trajectory.csv", next(csv.reader(f)))
             with open(search / "search.csv", newline="") as f:
                 check("search.csv", next(csv.reader(f)))
+            with open(search / "archive.csv", newline="") as f:
+                check("archive.csv", next(csv.reader(f)))
             with open(out / "failures.csv", newline="") as f:
                 check("failures.csv", next(csv.reader(f)))
             check("failures.json", list(json.loads((out / "failures.json").read_text())))

@@ -80,12 +80,13 @@ TEST_F(BatchFailuresTest, CopiesOfOneCrashAreOneFailureAndADifferentOneIsAnother
 
 TEST_F(BatchFailuresTest, ASuccessThatTouchedIsANearMissCountedApartFromTheFailures) {
   // Scenario 7 reached the goal below the threshold after scraping the bush at (30, 10).
-  results::ScenarioRecord scraped = hand_made::DoneRecord(
-      Request(7, Scene()), TerminationReason::REASON_SUCCESS, 0.3, {{10, 10}, {50, 10}});
+  results::ScenarioRecord scraped =
+      hand_made::DoneRecord(Request(7, hand_made::RockScene()), TerminationReason::REASON_SUCCESS,
+                            0.3, {{10, 10}, {50, 10}});
   scraped.result.counters.collisions_touched = 1;
   scraped.result.counters.first_contact = protocol::FirstContact{4.0, 29.5, 10.0, 2};
   results::WriteScenarioFolder(dir(), scraped);
-  const BatchFailures found = UpdateBatchFailures(dir(), reader_, 0.75);
+  const BatchFailures found = UpdateBatchFailures(dir(), reader_, 0.75, 0);
   EXPECT_EQ(found.contact_scenarios, std::vector<uint32_t>{7});
   EXPECT_EQ(found.failing_scenarios, 4u);  // the near miss is no failure
   EXPECT_EQ(found.clusters.size(), 2u);

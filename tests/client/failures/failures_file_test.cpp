@@ -172,7 +172,7 @@ TEST(FailuresFile, TheTableOfReproducedFailuresShowsHowOftenEachReproduced) {
   const std::string table = FormatFailuresTable(TwoReproducedFailures());
   EXPECT_TRUE(
       table.starts_with("4 failing scenarios (regret threshold 0.5), 2 distinct failures, "
-                        "1 reliable (reproduced in at least 3 of 5 runs), 0 near misses "
+                        "1 reliable (reproduced in at least 3 of 5 runs), 1 near misses "
                         "(successes that touched an obstacle)\n"))
       << table;
   EXPECT_NE(table.find("max_regret  reproduced\n"), std::string::npos) << table;

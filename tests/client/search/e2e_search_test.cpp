@@ -1,8 +1,13 @@
 // End-to-end tests of a batch's search (client/search/search_run.h): the real asg-client and
-// asg-worker run a small search; the folders, search.csv and search.json are the same with 1 and 2
-// workers and after an interrupted run resumed, also with several runs per candidate.
+// asg-worker run a small search; the folders, search.csv and search.json (and a map-elites
+// search's archive.csv) are the same with 1 and 2 workers and after an interrupted run resumed,
+// also with several runs per candidate.
 #include <gtest/gtest.h>
 #include <signal.h>
+
+#include <map>
+#include <set>
+#include <sstream>
 
 #include "tests/client/e2e_process.h"
 #include "tests/temp_dir.h"
@@ -277,6 +282,91 @@ TEST(FarmSearch, ACandidateInterruptedBetweenItsRunsIsResumedToTheSameSearch) {
             0)
       << ReadText(dir.path() / "second.txt");
   ExpectSameSearch(straight, resumed);
+}
+
+// The rows of a CSV text after its header, each split at its commas.
+std::vector<std::vector<std::string>> CsvRows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
+TEST(FarmSearch, AMapElitesSearchWritesItsArchiveAndResumesToTheSameOne) {
+  TempDir dir;
+  const auto batch = dir.path() / "batch.json";
+  testing::WriteJson(batch, SearchBatch("map-elites", 60, {{"seed_count", 20}}));
+  const auto straight = dir.path() / "straight";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", straight.string(), "--workers", "1", "-q"},
+                     dir.path() / "straight.txt"),
+            0)
+      << ReadText(dir.path() / "straight.txt");
+  const auto resumed = dir.path() / "resumed";
+  std::string first_output;
+  ASSERT_EQ(testing::RunInterruptedAt(batch, resumed, 25, dir.path() / "first.txt", &first_output),
+            130)
+      << first_output;
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"run", batch.string(), "--out", resumed.string(), "--workers", "2",
+                      "--resume", "-q"},
+                     dir.path() / "second.txt"),
+            0)
+      << ReadText(dir.path() / "second.txt");
+  ExpectSameSearch(straight, resumed);
+  const std::string archive = ReadText(straight / "archive.csv");
+  EXPECT_EQ(ReadText(resumed / "archive.csv"), archive);
+
+  // One block of cells per told generation; every elite is a told candidate, its regret the
+  // mean search_candidates.csv gives it, its scenario its first run; cells differ in a block.
+  EXPECT_EQ(archive.substr(0, archive.find('\n')),
+            "generation,cell_x,cell_y,outcome,near_path,candidate_id,scenario,regret");
+  std::map<std::string, std::string> mean_of_id;
+  for (const auto& row : CsvRows(ReadText(straight / "search_candidates.csv"))) {
+    mean_of_id[row[0]] = row[3];
+  }
+  std::map<int, std::set<std::string>> cells_of_generation;
+  std::map<int, std::set<int>> elites_of_generation;
+  for (const auto& row : CsvRows(archive)) {
+    ASSERT_EQ(row.size(), 8u);
+    const int generation = std::stoi(row[0]);
+    EXPECT_TRUE(cells_of_generation[generation]
+                    .insert(row[1] + "," + row[2] + "," + row[3] + "," + row[4])
+                    .second)
+        << "a cell twice in generation " << generation;
+    elites_of_generation[generation].insert(std::stoi(row[5]));
+    EXPECT_LE(std::stoi(row[5]), 20 * (generation + 1));
+    EXPECT_EQ(row[6], row[5]);  // one run per candidate, numbered from 1
+    EXPECT_EQ(row[7], mean_of_id.at(row[5]));
+    EXPECT_TRUE(row[3] == "none" || row[3] == "collision" || row[3] == "stuck" ||
+                row[3] == "timeout" || row[3] == "flip" || row[3] == "high_regret" ||
+                row[3] == "contact" || row[3] == "out_of_bounds")
+        << row[3];
+  }
+  EXPECT_EQ(cells_of_generation.size(), 3u);
+  // An elite is kept until a higher regret takes its cell, so no generation has fewer cells.
+  EXPECT_LE(cells_of_generation[0].size(), cells_of_generation[2].size());
+  // Generations 0 and 1 are asked before any tell: seeds. Generation 2 is asked once generation
+  // 0 is told: each of its candidates is a child of an elite of that archive.
+  for (int number = 1; number <= 60; ++number) {
+    char folder[40];
+    std::snprintf(folder, sizeof folder, "scenario_%04d/search.json", number);
+    const Json record = Json::parse(ReadText(straight / folder));
+    if (number <= 40) {
+      EXPECT_EQ(record["origin"], "seed") << folder;
+      continue;
+    }
+    ASSERT_EQ(record["parents"].size(), 1u) << folder;
+    EXPECT_EQ(elites_of_generation[0].count(record["parents"][0].get<int>()), 1u) << folder;
+  }
 }
 
 }  // namespace

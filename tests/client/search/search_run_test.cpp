@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "results/files.h"
 #include "results/folder.h"
 #include "tests/source_catalog.h"
 #include "tests/temp_dir.h"
@@ -183,6 +184,27 @@ TEST(FarmSearchRun, ARunThatCannotBeJudgedStopsTheSearchSayingWhy) {
   const std::string error = search.error();
   EXPECT_TRUE(error.starts_with("judging the failures: ")) << error;
   EXPECT_NE(error.find("scenario_0002"), std::string::npos) << error;
+}
+
+TEST(FarmSearchRun, AMapElitesSearchWritesItsArchiveAfterEachToldGeneration) {
+  // The crash (scenario 2) fails at its signature's point, where it ended (24, 30): cell (3, 4)
+  // of the 8 x 8 grid over the 60 m landscape, a collision; the two successes share the goal's
+  // cell (6, 6), where the higher regret is the elite. No run has a reference path here.
+  Farm farm;
+  Batch batch = SearchBatch();
+  batch.search->strategy = "map-elites";
+  SearchRun search({&batch, farm.dir.path(), &farm.logger, "", testing::SourceCatalogPath()});
+  const std::vector<PlannedScenario> planned = search.Take(false);
+  const results::ScenarioRecord crash = CrashRecord(planned[0]);
+  search.Recorded(crash.result, &crash);
+  search.Recorded(Done(3, 0.2), nullptr);
+  EXPECT_FALSE(std::filesystem::exists(farm.dir.path() / "archive.csv"));
+  search.Recorded(Done(4, 0.3), nullptr);
+  search.Take(true);
+  EXPECT_EQ(results::ReadTextFile(farm.dir.path() / "archive.csv"),
+            "generation,cell_x,cell_y,outcome,near_path,candidate_id,scenario,regret\n"
+            "0,3,4,collision,0,1,2,1.500000\n"
+            "0,6,6,none,0,3,4,0.300000\n");
 }
 
 }  // namespace
