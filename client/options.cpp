@@ -38,9 +38,9 @@ scenario (DIR/scenario_NNNN/: request.json, result.json, timing.json, trajectory
 DIR/summary.json, DIR/summary.csv, the distinct failures DIR/failures.csv and failures.json (each
 failing scenario's result.json names its failure_id; each failure's representative is run again
 failures.reproduce times into DIR/reproduce/ to see whether it reproduces; docs/failures.md), the
-log DIR/asg_log.txt
-and the workers' own logs in DIR/logs/. A worker that crashes, hangs past the batch's scenario_timeout_s or misbehaves is
-replaced and its scenario run again, up to the batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
+log DIR/asg_log.txt and the workers' own logs in DIR/logs/. A worker that crashes, hangs past
+the batch's scenario_timeout_s or misbehaves is replaced and its scenario run again, up to the
+batch's max_attempts. Ctrl-C (SIGINT) or SIGTERM
 stops handing out scenarios, abandons the runs in flight, writes the summary and stops the
 workers; --resume then runs only what is missing, and --retry failed also what failed. DIR
 records the batch it holds (DIR/batch_identity.json): --resume into a folder of another batch
