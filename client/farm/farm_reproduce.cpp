@@ -1,10 +1,12 @@
 // The reproduction stage: each distinct failure's representative planned again, K times, as the
 // farm's own runs after the batch's scenarios (client/failures/reproduction.h).
+#include <stdexcept>
 #include <utility>
 
 #include "client/failures/reproduction.h"
 #include "client/farm/farm_run.h"
-#include "core/check.h"
+#include "results/files.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
@@ -17,10 +19,13 @@ bool StoppedEarly(const FarmRun& run) {
          !run.writer->error().empty();
 }
 
-/// The plan of reproduction run `reproduction`: the representative's plan, numbered anew, with
-/// its variation.run and without captures, written to its own folder, without the search's
-/// record.
-PlannedScenario ReproductionPlan(const PlannedScenario& representative,
+/// The plan of reproduction run `reproduction`: the request of the representative's folder under
+/// `out_dir` (what its failure was judged on; the representative's plan can differ from a folder
+/// kept by --resume when a resumed search replays other candidates, as map-elites does when
+/// failures.regret_threshold changed), numbered anew, with its variation.run and without
+/// captures, written to its own folder, without the search's record.
+PlannedScenario ReproductionPlan(const std::filesystem::path& out_dir,
+                                 const PlannedScenario& representative,
                                  const ReproductionRun& reproduction) {
   PlannedScenario planned;
   planned.scenario_number = reproduction.scenario_number;
@@ -28,11 +33,15 @@ PlannedScenario ReproductionPlan(const PlannedScenario& representative,
   planned.source = reproduction.folder;
   planned.variant = representative.variant;
   planned.layout = representative.layout;
-  DecodePlannedRequest(ReproductionRequest(representative.request_json,
+  const std::filesystem::path file =
+      results::ScenarioFolder(out_dir, representative.scenario_number, representative.variant) /
+      "request.json";
+  DecodePlannedRequest(ReproductionRequest(results::ReadJsonFile(file),
                                            reproduction.scenario_number, reproduction.run),
                        planned.source, &planned);
-  // The representative ran, so its request is valid, and so is another run of it.
-  ASG_CHECK(planned.status == PlanStatus::kValid);
+  if (planned.status != PlanStatus::kValid) {
+    throw std::runtime_error(file.string() + " cannot be run again: " + planned.error);
+  }
   return planned;
 }
 
@@ -53,7 +62,7 @@ void AdmitReproductionRuns(FarmRun& run, uint32_t reproduce) {
   }
   for (const ReproductionRun& reproduction : runs) {
     run.records->AdmitReproduction(
-        ReproductionPlan(book.planned(reproduction.representative), reproduction),
+        ReproductionPlan(out_dir, book.planned(reproduction.representative), reproduction),
         out_dir / reproduction.folder);
   }
   run.logger->Info("reproduction: " + std::to_string(run.batch_failures->clusters.size()) +

@@ -39,6 +39,24 @@ TEST(RandomStrategy, ProposesFeasibleCandidatesWithOneToTwelveObstacles) {
   EXPECT_GE(sizes.size(), 8u);  // the counts spread over the range
 }
 
+TEST(RandomStrategy, TheClutteredBaselineHoldsAsManyObstaclesAsTheSpaceAllows) {
+  // min_obstacles = max_obstacles = the sum of max_count: every class full, placed at random.
+  const SearchSpace space = ResearchSpace(2.0);
+  RandomStrategy strategy(space, {.min_obstacles = 12, .max_obstacles = 12}, 3);
+  const std::vector<Candidate> candidates = strategy.Ask(20);
+  ASSERT_EQ(candidates.size(), 20u);
+  std::set<double> first_x;
+  for (const Candidate& c : candidates) {
+    ASSERT_EQ(c.obstacles.size(), 12u);
+    size_t trees = 0;
+    for (const Obstacle& o : c.obstacles) trees += o.actor_class == 0 ? 1 : 0;
+    EXPECT_EQ(trees, 6u);
+    EXPECT_TRUE(Feasible(space, c.obstacles));
+    first_x.insert(c.obstacles[0].x);
+  }
+  EXPECT_EQ(first_x.size(), 20u);  // placed anew for every candidate
+}
+
 TEST(RandomStrategy, SameSeedGivesSameCandidates) {
   const SearchSpace space = ResearchSpace(2.0);
   RandomStrategy a(space, RandomSettings{}, 7);

@@ -2,7 +2,8 @@
 // small batch whose failures are a wall of trees driven into head-on and a tree grazed at the
 // side, then run each representative again with its start jittered (failures.reproduce), with 1
 // and 2 workers, after an interruption and --resume, and without reproduction runs;
-// `asg-client failures` rebuilds the files from the folders.
+// `asg-client failures` rebuilds the files from the folders; a resumed search runs again what
+// its representative's folder holds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -174,6 +175,66 @@ TEST(ReproduceEndToEnd, AResumedBatchKeepsTheReproductionRunsAlreadyComplete) {
   EXPECT_EQ(FailureFiles(resumed), FailureFiles(straight));
   testing::ExpectSameResults(straight, resumed);
   testing::ExpectSameResults(straight / "reproduce", resumed / "reproduce");
+}
+
+// A grid search of two candidates with the straight driver, each holding a tree at (20, 20) on
+// the straight path (every run drives into it, one distinct failure) and a bush swept along
+// x = 30 (y 5 and 35).
+Json TreeOnThePathSearch() {
+  Json batch = testing::SmallBatch("tree-search", Json::array());
+  batch.erase("scenarios");
+  batch["failures"] = {{"reproduce", 1}};
+  batch["search"] = {
+      {"strategy", "grid"},
+      {"budget", {{"scenarios", 2}}},
+      {"strategy_settings",
+       {{"actor_class", testing::kBush},
+        {"x_count", 1},
+        {"y_count", 2},
+        {"fixed", {{{"class", testing::kTree}, {"x", 20.0}, {"y", 20.0}}}}}},
+      {"space",
+       {{"classes",
+         {{{"path_name", testing::kTree}, {"max_count", 1}, {"x", {0, 40}}, {"y", {0, 40}}},
+          {{"path_name", testing::kBush}, {"max_count", 1}, {"x", {30, 30}}, {"y", {5, 35}}}}},
+        {"start_clearance", 6},
+        {"goal_clearance", 6},
+        {"path_clearance", 2}}}};
+  return batch;
+}
+
+TEST(ReproduceEndToEnd, AResumedSearchRunsAgainWhatTheRepresentativesFolderHolds) {
+  // A resumed search replays its strategy and keeps the complete folders; a replay that
+  // proposes other candidates (map-elites resumed with another failures.regret_threshold) leaves
+  // the folders as they were run, and failures.csv is judged on them, so the reproduction runs
+  // run the representative's folder, not the replayed plan. Here the folder is edited: its bush
+  // moved 1 m, which the replayed plan does not have.
+  TempDir dir;
+  const fs::path batch = dir.path() / "batch.json";
+  testing::WriteJson(batch, TreeOnThePathSearch());
+  const fs::path out = dir.path() / "out";
+  ASSERT_EQ(RunBatch(batch, out, 2, dir.path() / "first.txt"), 0)
+      << ReadText(dir.path() / "first.txt");
+  const Json first = Json::parse(ReadText(out / "failures.json"));
+  ASSERT_EQ(first["failures"].size(), 1u) << first.dump(2);
+  const int representative = first["failures"][0]["representative"];
+  char folder[32];
+  std::snprintf(folder, sizeof folder, "scenario_%04d", representative);
+  Json edited = Json::parse(ReadText(out / folder / "request.json"));
+  Json& bush_x = edited["scene_description"]["ssa_array"][1]["x"][0];
+  ASSERT_EQ(edited["scene_description"]["ssa_array"][1]["path_name"], testing::kBush);
+  bush_x = bush_x.get<double>() - 1.0;
+  testing::WriteJson(out / folder / "request.json", edited);
+  fs::remove_all(out / "reproduce");
+
+  ASSERT_EQ(RunBatch(batch, out, 2, dir.path() / "second.txt", {"--resume"}), 0)
+      << ReadText(dir.path() / "second.txt");
+  Json run = Json::parse(ReadText(RunFile(out, representative, 1, "request.json")));
+  EXPECT_EQ(run["variation"]["run"], 1);
+  EXPECT_EQ(run["take_scene_capture"], false);
+  run["scenario_number"] = edited["scenario_number"];
+  run["variation"] = edited["variation"];
+  run["take_scene_capture"] = edited["take_scene_capture"];
+  EXPECT_EQ(run, edited);
 }
 
 TEST(ReproduceEndToEnd, NoRunIsReproducedWhenReproduceIsZero) {
