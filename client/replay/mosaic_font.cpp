@@ -6,6 +6,9 @@
 
 namespace asg::client {
 
+using report::Rgb;
+using report::RgbImage;
+
 namespace {
 
 using Glyph = std::array<uint8_t, kGlyphHeight>;
@@ -62,7 +65,7 @@ uint32_t DrawText(RgbImage* image, int64_t x, int64_t y, std::string_view text, 
     for (uint32_t row = 0; row < kGlyphHeight; ++row) {
       for (uint32_t column = 0; column < 5; ++column) {
         if ((glyph[row] >> (4 - column) & 1) == 0) continue;
-        FillRectangle(image, left + column * scale, y + row * scale, scale, scale, colour);
+        report::FillRectangle(image, left + column * scale, y + row * scale, scale, scale, colour);
       }
     }
     left += kGlyphAdvance * scale;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "client/replay/mosaic_png.h"
+#include "report/rgb_image.h"
 
 namespace asg::client {
 
@@ -17,7 +17,7 @@ inline constexpr uint32_t kGlyphHeight = 7;
 
 /// Draws `text` with its top left corner at (x, y), each font pixel a `scale` x `scale` square,
 /// clipped to the image. Returns the width drawn: text.size() * kGlyphAdvance * scale. [px]
-uint32_t DrawText(RgbImage* image, int64_t x, int64_t y, std::string_view text, Rgb colour,
-                  uint32_t scale = 1);
+uint32_t DrawText(report::RgbImage* image, int64_t x, int64_t y, std::string_view text,
+                  report::Rgb colour, uint32_t scale = 1);
 
 }  // namespace asg::client

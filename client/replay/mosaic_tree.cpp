@@ -12,6 +12,8 @@
 namespace asg::client {
 
 namespace fs = std::filesystem;
+using report::Rgb;
+using report::RgbImage;
 
 namespace {
 
@@ -110,13 +112,13 @@ RgbImage DrawFamilyTrees(const MosaicLayout& layout) {
                kLabel);
       const int64_t image_top = top + kMosaicLabelHeight;
       const std::optional<RgbImage> image =
-          cell.image.empty() ? std::nullopt : ReadPngFile(cell.image);
+          cell.image.empty() ? std::nullopt : report::ReadPngFile(cell.image);
       if (image) {
-        DrawScaled(&mosaic, *image, left, image_top, kMosaicCellSize, kMosaicCellSize);
+        report::DrawScaled(&mosaic, *image, left, image_top, kMosaicCellSize, kMosaicCellSize);
         continue;
       }
       // No image: a grey tile with the scenario number in the middle, three times the size.
-      FillRectangle(&mosaic, left, image_top, kMosaicCellSize, kMosaicCellSize, kGreyTile);
+      report::FillRectangle(&mosaic, left, image_top, kMosaicCellSize, kMosaicCellSize, kGreyTile);
       char number_text[16];
       std::snprintf(number_text, sizeof number_text, "#%u", cell.scenario_number);
       const std::string_view number = number_text;
@@ -152,7 +154,8 @@ void WriteFamilyTrees(const fs::path& source_dir, const fs::path& replay_dir,
                       const std::vector<ReplayRun>& runs) {
   const MosaicLayout layout = LayOutFamilyTrees(source_dir, replay_dir, runs);
   if (layout.rows.empty()) return;
-  results::WriteFileAtomically(replay_dir / "family_trees.png", EncodePng(DrawFamilyTrees(layout)));
+  results::WriteFileAtomically(replay_dir / "family_trees.png",
+                               report::EncodePng(DrawFamilyTrees(layout)));
   results::WriteFileAtomically(replay_dir / "family_trees.json",
                                results::JsonFileText(FamilyTreesJson(layout)));
 }

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "client/batch/batch_json.h"
-#include "client/replay/mosaic_png.h"
 #include "client/replay/replay_batch.h"
+#include "report/rgb_image.h"
 
 namespace asg::client {
 
@@ -60,7 +60,7 @@ MosaicLayout LayOutFamilyTrees(const std::filesystem::path& source_dir,
 
 /// The mosaic image of `layout`: cell images scaled to kMosaicCellSize, grey tiles with the
 /// scenario number for cells without one, labels in the 5x7 font.
-RgbImage DrawFamilyTrees(const MosaicLayout& layout);
+report::RgbImage DrawFamilyTrees(const MosaicLayout& layout);
 
 /// family_trees.json: width, height, columns, cell_size, label_height, gap and rows, each a list
 /// of cells {scenario_number, regret (null when none), image (path, "" for a grey tile)}.

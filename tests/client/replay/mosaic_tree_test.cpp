@@ -1,4 +1,4 @@
-// Tests for client/replay/mosaic_tree.h (and the image helpers of client/replay/mosaic_png.h it
+// Tests for client/replay/mosaic_tree.h (and the image helpers of report/rgb_image.h it
 // draws with).
 #include "client/replay/mosaic_tree.h"
 
@@ -12,6 +12,10 @@ namespace asg::client {
 namespace {
 
 namespace fs = std::filesystem;
+using report::DecodePng;
+using report::EncodePng;
+using report::Rgb;
+using report::RgbImage;
 using testutil::TempDir;
 
 // Writes scenario `number`'s folder with `regret` and a search.json naming `parents`.

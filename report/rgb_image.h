@@ -1,5 +1,6 @@
-// RGB images for the replay mosaic: PNG decoding and encoding (stb_image, stb_image_write) and the
-// few drawing operations the mosaic needs. Not thread-safe per image; images are plain values.
+// RGB images for the pictures made for people (the report's archive map, the replay's
+// family-tree mosaic): PNG decoding and encoding (stb_image, stb_image_write) and the few drawing
+// operations they need. Not thread-safe per image; images are plain values.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +10,14 @@
 #include <string_view>
 #include <vector>
 
-namespace asg::client {
+namespace asg::report {
 
 /// An 8-bit RGB colour.
 struct Rgb {
   uint8_t r = 0;  ///< red, 0..255
   uint8_t g = 0;  ///< green, 0..255
   uint8_t b = 0;  ///< blue, 0..255
+  bool operator==(const Rgb&) const = default;
 };
 
 /// An 8-bit RGB image, rows top to bottom, 3 bytes per pixel.
@@ -51,4 +53,4 @@ void FillRectangle(RgbImage* image, int64_t x, int64_t y, uint32_t width, uint32
 void DrawScaled(RgbImage* target, const RgbImage& source, int64_t x, int64_t y, uint32_t width,
                 uint32_t height);
 
-}  // namespace asg::client
+}  // namespace asg::report

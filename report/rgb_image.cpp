@@ -1,6 +1,6 @@
 // RGB images, PNG in and out through stb. The stb implementations are compiled here, static to
 // this file, so no other target sees their symbols.
-#include "client/replay/mosaic_png.h"
+#include "report/rgb_image.h"
 
 #include <fstream>
 #include <sstream>
@@ -14,7 +14,7 @@
 #define STB_IMAGE_WRITE_STATIC
 #include <stb/stb_image_write.h>
 
-namespace asg::client {
+namespace asg::report {
 
 RgbImage RgbImage::Filled(uint32_t width, uint32_t height, Rgb fill) {
   RgbImage image;
@@ -101,4 +101,4 @@ void DrawScaled(RgbImage* target, const RgbImage& source, int64_t x, int64_t y, 
   }
 }
 
-}  // namespace asg::client
+}  // namespace asg::report
