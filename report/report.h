@@ -1,16 +1,26 @@
 // The batch HTML report: DIR/index.html, DIR/report/ (style, scripts, data.js) and one page per
 // scenario, DIR/scenario_NNNN[_<variant>]/index.html, rebuilt from the folders alone.
 //
-//   DIR/index.html             batch facts, outcome charts, histograms, the landscape map and a
-//                              sortable, filterable, paged table (state kept in the URL fragment)
-//   DIR/report/data.js         window.ASG_REPORT = {batch, rows, search}: one row per folder
+//   DIR/index.html             batch facts (the failing scenarios beside the distinct and
+//                              reliable failures and the near misses, linked to failures.html),
+//                              outcome charts, histograms, the landscape map, a search's regret
+//                              per generation and its archive map, and a sortable, filterable,
+//                              paged table (state kept in the URL fragment)
+//   DIR/report/data.js         window.ASG_REPORT = {batch, rows, search, archive}: one row per
+//                              folder
+//   DIR/report/archive_map.png a map-elites search's archive (archive_map.h)
 //   DIR/report/*.css, *.js     the page code (report_assets.h), no network, no server
 //   DIR/scenario_*/index.html  captures, trajectory over the ortho aerial or the obstacles, speed,
-//                              roll, pitch and yaw over time, request and result, nodes/ files
+//                              roll, pitch and yaw over time, a searched scenario's origin,
+//                              parents and generation, its distinct failure, request and result,
+//                              nodes/ files
+//   DIR/failures.html          the distinct failures (failures_page.h), written by whoever found
+//                              them, not by WriteBatchReport
 //
 // Inputs: result.json (required in every scenario folder), timing.json, request.json,
-// trajectory.csv, captures/ and nodes/ when present; DIR/summary.json and DIR/search.csv when
-// present. No clock is read: the same folders give the same bytes.
+// trajectory.csv, search.json, captures/ and nodes/ when present; DIR/summary.json,
+// DIR/search.csv, DIR/search.json and DIR/archive.csv when present. No clock is read: the same
+// folders give the same bytes.
 #pragma once
 
 #include <chrono>
@@ -32,6 +42,10 @@ class ReportError : public std::runtime_error {
 
 /// True when `dir` is a folder holding batch_identity.json (what `run` writes first).
 bool IsBatchFolder(const std::filesystem::path& dir);
+
+/// Writes the page code of report_assets.h into `batch_dir`/report/ (each file atomically).
+/// Throws ReportError or results::ResultError naming the folder or file that cannot be written.
+void InstallReportAssets(const std::filesystem::path& batch_dir);
 
 /// Writes the report of the batch folder `batch_dir` (see above), replacing an earlier one.
 /// Throws ReportError when `batch_dir` is not a batch folder, and ReportError or

@@ -16,12 +16,8 @@ struct ReportAsset {
   std::string_view text;  ///< its content
 };
 
-/// Every asset: report.css, plots.js (SVG charts shared by the pages), index.js, scenario.js.
+/// Every asset: report.css, plots.js (SVG charts and maps shared by the pages), index.js,
+/// scenario.js, failures.js.
 std::span<const ReportAsset> ReportAssets();
-
-/// index.js, the batch page's script (report_assets_pages.cpp).
-std::string_view IndexScript();
-/// scenario.js, a scenario page's script (report_assets_pages.cpp).
-std::string_view ScenarioScript();
 
 }  // namespace asg::report

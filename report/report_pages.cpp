@@ -3,23 +3,62 @@
 // sets data-ready when it has drawn the page, so a headless browser's DOM dump shows both.
 #include "report/report_pages.h"
 
+#include "results/folder.h"
+
 namespace asg::report {
 
 namespace {
 
-/// The head of every page: the error hook first, so that it sees every later error.
-std::string Head(std::string_view title, std::string_view assets) {
-  std::string text = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  text += "<title>" + HtmlEscaped(title) + "</title>\n";
+/// `json`[`key`] as text (a string, or a number as JSON writes it); empty when absent.
+std::string Text(const json::Json& json, const char* key) {
+  if (!json.contains(key)) return "";
+  const json::Json& value = json[key];
+  return value.is_string() ? value.get<std::string>() : value.is_number() ? value.dump() : "";
+}
+
+/// Links to the pages of the scenarios numbered in `numbers` (a JSON array), from a scenario
+/// page, each with `css_class`; `none` when there are none.
+std::string ScenarioLinks(const json::Json& numbers, const char* css_class, const char* none) {
+  std::string text;
+  if (numbers.is_array()) {
+    for (const json::Json& number : numbers) {
+      if (!number.is_number_unsigned()) continue;
+      const std::string folder = results::ScenarioFolderName(number.get<uint32_t>());
+      text += std::string(text.empty() ? "" : " ") + "<a class=\"" + css_class + "\" href=\"../" +
+              folder + "/index.html\">" + folder + "</a>";
+    }
+  }
+  return text.empty() ? none : text;
+}
+
+/// A searched scenario's section: how the search made its candidate (search.json: origin,
+/// parents, generation, its runs); empty for a scenario no search proposed.
+std::string SearchSection(const json::Json& search) {
+  if (!search.is_object()) return "";
+  std::string text = "<h2>Search</h2>\n<dl id=\"search-record\">\n";
+  text += "<dt>candidate</dt><dd>" + HtmlEscaped(Text(search, "candidate_id")) + "</dd>\n";
   text +=
-      "<script>window.addEventListener(\"error\", function (e) {\n"
-      "  var root = document.documentElement, what = e.message || (e.target && e.target.src) || "
-      "\"error\";\n"
-      "  root.setAttribute(\"data-errors\", (root.getAttribute(\"data-errors\") || \"\") + what + "
-      "\"; \");\n"
-      "}, true);</script>\n";
-  text += "<link rel=\"stylesheet\" href=\"" + std::string(assets) + "report.css\">\n</head>\n";
-  return text;
+      "<dt>origin</dt><dd id=\"search-origin\">" + HtmlEscaped(Text(search, "origin")) + "</dd>\n";
+  text += "<dt>parents</dt><dd id=\"search-parents\">" +
+          ScenarioLinks(search.value("parents", json::Json()), "parent", "none") + "</dd>\n";
+  text += "<dt>generation</dt><dd id=\"search-generation\">" +
+          HtmlEscaped(Text(search, "generation")) + " (the search's, search.csv); lineage " +
+          HtmlEscaped(Text(search, "lineage_generation")) + " (one past its deepest parent)</dd>\n";
+  const json::Json runs = search.value("runs", json::Json());
+  if (runs.is_array() && runs.size() > 1) {
+    text += "<dt>runs</dt><dd>" + std::to_string(runs.size()) + " (this is run " +
+            HtmlEscaped(Text(search, "run")) +
+            ", counted from 0): " + ScenarioLinks(runs, "run", "") + "</dd>\n";
+  }
+  return text + "</dl>\n";
+}
+
+/// A failing scenario's link to its card on the failures page; empty for one that is no failure.
+std::string FailureLink(uint32_t failure_id) {
+  if (failure_id == 0) return "";
+  const std::string id = std::to_string(failure_id);
+  return "\n<p id=\"failure-link\">A member of <a href=\"../failures.html#failure-" + id +
+         "\">distinct failure " + id + "</a>.</p>\n";
 }
 
 }  // namespace
@@ -71,8 +110,22 @@ std::string ScriptJson(const json::Json& json) {
   return out;
 }
 
+std::string PageHead(std::string_view title, std::string_view assets) {
+  std::string text = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  text += "<title>" + HtmlEscaped(title) + "</title>\n";
+  text +=
+      "<script>window.addEventListener(\"error\", function (e) {\n"
+      "  var root = document.documentElement, what = e.message || (e.target && e.target.src) || "
+      "\"error\";\n"
+      "  root.setAttribute(\"data-errors\", (root.getAttribute(\"data-errors\") || \"\") + what + "
+      "\"; \");\n"
+      "}, true);</script>\n";
+  text += "<link rel=\"stylesheet\" href=\"" + std::string(assets) + "report.css\">\n</head>\n";
+  return text;
+}
+
 std::string IndexPage(std::string_view batch_name) {
-  std::string text = Head("ASG Farm batch " + std::string(batch_name), "report/");
+  std::string text = PageHead("ASG Farm batch " + std::string(batch_name), "report/");
   text += R"(<body class="index">
 <header><h1>Batch <span id="batch-name">)" +
           HtmlEscaped(batch_name) + R"(</span></h1><dl id="facts"></dl></header>
@@ -83,6 +136,7 @@ std::string IndexPage(std::string_view batch_name) {
   <figure id="regret-chart"><figcaption>Regret</figcaption></figure>
   <figure id="map"><figcaption>End points on the landscape (north up)</figcaption></figure>
   <figure id="search-chart"><figcaption>Search: regret per generation</figcaption></figure>
+  <figure id="archive-map"><figcaption>Search archive</figcaption></figure>
 </section>
 <section id="table-section">
   <form id="filters" onsubmit="return false">
@@ -105,9 +159,10 @@ std::string IndexPage(std::string_view batch_name) {
 }
 
 std::string ScenarioPage(const ReportScenario& scenario, std::string_view replay_request) {
-  std::string text = Head(scenario.folder, "../report/");
+  std::string text = PageHead(scenario.folder, "../report/");
   text += "<body class=\"scenario\">\n<header><p><a href=\"../index.html\">&larr; batch</a></p>";
-  text += "<h1>" + HtmlEscaped(scenario.folder) + "</h1><p id=\"outcome\"></p></header>\n";
+  text += "<h1>" + HtmlEscaped(scenario.folder) + "</h1><p id=\"outcome\"></p>" +
+          FailureLink(scenario.failure_id) + "</header>\n" + SearchSection(scenario.search);
   text += "<section class=\"charts\">\n";
   text +=
       "  <figure id=\"trajectory-map\"><figcaption>Trajectory (north up)</figcaption></figure>\n";

@@ -1,6 +1,7 @@
 // The HTML pages of the batch report (report.h): text only, from data report.cpp gathered.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,8 @@ struct ReportScenario {
   std::string result_text;              ///< result.json as stored
   std::vector<std::string> captures;    ///< file names under captures/, sorted
   std::vector<std::string> node_files;  ///< paths under nodes/, relative to it, sorted
+  json::Json search;        ///< search.json: the candidate a search proposed; null when none
+  uint32_t failure_id = 0;  ///< result.json's failure_id: its distinct failure; 0 for none
 };
 
 /// `text` with &, <, >, " and ' escaped for HTML (and XML) text and attribute values, and the
@@ -25,6 +28,11 @@ std::string HtmlEscaped(std::string_view text);
 
 /// `json` as a JavaScript expression safe inside a <script> element ("</" written "<\/").
 std::string ScriptJson(const json::Json& json);
+
+/// The start of every page, to its <body>: the doctype, `title`, the hook that records script
+/// and resource errors (before any other script, so that it sees them all) and the style sheet
+/// under `assets` (the path of DIR/report/ from the page, e.g. "report/" or "../report/").
+std::string PageHead(std::string_view title, std::string_view assets);
 
 /// DIR/index.html; the page reads report/data.js.
 std::string IndexPage(std::string_view batch_name);

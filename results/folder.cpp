@@ -226,6 +226,9 @@ StoredScenario ReadScenarioFolder(const fs::path& folder) {
     const fs::path trajectory_file = folder / "trajectory.csv";
     stored.trajectory = TrajectoryFromCsv(ReadTextFile(trajectory_file), trajectory_file.string());
   }
+  if (fs::is_regular_file(folder / "search.json")) {
+    stored.search = ReadJsonFile(folder / "search.json");
+  }
   stored.captures = FileNames(folder / "captures");
   stored.node_files = FilesUnder(folder / "nodes");
   return stored;

@@ -111,6 +111,7 @@ struct StoredScenario {
   std::vector<TrajectoryRow> trajectory;  ///< trajectory.csv's rows, when present
   std::vector<std::string> captures;      ///< file names in captures/, sorted
   std::vector<std::string> node_files;    ///< files under nodes/, relative to it, sorted
+  Json search;  ///< search.json parsed, when present (a searched scenario's candidate), else null
 };
 
 /// Reads the scenario folder `folder` (a path to the folder itself): result.json, which must

@@ -16,6 +16,7 @@
     dd.setAttribute("data-fact", name);
     byId("facts").appendChild(dt);
     byId("facts").appendChild(dd);
+    return dd;
   }
   addFact("scenarios", String(rows.length));
   if (batch.seed !== null) addFact("seed", String(batch.seed));
@@ -26,6 +27,23 @@
     addFact("throughput", batch.scenarios_per_s.toFixed(2) + " scenarios/s");
   }
   addFact("folder", batch.dir);
+
+  // The failing scenarios beside the distinct failures they are copies of, the reliable ones and
+  // the near misses (summary.json), linked to the failures page.
+  var f = batch.failures;
+  if (f) {
+    var dd = addFact("failures", f.failing_scenarios + " failing scenarios: ");
+    var link = document.createElement("a");
+    link.href = f.page;
+    link.id = "failures-link";
+    link.textContent = f.distinct_failures + " distinct" +
+        (f.reliable_failures !== null ? ", " + f.reliable_failures + " reliable" : "");
+    dd.appendChild(link);
+    if (f.contacts !== null) dd.appendChild(document.createTextNode("; " + f.contacts + " near misses"));
+    ["failing_scenarios", "distinct_failures", "reliable_failures", "contacts"].forEach(function (k) {
+      if (f[k] !== null) dd.setAttribute("data-" + k.replace(/_/g, "-"), f[k]);
+    });
+  }
 
   // Counts per status (all three) and per termination reason of done scenarios.
   var statusCounts = { done: 0, invalid: 0, failed: 0 }, reasonCounts = {};
@@ -91,6 +109,36 @@
                                       { label: "best regret so far", color: "#D55E00" }]);
   } else {
     byId("search-chart").hidden = true;
+  }
+
+  // A map-elites search's archive (report/archive_map.h): the PNG with its labels drawn over it.
+  var archive = data.archive;
+  if (archive) {
+    var figure = byId("archive-map");
+    figure.querySelector("figcaption").textContent = "Search archive after generation " +
+        archive.generation + ": " + archive.cells + " cells, each elite coloured by its regret";
+    var root = ASG.svg(figure, archive.width, archive.height);
+    ASG.el("image", { href: archive.src, x: 0, y: 0, width: archive.width,
+                      height: archive.height }, root);
+    archive.panels.forEach(function (p) {
+      ASG.label(root, p.x, p.y - 5, p.outcome + " (" + p.cells + ")", {
+        "class": "panel-label", "data-outcome": p.outcome, "data-cells": p.cells });
+    });
+    var scale = archive.scale;
+    scale.ticks.forEach(function (t) {
+      ASG.label(root, t.x, scale.y + scale.height + 18, ASG.fmt(t.regret), {
+        "text-anchor": "middle", "class": "tick-label" });
+    });
+    ASG.label(root, scale.x, scale.y - 4, "elite regret [1] (" + ASG.fmt(scale.max) +
+              " and above: yellow); white: empty cell");
+    var note = document.createElement("p");
+    note.textContent = "One panel per outcome; each panel is the landscape on a " +
+        archive.grid_cells + " x " + archive.grid_cells + " grid (north up, west left), each " +
+        "cell split into its " + archive.near_path_bins + " bins of obstacles near the " +
+        "reference path (row by row, fewest first).";
+    figure.appendChild(note);
+  } else {
+    byId("archive-map").hidden = true;
   }
 
   // The table.

@@ -1,5 +1,5 @@
-// SVG charts shared by the report's pages: bar charts, histograms, line plots and the landscape
-// map, with the Okabe-Ito colour-blind-safe palette.
+// SVG charts shared by the report's pages: bar charts, histograms, line plots, the landscape map
+// and a scenario's map on it, with the Okabe-Ito colour-blind-safe palette.
 "use strict";
 var ASG = (function () {
   var NS = "http://www.w3.org/2000/svg";
@@ -160,6 +160,91 @@ var ASG = (function () {
       "text-anchor": "middle", transform: "rotate(-90 12 " + (oy + size / 2) + ")" });
     return { root: root, g: el("g", {}, root), u: u, v: v, k: k, ox: ox, oy: oy, size: size };
   }
+  // Contour lines of the relief heights (a square grid over [0, size], x-major) at 8 levels
+  // between the lowest and the highest, by marching squares: one segment per crossed cell.
+  function drawContours(map, relief) {
+    var n = relief.n, z = relief.z, step = relief.size / (n - 1);
+    var lo = Math.min.apply(null, z), hi = Math.max.apply(null, z);
+    if (!(hi > lo)) return;
+    var d = "";
+    function at(i, j) { return z[i * n + j]; }
+    for (var level = 1; level <= 8; ++level) {
+      var h = lo + (hi - lo) * level / 9;
+      for (var i = 0; i + 1 < n; ++i) {
+        for (var j = 0; j + 1 < n; ++j) {
+          // The corners in order around the cell, and where the level crosses each edge.
+          var c = [[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], cross = [];
+          for (var e = 0; e < 4; ++e) {
+            var a = c[e], b = c[(e + 1) % 4], za = at(a[0], a[1]), zb = at(b[0], b[1]);
+            if ((za < h) !== (zb < h)) {
+              var f = (h - za) / (zb - za);
+              var x = (a[0] + f * (b[0] - a[0])) * step, y = (a[1] + f * (b[1] - a[1])) * step;
+              cross.push(map.u(x, y).toFixed(1) + "," + map.v(x, y).toFixed(1));
+            }
+          }
+          for (var k = 0; k + 1 < cross.length; k += 2) d += "M" + cross[k] + "L" + cross[k + 1];
+        }
+      }
+    }
+    if (d) {
+      el("path", { d: d, fill: "none", stroke: "#8B6F47", "stroke-width": 0.8,
+                   "class": "contours" }, map.g);
+    }
+  }
+  // A scenario's map in `container`, `pixels` wide: the trajectory over its ortho aerial, or over
+  // its obstacles and its relief's contour lines, with the start, the goal and the end marked;
+  // `s` is a scenario page's data (report/scenario_data.h). The polyline gets the id
+  // `trajectoryId` when given. Returns the map (landscapeMap's), or null when `s` has no size.
+  function scenarioMap(container, s, pixels, trajectoryId) {
+    var size = s.size || 0;
+    if (!(size > 0)) return null;
+    // The ortho aerial covers [-padding, size + padding] in x and y.
+    var pad = s.ortho ? s.ortho.padding : 0;
+    var map = landscapeMap(container, -pad, size + pad, pixels);
+    if (s.ortho) {
+      el("image", { href: s.ortho.src, x: map.ox, y: map.oy, width: map.size,
+                    height: map.size, preserveAspectRatio: "none" }, map.g);
+    } else {
+      el("rect", { x: map.ox, y: map.oy, width: map.size, height: map.size,
+                   fill: "#f4f1e8" }, map.g);
+      if (s.relief) drawContours(map, s.relief);
+      s.obstacles.forEach(function (o) {
+        var name = String(o[0]).toLowerCase(), scaleFactor = o[3] || 1;
+        var radius = (name.indexOf("tree") >= 0 || name.indexOf("juniper") >= 0 ? 1.5
+                      : name.indexOf("bush") >= 0 || name.indexOf("barberry") >= 0 ? 0.8
+                      : name.indexOf("grass") >= 0 ? 0.3 : 0.5) * scaleFactor;
+        el("circle", { cx: map.u(o[1], o[2]), cy: map.v(o[1], o[2]),
+                       r: Math.max(1.5, radius * map.k), fill: "#009E73",
+                       "fill-opacity": 0.6, stroke: "#000000", "stroke-width": 0.5,
+                       "class": "obstacle" }, map.g);
+      });
+    }
+    if (s.goal) {
+      el("circle", { cx: map.u(s.goal.x, s.goal.y), cy: map.v(s.goal.x, s.goal.y),
+                     r: (s.goal_radius || 1) * map.k, fill: "none", stroke: "#0072B2",
+                     "stroke-width": 2, "class": "goal" }, map.g);
+    }
+    var points = s.x.map(function (x, i) {
+      return map.u(x, s.y[i]).toFixed(2) + "," + map.v(x, s.y[i]).toFixed(2);
+    }).join(" ");
+    var line = el("polyline", { points: points, fill: "none", stroke: "#E69F00",
+                                "stroke-width": 2.5, "data-rows": s.x.length,
+                                "class": "trajectory" }, map.g);
+    if (trajectoryId) line.setAttribute("id", trajectoryId);
+    if (s.x.length) {
+      el("circle", { cx: map.u(s.x[0], s.y[0]), cy: map.v(s.x[0], s.y[0]), r: 5,
+                     fill: "#56B4E9", stroke: "#000000", "class": "start" }, map.g);
+      var last = s.x.length - 1;
+      el("circle", { cx: map.u(s.x[last], s.y[last]), cy: map.v(s.x[last], s.y[last]), r: 5,
+                     fill: reasonColor(s.reason, s.status), stroke: "#000000",
+                     "class": "end" }, map.g);
+    }
+    legend(container, [
+      { label: "start", color: "#56B4E9" }, { label: "trajectory", color: "#E69F00" },
+      { label: "goal", color: "#0072B2" },
+      { label: "end: " + (s.reason || s.status), color: reasonColor(s.reason, s.status) }]);
+    return map;
+  }
   function reasonColor(reason, status) {
     return REASON_COLORS[reason] || STATUS_COLORS[status] || "#000000";
   }
@@ -193,6 +278,7 @@ var ASG = (function () {
   }
   return { el: el, label: label, svg: svg, fmt: fmt, ticks: ticks, axes: axes,
            barChart: barChart, histogram: histogram, linePlot: linePlot,
-           landscapeMap: landscapeMap, reasonColor: reasonColor, legend: legend,
+           landscapeMap: landscapeMap, scenarioMap: scenarioMap, reasonColor: reasonColor,
+           legend: legend,
            watchImages: watchImages, REASON_COLORS: REASON_COLORS, STATUS_COLORS: STATUS_COLORS };
 })();

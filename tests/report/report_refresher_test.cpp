@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "report/report.h"
+#include "tests/report/report_files.h"
 #include "tests/temp_dir.h"
 
 namespace asg::report {
@@ -15,26 +16,15 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-void WriteText(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream(file) << text;
-}
-
-std::string ReadText(const fs::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using testing::DoneResultJson;
+using testing::ReadText;
+using testing::WriteText;
 
 // Publishes a done scenario folder the way the result writer does: complete, then renamed in.
 void Publish(const fs::path& dir, int number) {
   const std::string name = "scenario_000" + std::to_string(number);
   const fs::path staged = dir / ("." + name + ".tmp");
-  WriteText(staged / "result.json",
-            "{\"scenario_number\": " + std::to_string(number) +
-                ", \"status\": \"done\", \"seed\": 0, \"reruns\": [], \"captures\": [], "
-                "\"termination_reason\": 1, \"termination_reason_name\": \"REASON_SUCCESS\", "
-                "\"vehicle_sim_time\": 0.0, \"counters\": {}}");
+  WriteText(staged / "result.json", DoneResultJson(number));
   fs::rename(staged, dir / name);
 }
 
