@@ -11,6 +11,7 @@
 #include "client/batch/scene_checks.h"
 #include "client/failures/batch_failures.h"
 #include "client/failures/failures_file.h"
+#include "client/farm/batch_report.h"
 #include "client/farm/farm.h"
 #include "client/farm/output_folder.h"
 #include "client/options.h"
@@ -23,8 +24,8 @@
 namespace {
 
 /// `asg-client failures DIR`: the failures pass again, at the threshold and with the reproduction
-/// runs per failure DIR/failures.json records (else the default threshold and none), and its
-/// table on `out`. Returns the exit code.
+/// runs per failure DIR/failures.json records (else the default threshold and none), the
+/// failures page, and its table on `out`. Returns the exit code.
 int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, std::ostream& err) {
   using asg::client::kExitSomeFailed;
   using asg::client::kExitUsage;
@@ -47,9 +48,10 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
     }
     const asg::client::BatchFailures found = asg::client::UpdateBatchFailures(
         dir, *reader, recorded.regret_threshold, recorded.reproduce);
+    asg::client::WriteFailuresPage(dir, found);
     out << asg::client::FormatFailuresTable(found)
         << "failures: " << (dir / "failures.csv").string() << ", "
-        << (dir / "failures.json").string() << "\n";
+        << (dir / "failures.json").string() << ", " << (dir / "failures.html").string() << "\n";
   } catch (const std::exception& error) {
     err << "asg-client: " << error.what() << "\n";
     return kExitSomeFailed;
@@ -88,7 +90,7 @@ int main(int argc, char** argv) {
       return asg::client::kExitUsage;
     }
     try {
-      asg::report::WriteBatchReport(command.report_dir);
+      asg::client::WriteBatchReportWithFailures(command.report_dir);
     } catch (const std::exception& error) {
       std::cerr << "asg-client: " << error.what() << "\n";
       return asg::client::kExitSomeFailed;

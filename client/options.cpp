@@ -72,12 +72,16 @@ the one it replays. --captures adds an annotated ortho aerial to every run and d
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
 
 failures finds the distinct failures of DIR again from its folders alone and rewrites
-failures.csv, failures.json and the failure_ids (see asg-client failures --help).
+failures.csv, failures.json, the failure_ids and the failures page (see asg-client failures
+--help).
 
 report rebuilds the batch's HTML report from the folders of DIR alone (run writes it at the end
-of every batch): DIR/index.html with the outcome counts, histograms of sim time and regret, the
-end points on the landscape and a sortable, filterable table; DIR/scenario_NNNN/index.html with
-the captures, the trajectory and its speed, roll, pitch and yaw; page code in DIR/report/. It
+of every batch): DIR/index.html with the outcome counts, the failing scenarios beside the
+distinct failures, histograms of sim time and regret, the end points on the landscape, a
+map-elites search's archive map and a sortable, filterable table; DIR/failures.html (from
+DIR/failures.json) with a card per distinct failure, most reproducible first;
+DIR/scenario_NNNN/index.html with the captures, the trajectory and its speed, roll, pitch and
+yaw, and a searched scenario's origin, parents and generation; page code in DIR/report/. It
 opens as a file in a browser, without network or server; the same folders give the same bytes.
 
 Workers come from the launcher. local (the default) starts --workers processes on this machine
@@ -104,8 +108,9 @@ Finds the distinct failures of the finished batch folder DIR from its scenario f
 DIR/failures.json records, else 0.75), the failing ones are signed and clustered, each
 representative's reproduction runs in DIR/reproduce/ are judged against it (as many as
 DIR/failures.json's reproduce, else none; nothing is run), and DIR/failures.csv,
-DIR/failures.json and the failure_id in each done scenario's result.json are written again: the
-same folders give the same bytes as the run that wrote them. Prints the failing scenarios, the
+DIR/failures.json, the failure_id in each done scenario's result.json and the report's failures
+page DIR/failures.html are written again: the same folders give the same bytes as the run that
+wrote them. Prints the failing scenarios, the
 distinct and reliable failures and one line per distinct failure.
 
 The scenes' actors are classed by the actor catalog: --catalog FILE (give the one the workers

@@ -1,6 +1,6 @@
 // RunFarm's finish stage: tear down, the distinct failures (with their reproduction runs
-// judged), the summary, JUnit and the HTML report, the terminal's outcome table, and the exit
-// code.
+// judged), the summary, JUnit and the HTML report with its failures page, the terminal's outcome
+// table, and the exit code.
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 
 #include "client/failures/batch_failures.h"
 #include "client/failures/reproduction.h"
+#include "client/farm/batch_report.h"
 #include "client/farm/farm_run.h"
 #include "report/junit_report.h"
 #include "report/report.h"
@@ -83,8 +84,8 @@ std::optional<BatchFailures> WriteFailures(FarmRun& run) {
 }
 
 /// Writes summary.json (with the counts of `failures`, when found), summary.csv,
-/// results.junit.xml and the HTML report (whose failure is only reported: the results stand);
-/// logs the resource usage.
+/// results.junit.xml and the HTML report with the failures page of `failures`, when found (a
+/// failure to write the report is only reported: the results stand); logs the resource usage.
 report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailures>& failures) {
   const ScenarioBook& book = run.records->book();
   const BatchOutcomes batch = run.records->OutcomesOfBatch();
@@ -109,6 +110,7 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
   report::WriteJunitReport(out_dir, summary, outcomes);
   try {
     report::WriteBatchReport(out_dir);
+    if (failures) WriteFailuresPage(out_dir, *failures);
   } catch (const std::exception& error) {
     run.logger->Error(std::string("the HTML report could not be written: ") + error.what());
     run.out << "warning: the HTML report could not be written: " << error.what() << "\n";
@@ -169,8 +171,8 @@ int Finish(FarmRun& run) {
   run.out << report::FormatOutcomeTable(summary);
   if (run.feed) run.out << run.feed->Summary();
   run.out << "results: " << run.settings.out_dir.string()
-          << " (index.html, summary.json, summary.csv, failures.csv, results.junit.xml, "
-             "asg_log.txt)\n";
+          << " (index.html, failures.html, summary.json, summary.csv, failures.csv, "
+             "results.junit.xml, asg_log.txt)\n";
   return ExitCode(run, summary, interrupted);
 }
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Tests for report/report.h: the batch HTML report of real batches, checked in headless Chromium.
 
+Also report/failures_page.h (the failures page of a batch whose failures reproduce differently,
+and of a hand-made batch folder) and report/archive_map.h (a map-elites search's archive map),
+with a searched scenario's origin, parents and generation.
+
 Usage: report_test.py BIN_DIR REPO_ROOT
 
 Chromium runs each page (--dump-dom, with a virtual time budget so that images load); the pages
@@ -82,7 +86,8 @@ def run_batch(batch, out, *extra):
 def report_files(out):
     """Every file the report writes under `out`, relative path -> bytes."""
     files = {}
-    for path in ["index.html"] + [os.path.join("report", f) for f in os.listdir(os.path.join(out, "report"))]:
+    pages = ["index.html"] + (["failures.html"] if os.path.isfile(os.path.join(out, "failures.html")) else [])
+    for path in pages + [os.path.join("report", f) for f in os.listdir(os.path.join(out, "report"))]:
         files[path] = read(os.path.join(out, path), "rb")
     for name in os.listdir(out):
         if name.startswith("scenario_"):
@@ -220,7 +225,8 @@ class ReportTest(unittest.TestCase):
         subprocess.run([client, "report", self.mixed], check=True, capture_output=True)
         self.assertEqual(first, report_files(self.mixed))
         self.assertEqual(written_by_run, first)
-        self.assertEqual(len(first), 5 + 1 + 5)  # index, 5 assets, 5 scenario pages
+        # index and failures pages, 5 assets and data.js, 5 scenario pages
+        self.assertEqual(len(first), 2 + 6 + 5)
 
     def test_report_of_a_folder_that_is_not_a_batch(self):
         result = subprocess.run([os.path.join(BIN_DIR, "asg-client"), "report", self.tmp],
@@ -228,6 +234,243 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn(self.tmp, result.stderr)
         self.assertIn("not a batch folder", result.stderr)
+
+
+TREE = "/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop"
+
+
+def trees(xs, ys):
+    """An ssa_array entry of trees at (xs[i], ys[i])."""
+    n = len(xs)
+    return {"path_name": TREE, "num_instances": n, "visible": [True] * n,
+            "cast_shadow": [True] * n, "x": xs, "y": ys, "yaw": [0.0] * n, "scale": [1.0] * n}
+
+
+def reproducing_batch():
+    """The straight driver from (8, 8) to (32, 32): scenario 1 into a wall of nine trees (its
+    failure reproduces 5 of 5; it takes an annotated ortho aerial), scenario 2 grazing a tree 1.095 m
+    beside its path (reproduces in some of the jittered runs; no captures: its card draws a map),
+    scenario 3 on open ground (tests/client/failures/e2e_reproduce_test.cpp's batch)."""
+    side = 1.095 / 2 ** 0.5
+    captures = {"image_size": 128, "draw_annotations": True, "ortho_aerial": True,
+                "perspective_aerial": False, "aerial_padding": [5], "front_aerial": False,
+                "left_front_aerial": False, "left_aerial": False, "left_rear_aerial": False,
+                "rear_aerial": False, "right_rear_aerial": False, "right_aerial": False,
+                "right_front_aerial": False, "vehicle_start_pov": False,
+                "vehicle_start_rear_aerial": False}
+    wall = {"take_scene_capture": True, "scene_capture_settings": captures,
+            "scene_description": {"ssa_array": [trees([16.0 + i for i in range(9)],
+                                                      [24.0 - i for i in range(9)])]}}
+    graze = {"scene_description": {"ssa_array": [trees([20.0 + side], [20.0 - side])]}}
+    return {"name": "reproduce", "seed": 7, "max_attempts": 3, "scenario_timeout_s": 60,
+            "failures": {"reproduce": 5},
+            "defaults": {"sim_timeout_period": 12.0, "vehicle_idling_timeout_period": 3.0,
+                         "vehicle_stuck_timeout_period": 3.0, "allow_collisions": False,
+                         "vehicle_start_location": {"x": 8.0, "y": 8.0, "z": 0.0},
+                         "vehicle_start_yaw": 45.0,
+                         "vehicle_goal_location": {"x": 32.0, "y": 32.0, "z": 0.0},
+                         "goal_radius": 4.0,
+                         "scene_description": {"landscape": {"nominal_size": 40.0, "subdivisions": 4},
+                                               "sunlight_inclination": 30.0,
+                                               "sunlight_yaw_angle": 0.0, "ssa_array": []},
+                         "driver": {"type": "straight", "speed": 5.0}},
+            "scenarios": [wall, graze, {}]}
+
+
+def page_order(failures):
+    """failures.json's rows in the failures page's order."""
+    def key(f):
+        judged = bool(f.get("runs"))
+        share = f["reproduced"] / f["runs"] if judged else -1.0
+        regret = f.get("max_regret")
+        return (-share, 0 if regret is not None else 1, -(regret or 0.0), f["failure_id"])
+    return [f["failure_id"] for f in sorted(failures, key=key)]
+
+
+def card_ids(dom):
+    return [int(a["data-failure-id"]) for a in dom.all("article") if "data-failure-id" in a]
+
+
+def hrefs_resolve(test, out, page, dom):
+    """Every relative link of `page` (a page under `out`) names a file or folder that exists."""
+    base = os.path.dirname(os.path.join(out, page))
+    links = [a["href"].split("#")[0] for a in dom.all("a") if "href" in a]
+    links = [link for link in links if link and "://" not in link]
+    test.assertGreater(len(links), 0)
+    for link in links:
+        test.assertTrue(os.path.exists(os.path.normpath(os.path.join(base, link))), f"{page}: {link}")
+
+
+@unittest.skipIf(CHROMIUM is None, "chromium is not installed and cannot be installed here")
+class FailuresReportTest(unittest.TestCase):
+    """The failures page, the index's failure counts, a search's scenario pages and archive map."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="asg_failures_report_test_")
+        batch = os.path.join(cls.tmp, "reproduce.json")
+        with open(batch, "w") as file:
+            json.dump(reproducing_batch(), file)
+        cls.failing = os.path.join(cls.tmp, "failing")
+        run_batch(batch, cls.failing, "--workers", "2")
+        search = json.loads(read(os.path.join(REPO, "configs/batches/search_demo.json")))
+        search["search"].update({"strategy": "map-elites", "budget": {"scenarios": 60},
+                                 "generation_size": 20, "strategy_settings": {"seed_count": 20}})
+        batch = os.path.join(cls.tmp, "map_elites.json")
+        with open(batch, "w") as file:
+            json.dump(search, file)
+        cls.search = os.path.join(cls.tmp, "search")
+        run_batch(batch, cls.search, "--workers", "2")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def url(self, out, page):
+        return "file://" + os.path.join(out, page)
+
+    def check_page(self, dom, what):
+        root = dom.root()
+        self.assertEqual(root.get("data-errors"), None, f"{what}: errors {root.get('data-errors')}")
+        self.assertEqual(root.get("data-ready"), "1", f"{what}: the script did not finish")
+
+    def test_cards_most_reproducible_first_with_aerial_or_map(self):
+        failures = json.loads(read(os.path.join(self.failing, "failures.json")))
+        self.assertEqual(len(failures["failures"]), 2, failures)
+        dom = load(self.url(self.failing, "failures.html"))
+        self.check_page(dom, "failures.html")
+        self.assertEqual(card_ids(dom), page_order(failures["failures"]))
+        # The wall's card shows its annotated aerial; the grazed tree's, its map with the point.
+        aerials = dom.all("img", **{"class": "aerial"})
+        self.assertEqual([a["src"] for a in aerials],
+                         ["scenario_0001/captures/ortho_aerial_pad5_annotated.png"])
+        self.assertGreater(int(aerials[0].get("data-natural-width", "0")), 0)
+        self.assertEqual(len(dom.all("polyline", **{"class": "trajectory"})), 1)
+        self.assertEqual(len(dom.all("path", **{"class": "failure-point"})), 1)
+        runs = [a["href"] for a in dom.all("a", **{"class": "run"})]
+        self.assertEqual(len(runs), sum(f["runs"] for f in failures["failures"]))
+        hrefs_resolve(self, self.failing, "failures.html", dom)
+        counts = dom.all("p", id="failure-counts")[0]
+        self.assertEqual(int(counts["data-distinct"]), 2)
+        self.assertEqual(int(counts["data-failing"]), failures["failing_scenarios"])
+
+    def test_index_shows_distinct_failures_beside_the_raw_count(self):
+        summary = json.loads(read(os.path.join(self.failing, "summary.json")))
+        dom = load(self.url(self.failing, "index.html"))
+        self.check_page(dom, "index.html")
+        fact = dom.all("dd", **{"data-fact": "failures"})[0]
+        self.assertEqual(int(fact["data-failing-scenarios"]), summary["failing_scenarios"])
+        self.assertEqual(int(fact["data-distinct-failures"]), summary["distinct_failures"])
+        self.assertEqual(int(fact["data-reliable-failures"]), summary["reliable_failures"])
+        self.assertEqual(int(fact["data-contacts"]), summary["contacts"])
+        self.assertEqual(dom.all("a", id="failures-link")[0]["href"], "failures.html")
+        # A failing scenario's page links to its card.
+        page = load(self.url(self.failing, "scenario_0002/index.html"))
+        links = [a["href"] for a in page.all("a") if "failures.html#failure-" in a.get("href", "")]
+        self.assertEqual(links, ["../failures.html#failure-2"])
+
+    def test_failures_and_report_commands_rewrite_the_same_page(self):
+        client = os.path.join(BIN_DIR, "asg-client")
+        written = read(os.path.join(self.failing, "failures.html"), "rb")
+        os.remove(os.path.join(self.failing, "failures.html"))
+        subprocess.run([client, "failures", self.failing], check=True, capture_output=True)
+        self.assertEqual(read(os.path.join(self.failing, "failures.html"), "rb"), written)
+        os.remove(os.path.join(self.failing, "failures.html"))
+        subprocess.run([client, "report", self.failing], check=True, capture_output=True)
+        self.assertEqual(read(os.path.join(self.failing, "failures.html"), "rb"), written)
+
+    def test_cards_sorted_on_a_hand_made_batch(self):
+        out = os.path.join(self.tmp, "hand_made")
+        os.makedirs(out)
+        with open(os.path.join(out, "batch_identity.json"), "w") as file:
+            json.dump({"batch": "hand-made", "identity": "x"}, file)
+        for number in range(1, 10):
+            folder = os.path.join(out, "scenario_%04d" % number)
+            os.makedirs(folder)
+            with open(os.path.join(folder, "result.json"), "w") as file:
+                json.dump({"scenario_number": number, "status": "done", "seed": 0, "reruns": [],
+                           "captures": [], "termination_reason": 2,
+                           "termination_reason_name": "REASON_VEHICLE_COLLISION",
+                           "vehicle_sim_time": 3.0, "counters": {}}, file)
+        # (id, reproduced, runs, max_regret): shares 1/5, 5/5, 5/5, 3/5, 6/10, none judged.
+        specs = [(1, 1, 5, 2.0), (2, 5, 5, 1.0), (3, 5, 5, 1.5), (4, 3, 5, 1.0), (5, 6, 10, 1.0),
+                 (6, None, None, 3.0)]
+        rows = []
+        for failure_id, reproduced, runs, regret in specs:
+            row = {"failure_id": failure_id, "kind": "collision", "representative": failure_id,
+                   "members": 1, "first_found": failure_id, "x": 1.0, "y": 2.0,
+                   "max_regret": regret, "member_scenarios": [failure_id]}
+            if runs:
+                row.update({"reproduced": reproduced, "runs": runs, "reproduction_folders": [
+                    "reproduce/scenario_%04d_run_%d" % (failure_id, k) for k in range(1, runs + 1)]})
+            rows.append(row)
+        with open(os.path.join(out, "failures.json"), "w") as file:
+            json.dump({"regret_threshold": 0.75, "reproduce": 10, "failing_scenarios": 6,
+                       "distinct_failures": 6, "failures": rows, "contacts": 2,
+                       "contact_scenarios": [7, 9]}, file)
+        subprocess.run([os.path.join(BIN_DIR, "asg-client"), "report", out], check=True,
+                       capture_output=True)
+        dom = load(self.url(out, "failures.html"))
+        self.check_page(dom, "hand-made failures.html")
+        self.assertEqual(card_ids(dom), [3, 2, 4, 5, 1, 6])
+        self.assertEqual(card_ids(dom), page_order(rows))
+        near = dom.all("section", id="near-misses")[0]
+        self.assertEqual(near["data-count"], "2")
+        self.assertIn("scenario_0009/index.html", [a.get("href") for a in dom.all("a")])
+
+    def test_a_batch_without_failures_says_so(self):
+        batch = reproducing_batch()
+        batch["scenarios"] = [{}, {}]  # open ground: both reach the goal
+        path = os.path.join(self.tmp, "plain.json")
+        with open(path, "w") as file:
+            json.dump(batch, file)
+        out = os.path.join(self.tmp, "plain")
+        run_batch(path, out)
+        self.assertEqual(json.loads(read(os.path.join(out, "summary.json")))["distinct_failures"], 0)
+        dom = load(self.url(out, "failures.html"))
+        self.check_page(dom, "plain failures.html")
+        self.assertEqual(card_ids(dom), [])
+        self.assertIn("No failures", read(os.path.join(out, "failures.html")))
+
+    def test_searched_scenario_shows_origin_parents_and_generation(self):
+        children = []
+        for name in sorted(os.listdir(self.search)):
+            if name.startswith("scenario_"):
+                record = json.loads(read(os.path.join(self.search, name, "search.json")))
+                if record["parents"]:
+                    children.append((name, record))
+        self.assertGreater(len(children), 0)
+        name, record = children[0]
+        dom = load(self.url(self.search, name + "/index.html"))
+        self.check_page(dom, name)
+        parents = [a["href"] for a in dom.all("a", **{"class": "parent"})]
+        self.assertEqual(parents, ["../scenario_%04d/index.html" % p for p in record["parents"]])
+        hrefs_resolve(self, self.search, name + "/index.html", dom)
+        text = read(os.path.join(self.search, name, "index.html"))
+        self.assertIn('<dd id="search-origin">%s</dd>' % record["origin"], text)
+        self.assertIn('<dd id="search-generation">%d ' % record["generation"], text)
+        seed = load(self.url(self.search, "scenario_0001/index.html"))
+        self.assertEqual(seed.all("a", **{"class": "parent"}), [])
+
+    def test_archive_map(self):
+        lines = read(os.path.join(self.search, "archive.csv")).splitlines()[1:]
+        last = max(int(line.split(",")[0]) for line in lines)
+        cells = [line.split(",") for line in lines if int(line.split(",")[0]) == last]
+        dom = load(self.url(self.search, "index.html"))
+        self.check_page(dom, "search index.html")
+        images = [a for a in dom.all("image") if a.get("href") == "report/archive_map.png"]
+        self.assertEqual(len(images), 1)
+        labels = {a["data-outcome"]: int(a["data-cells"]) for a in dom.all("text")
+                  if "data-outcome" in a}
+        self.assertEqual(len(labels), 8)
+        self.assertEqual(sum(labels.values()), len(cells))
+        for outcome in {c[3] for c in cells}:
+            self.assertEqual(labels[outcome], sum(1 for c in cells if c[3] == outcome))
+        png = read(os.path.join(self.search, "report", "archive_map.png"), "rb")
+        self.assertTrue(png.startswith(b"\x89PNG"))
+        subprocess.run([os.path.join(BIN_DIR, "asg-client"), "report", self.search], check=True,
+                       capture_output=True)
+        self.assertEqual(read(os.path.join(self.search, "report", "archive_map.png"), "rb"), png)
 
 
 if __name__ == "__main__":
