@@ -6,14 +6,49 @@
 
 #include "core/check.h"
 #include "failures/approach.h"
+#include "failures/dwell.h"
 
 namespace asg::failures {
 namespace {
 
 /// Whether a failure of `kind` happens where the vehicle first touched an obstacle: a timeout
-/// or a departure from the landscape happens where the run ended, whatever it touched before.
+/// happens where the run lost its time and a departure from the landscape where the run ended,
+/// whatever either touched before.
 bool PointIsTheContact(FailureKind kind) {
   return kind != FailureKind::kTimeout && kind != FailureKind::kOutOfBounds;
+}
+
+/// Where a run failed and the path that brought it there.
+struct PlacedFailure {
+  Eigen::Vector2d point;              ///< [m] the failure point
+  std::vector<Eigen::Vector2d> path;  ///< x, y of the samples up to the arrival at the point
+  bool at_contact = false;            ///< whether the point is the first contact
+};
+
+/// The failure point of `run` failed as `kind` and the path up to it: the first contact (path
+/// up to its time); for a timeout, the center of its first dwell (path up to its first arrival
+/// within the dwell radius of it); else, or when it dwelt nowhere, the last sample.
+PlacedFailure PlaceFailure(FailureKind kind, const RunFacts& run,
+                           const SignatureSettings& settings) {
+  PlacedFailure placed;
+  if (run.first_contact && PointIsTheContact(kind)) {
+    placed.point = {run.first_contact->x, run.first_contact->y};
+    placed.path = PathUntil(run.trajectory, run.first_contact->t);
+    placed.at_contact = true;
+    return placed;
+  }
+  const std::optional<Dwell> dwell =
+      kind == FailureKind::kTimeout
+          ? FirstDwell(run.trajectory, settings.dwell_radius, settings.min_dwell)
+          : std::nullopt;
+  if (dwell) {
+    placed.point = dwell->center;
+    placed.path = PathUntil(run.trajectory, run.trajectory[dwell->arrival].t);
+    return placed;
+  }
+  placed.path = PathUntil(run.trajectory, std::nullopt);
+  placed.point = placed.path.back();
+  return placed;
 }
 
 /// Throws unless the run has samples and its contact names a non-traversable actor.
@@ -69,24 +104,21 @@ Signature ComputeSignature(FailureKind kind, const RunFacts& run, const SlopeAt&
   ASG_CHECK(slope_at);
   ASG_CHECK(settings.cause_radius > 0.0 && settings.approach_spacing > 0.0);
   ASG_CHECK(settings.approach_points >= 1);
+  ASG_CHECK(settings.dwell_radius > 0.0 && settings.min_dwell > 0.0);
   CheckRun(run);
   Signature signature;
   signature.kind = kind;
-  const bool at_contact = run.first_contact.has_value() && PointIsTheContact(kind);
-  const std::optional<double> until =
-      at_contact ? std::optional<double>(run.first_contact->t) : std::nullopt;
-  const std::vector<Eigen::Vector2d> path = PathUntil(run.trajectory, until);
-  signature.at_contact = at_contact;
-  signature.point =
-      at_contact ? Eigen::Vector2d(run.first_contact->x, run.first_contact->y) : path.back();
-  signature.approach =
-      ApproachPoints(path, signature.point, settings.approach_spacing, settings.approach_points);
-  const double last_yaw = run.trajectory[path.size() - 1].yaw;
+  const PlacedFailure placed = PlaceFailure(kind, run, settings);
+  signature.at_contact = placed.at_contact;
+  signature.point = placed.point;
+  signature.approach = ApproachPoints(placed.path, signature.point, settings.approach_spacing,
+                                      settings.approach_points);
+  const double last_yaw = run.trajectory[placed.path.size() - 1].yaw;
   signature.heading =
       ApproachHeading(signature.approach.front(), last_yaw, settings.min_heading_distance);
   signature.slope = slope_at(signature.point.x(), signature.point.y());
   signature.causes = CausesNear(run, signature.point, settings.cause_radius);
-  if (at_contact) {
+  if (placed.at_contact) {
     signature.hit =
         CauseOf(run, run.first_contact->actor_index, signature.point, settings.cause_radius);
   }

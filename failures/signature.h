@@ -22,6 +22,8 @@ struct SignatureSettings {
   double approach_spacing = 3.0;      ///< [m] radius of the first approach circle, and the step
   int approach_points = 5;            ///< circles of 3, 6, 9, 12 and 15 m
   double min_heading_distance = 0.5;  ///< [m] a vehicle that moved less keeps its yaw as heading
+  double dwell_radius = 1.5;          ///< [m] a timeout's dwell: time spent this near a sample
+  double min_dwell = 3.0;             ///< [s] (> 0) a timeout fails where it first dwelt this long
 };
 
 /// A non-traversable obstacle near a failure point.
@@ -37,9 +39,10 @@ struct Cause {
 struct Signature {
   FailureKind kind = FailureKind::kCollision;       ///< how the run failed
   Eigen::Vector2d point = Eigen::Vector2d::Zero();  ///< [m] the failure point, world x, y
-  bool at_contact = false;  ///< true when `point` is the first contact, false: the end point
-  double heading = 0.0;     ///< [deg] direction of travel into the point, in (-180, 180]
-  double slope = 0.0;       ///< [deg] terrain slope at the point
+  /// True when `point` is the first contact; false: the end point, or a timeout's dwell point.
+  bool at_contact = false;
+  double heading = 0.0;  ///< [deg] direction of travel into the point, in (-180, 180]
+  double slope = 0.0;    ///< [deg] terrain slope at the point
   /// Non-traversable obstacles within cause_radius of the point, nearest first (ties: class
   /// name, x, y, index).
   std::vector<Cause> causes;
@@ -50,9 +53,10 @@ struct Signature {
 
 /// The signature of `run` failed as `kind`; `slope_at` reads the terrain (it must be set).
 /// The point is the first contact for every kind but kTimeout and kOutOfBounds when the run
-/// has one, else the last trajectory sample; heading and approach read the path up to it.
-/// Throws std::invalid_argument naming the scenario when the run has no trajectory sample or
-/// its contact names an actor that is not in `obstacles` or is traversable.
+/// has one; for kTimeout, the center of the first place where the vehicle dwelt at least
+/// min_dwell (FirstDwell, dwell.h); else the last trajectory sample. Heading and approach read the
+/// path up to the contact, up to the first arrival within dwell_radius of the dwell's center, or
+/// whole.
 Signature ComputeSignature(FailureKind kind, const RunFacts& run, const SlopeAt& slope_at,
                            const SignatureSettings& settings = {});
 

@@ -1,5 +1,5 @@
-// Hand-built runs for the failures tests: straight drives at 5 m/s, scenes of named obstacles
-// and flat ground.
+// Hand-built runs for the failures tests: straight drives at 5 m/s, crawls, scenes of named
+// obstacles and flat ground.
 #pragma once
 
 #include <Eigen/Core>
@@ -28,6 +28,18 @@ inline void DriveTo(std::vector<PathSample>& samples, const Eigen::Vector2d& to,
   for (int k = 1; k <= steps; ++k) {
     const Eigen::Vector2d p = a + (static_cast<double>(k) / steps) * (to - a);
     samples.push_back({start.t + 0.05 * k, p.x(), p.y(), yaw});
+  }
+}
+
+/// Appends to `samples` (not empty) a crawl from its last sample to `to` taking `seconds`, one
+/// sample every 0.05 s, yaw unchanged: a vehicle that hardly moves (`to` the same point: idle).
+inline void CrawlTo(std::vector<PathSample>& samples, const Eigen::Vector2d& to, double seconds) {
+  const PathSample start = samples.back();
+  const Eigen::Vector2d a(start.x, start.y);
+  const int steps = static_cast<int>(std::round(seconds / 0.05));
+  for (int k = 1; k <= steps; ++k) {
+    const Eigen::Vector2d p = a + (static_cast<double>(k) / steps) * (to - a);
+    samples.push_back({start.t + 0.05 * k, p.x(), p.y(), start.yaw});
   }
 }
 
