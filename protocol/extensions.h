@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "protocol/geometry.h"
+#include "regret/failure_time.h"
 #include "regret/regret_terms.h"
 
 namespace asg::protocol {
@@ -121,6 +122,16 @@ struct RunVariation {
   double start_position_range = 0.10;  ///< [m] half-width of the x and y offsets, >= 0
   double start_yaw_range = 1.0;        ///< [deg] half-width of the yaw offset, >= 0
   bool operator==(const RunVariation&) const = default;
+};
+
+/// How a run's regret is measured (docs/regret.md), JSON object "regret" of a RunScenario
+/// request: {"failure_time": "failure_moment" | "end_of_run"}. A request carries it only when it
+/// differs from the default.
+struct RegretSpec {
+  /// Up to which moment a failed run's path cost and time count: "failure_moment" (the
+  /// default) or "end_of_run" (the research code's formula).
+  regret::FailureTime failure_time = regret::FailureTime::kFailureMoment;
+  bool operator==(const RegretSpec&) const = default;
 };
 
 /// Where and when a run first touched a non-traversable actor of its request

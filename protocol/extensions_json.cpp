@@ -5,6 +5,7 @@
 
 #include "json/fields.h"
 #include "protocol/messages_json.h"
+#include "protocol/regret_spec_schema.h"
 
 namespace asg::json {
 namespace {
@@ -268,6 +269,7 @@ ASG_DEFINE_JSON(SimulationSettings)
 ASG_DEFINE_JSON(FirstContact)
 ASG_DEFINE_JSON(RunCounters)
 ASG_DEFINE_JSON(RunVariation)
+ASG_DEFINE_JSON(RegretSpec)
 ASG_DEFINE_JSON(RegretReport)
 ASG_DEFINE_JSON(CaptureFile)
 ASG_DEFINE_JSON(TrajectoryAttachment)

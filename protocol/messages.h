@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -233,6 +234,8 @@ struct RunScenarioRequest {
   RunVariation variation;         ///< which repeated run this is, and how it varies
 
   VehicleNodesSpec vehicle_nodes;  ///< extension: external vehicle nodes and their sensors
+  /// Extension: how the run's regret is measured; absent (and not written) for the default.
+  std::optional<RegretSpec> regret;
 
   bool operator==(const RunScenarioRequest&) const = default;
 };

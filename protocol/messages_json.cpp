@@ -288,6 +288,7 @@ struct Schema<protocol::RunScenarioRequest> {
     v.Optional("seed", m.seed);
     v.Optional("variation", m.variation);
     v.Optional("vehicle_nodes", m.vehicle_nodes);
+    v.Optional("regret", m.regret);
   }
 };
 

@@ -47,6 +47,7 @@ ASG_DECLARE_JSON(SimulationSettings);
 ASG_DECLARE_JSON(FirstContact);
 ASG_DECLARE_JSON(RunCounters);
 ASG_DECLARE_JSON(RunVariation);
+ASG_DECLARE_JSON(RegretSpec);
 ASG_DECLARE_JSON(RegretReport);
 ASG_DECLARE_JSON(CaptureFile);
 ASG_DECLARE_JSON(TrajectoryAttachment);

@@ -26,21 +26,30 @@ regret::ReferenceProblem RunReferenceProblem(const scene::World& world,
   return problem;
 }
 
+regret::FailureTime FailureTimeOf(const protocol::RunScenarioRequest& request) {
+  return request.regret ? request.regret->failure_time : protocol::RegretSpec{}.failure_time;
+}
+
 protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
                                 const regret::ReferenceProblem& problem,
                                 const regret::ReferencePlan& plan,
-                                const regret::ReferenceSettings& settings) {
+                                const regret::ReferenceSettings& settings,
+                                regret::FailureTime failure_time) {
   protocol::RegretReport report;
   if (!plan.found || plan.cost <= 0.0 || plan.time <= 0.0) return report;
   regret::RunPath path;
   path.path.reserve(run.vehicle_trajectory.size());
+  path.times.reserve(run.vehicle_trajectory.size());
   for (const protocol::OdometryWithoutCovariance& sample : run.vehicle_trajectory) {
     path.path.emplace_back(sample.pose.position.x, sample.pose.position.y);
+    // The same difference of stamps as vehicle_sim_time, so the last sample's time equals it.
+    path.times.push_back(sample.header.stamp.Seconds() -
+                         run.vehicle_trajectory.front().header.stamp.Seconds());
   }
   path.sim_time = run.vehicle_sim_time;
   path.success = run.termination_reason == protocol::TerminationReason::REASON_SUCCESS;
-  static_cast<regret::RegretTerms&>(report) =
-      regret::ComputeRegret(path, plan, problem.cost, problem.start, problem.goal, settings.speed);
+  static_cast<regret::RegretTerms&>(report) = regret::ComputeRegret(
+      path, plan, problem.cost, problem.start, problem.goal, settings.speed, failure_time);
   report.computed = true;
   report.reference_length = plan.length;
   report.reference_clearance = std::isfinite(plan.clearance) ? plan.clearance : -1.0;

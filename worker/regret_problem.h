@@ -21,12 +21,17 @@ regret::ReferenceProblem ReferenceProblemOf(const scene::World& world);
 regret::ReferenceProblem RunReferenceProblem(const scene::World& world,
                                              const protocol::RunScenarioRequest& request);
 
+/// How a run of `request` measures a failure's regret: its "regret" extension, else the default.
+regret::FailureTime FailureTimeOf(const protocol::RunScenarioRequest& request);
+
 /// The regret report of a run of `world` whose reference plan is `plan` (made by
-/// regret::PlanReference from ReferenceProblemOf(world)); `settings` gives the nominal speed. A
-/// plan that was not found gives a report with computed false.
+/// regret::PlanReference from ReferenceProblemOf(world)); `settings` gives the nominal speed, and
+/// `failure_time` up to which moment a failure counts. A plan that was not found gives a report
+/// with computed false.
 protocol::RegretReport RegretOf(const protocol::AnalyzeScenarioRequest& run,
                                 const regret::ReferenceProblem& problem,
                                 const regret::ReferencePlan& plan,
-                                const regret::ReferenceSettings& settings);
+                                const regret::ReferenceSettings& settings,
+                                regret::FailureTime failure_time);
 
 }  // namespace asg::worker

@@ -51,8 +51,8 @@ Execution ScenarioExecutor::Execute(const protocol::RunScenarioRequest& request,
   completed.analysis.worker_id = worker_id_;
   if (!request.scene_capture_only) {
     const regret::ReferenceProblem problem = RunReferenceProblem(runner_.world(), request);
-    completed.analysis.regret =
-        RegretOf(completed.analysis, problem, ReferencePlan(problem), reference_settings_);
+    completed.analysis.regret = RegretOf(completed.analysis, problem, ReferencePlan(problem),
+                                         reference_settings_, FailureTimeOf(request));
   }
   if (request.take_scene_capture) {
     completed.captures =

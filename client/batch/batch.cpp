@@ -118,10 +118,13 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   for (const ScenarioOverrides& scenario : file.scenarios) listed.push_back(scenario.json);
 
   // Fields absent from defaults and overrides take a default-constructed request's values,
-  // except vehicle_nodes, which is the batch's top-level spec (defaults and overrides may still
-  // change it per scenario).
+  // except vehicle_nodes and regret, which are the batch's top-level settings (defaults and
+  // overrides may still change them per scenario); regret is written only when not the default.
   protocol::RunScenarioRequest base_request;
   base_request.vehicle_nodes = batch.settings.vehicle_nodes.spec;
+  if (batch.settings.regret.spec != protocol::RegretSpec{}) {
+    base_request.regret = batch.settings.regret.spec;
+  }
   const Json base = DeepMerge(Json(base_request), batch.defaults);
   batch.base_request = base;
 

@@ -10,6 +10,7 @@
 //    "vehicle_nodes": {"count": 0, "sync": true, "sensors": [], "max_reruns": 3,
 //                      "save_minimal": false},
 //    "failures": {"regret_threshold": 0.75, "reproduce": 5},
+//    "regret": {"failure_time": "failure_moment"},
 //    "max_attempts": 3, "scenario_timeout_s": 300}
 // Every key is optional except that at least one scenario must be listed, generated or searched;
 // unknown keys are errors (batch_file.h declares the top level). A "search" section adds scenarios
@@ -49,6 +50,11 @@
 // names the variant and the layout. A name is 1..32 letters, digits, '_', '-' or '.'; names are
 // unique; "scenario_number" and "seed" are not variant keys; a batch with a search has none.
 // An error that the variant causes is named there: "variants[1].driver.sensor_range: ...".
+//
+// Regret: the top-level "regret" (protocol::RegretSpec, docs/regret.md) is every request's
+// "regret" extension, written into the requests only when it differs from the default (so the
+// requests of a batch without it stay as they were); "defaults", an override or a variant may
+// still change it, like vehicle_nodes.
 //
 // Sim timeout: a scenario left without one (sim_timeout_period negative, the request's default)
 // gets kDefaultSimTimeout.
@@ -100,6 +106,15 @@ struct BatchFailureSettings {
 };
 ASG_DECLARE_JSON(BatchFailureSettings);
 
+/// The batch's top-level "regret": how every request measures regret (docs/regret.md).
+struct BatchRegretSettings {
+  /// Every request's "regret" extension unless "defaults", an entry or a variant change it;
+  /// written into the requests only when not the default.
+  protocol::RegretSpec spec;
+  bool operator==(const BatchRegretSettings&) const = default;
+};
+ASG_DECLARE_JSON(BatchRegretSettings);
+
 /// Client settings of a batch beside its scenarios, for the orchestrator.
 struct BatchSettings {
   std::string name;                   ///< "name", or the file's stem when absent
@@ -108,6 +123,7 @@ struct BatchSettings {
   uint32_t max_attempts = 3;          ///< "max_attempts": tries per scenario before failed, >= 1
   double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0
   BatchFailureSettings failures;      ///< "failures", decoded strictly
+  BatchRegretSettings regret;         ///< "regret", decoded strictly
 };
 
 /// Whether a planned scenario can be sent to a worker.

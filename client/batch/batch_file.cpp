@@ -8,6 +8,7 @@
 #include "client/batch/batch_wording.h"
 #include "json/fields.h"
 #include "protocol/messages_json.h"
+#include "protocol/regret_spec_schema.h"
 #include "protocol/vehicle_nodes_schema.h"
 
 namespace asg::client {
@@ -142,6 +143,16 @@ struct Schema<client::BatchFailureSettings> {
 };
 
 template <>
+struct Schema<client::BatchRegretSettings> {
+  static constexpr const char* kName = "BatchRegret";
+  static constexpr const Wording* kWording = &client::kBatchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    Schema<protocol::RegretSpec>::Fields(v, m.spec);  // every request's regret
+  }
+};
+
+template <>
 struct Schema<client::BatchFile> {
   static constexpr const char* kName = "Batch";
   static constexpr const Wording* kWording = &client::kBatchWording;
@@ -157,6 +168,7 @@ struct Schema<client::BatchFile> {
     v.Optional("variants", m.variants);
     v.Optional("vehicle_nodes", m.settings.vehicle_nodes);
     v.Optional("failures", m.settings.failures);
+    v.Optional("regret", m.settings.regret);
     v.Optional("max_attempts", m.settings.max_attempts, Between(1, 1000));
     v.Optional("scenario_timeout_s", m.settings.scenario_timeout_s, kPositive);
   }
@@ -185,6 +197,7 @@ namespace asg::client {
 
 ASG_DEFINE_JSON(BatchNodeSettings)
 ASG_DEFINE_JSON(BatchFailureSettings)
+ASG_DEFINE_JSON(BatchRegretSettings)
 ASG_DEFINE_JSON(BatchFile)
 
 BatchFile DecodeBatchFile(const Json& root, const std::string& origin) {

@@ -62,7 +62,8 @@ void BM_RunRegret(benchmark::State& state) {
   for (auto _ : state) {
     const size_t k = i++ % plans.size();
     const protocol::RegretReport report =
-        worker::RegretOf(workload.runs[k], workload.problems[k], plans[k], settings);
+        worker::RegretOf(workload.runs[k], workload.problems[k], plans[k], settings,
+                         regret::FailureTime::kFailureMoment);
     total += report.regret;
     benchmark::DoNotOptimize(report.regret);
   }

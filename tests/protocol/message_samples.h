@@ -268,6 +268,7 @@ inline RunScenarioRequest Sample<RunScenarioRequest>() {
   r.vehicle_nodes.sensors[1].type = SensorSpec::Type::kImu;
   r.vehicle_nodes.sensors[1].imu.name = "imu";
   r.vehicle_nodes.sensors[1].imu.seed = 7;
+  r.regret = RegretSpec{regret::FailureTime::kEndOfRun};
   return r;
 }
 template <>

@@ -96,6 +96,14 @@ TEST(MessagesJsonErrors, ShortensLongValuesInMessages) {
             "frame_id: expected a string, got an array [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,1...");
 }
 
+TEST(MessagesJsonErrors, AnUnknownFailureTimeNamesThePathAndTheValue) {
+  Json timed = SampleJson<RunScenarioRequest>();
+  timed["regret"]["failure_time"] = "end";
+  EXPECT_EQ(DecodeErrorOf<RunScenarioRequest>(timed),
+            "regret.failure_time: unknown value \"end\"; did you mean \"end_of_run\"? (one of "
+            "\"failure_moment\", \"end_of_run\")");
+}
+
 TEST(MessagesJsonErrors, RejectsIntegersOutOfTheirTypesRange) {
   Json j = SampleJson<RegisterVehicleNodeRequest>();
   j["worker_id"] = 65536;

@@ -83,7 +83,7 @@ ASG_WIRE_KEYS(RunScenarioRequest, "scenario_number", "sim_timeout_period",
               "max_vehicle_pitch", "allow_collisions", "vehicle_start_location",
               "vehicle_start_yaw", "vehicle_goal_location", "goal_radius", "scene_description",
               "take_scene_capture", "scene_capture_only", "scene_capture_settings", "driver",
-              "vehicle", "simulation", "seed", "variation", "vehicle_nodes")
+              "vehicle", "simulation", "seed", "variation", "vehicle_nodes", "regret")
 ASG_WIRE_KEYS(RunScenarioResponse, "received")
 ASG_WIRE_KEYS(WorkerIssueNotificationRequest, "worker_id", "issue_id", "message")
 ASG_WIRE_KEYS(WorkerIssueNotificationResponse, "received")
@@ -164,6 +164,19 @@ TEST(MessagesJson, CountersWithoutAContactHaveNoFirstContact) {
   EXPECT_FALSE(Json(RunCounters{}).contains("first_contact"));
   EXPECT_EQ(Json(Sample<RunCounters>())["first_contact"],
             Json::parse(R"({"t": 3.35, "x": 21.5, "y": 18.25, "actor_index": 4})"));
+}
+
+TEST(MessagesJson, ARequestWritesItsRegretSettingOnlyWhenGiven) {
+  // A request of the default formula is written as before the setting existed.
+  EXPECT_FALSE(Json(RunScenarioRequest{}).contains("regret"));
+  const Json j = Sample<RunScenarioRequest>();
+  EXPECT_EQ(j["regret"], Json::parse(R"({"failure_time": "end_of_run"})"));
+  EXPECT_EQ(DecodeMessage<RunScenarioRequest>(j).regret->failure_time,
+            regret::FailureTime::kEndOfRun);
+  Json moment = j;
+  moment["regret"]["failure_time"] = "failure_moment";
+  EXPECT_EQ(DecodeMessage<RunScenarioRequest>(moment).regret->failure_time,
+            regret::FailureTime::kFailureMoment);
 }
 
 TEST(MessagesJson, WritesCodesAsNumbers) {

@@ -15,6 +15,8 @@ namespace {
 
 using testing::SmallRequest;
 
+constexpr regret::FailureTime kMoment = regret::FailureTime::kFailureMoment;
+
 constexpr const char* kTree = "/Game/Blueprints/BP_SSA_Tree_Juniper_Rocky_Mountain_Field_Desktop";
 constexpr const char* kGrass = "/Game/Blueprints/BP_SSA_Grass_Tuft_Field_Desktop";
 
@@ -78,7 +80,7 @@ TEST_F(RegretProblemTest, TheReportCarriesTheTermsAndTheReferencePath) {
     sample.pose.position = {s, s, 0.0};
     run.vehicle_trajectory.push_back(sample);
   }
-  const protocol::RegretReport report = RegretOf(run, problem, plan, settings);
+  const protocol::RegretReport report = RegretOf(run, problem, plan, settings, kMoment);
   ASSERT_TRUE(report.computed);
   regret::RunPath path;
   for (const auto& sample : run.vehicle_trajectory) {
@@ -86,8 +88,8 @@ TEST_F(RegretProblemTest, TheReportCarriesTheTermsAndTheReferencePath) {
   }
   path.sim_time = 12.0;
   path.success = true;
-  const regret::RegretTerms terms =
-      regret::ComputeRegret(path, plan, problem.cost, problem.start, problem.goal, settings.speed);
+  const regret::RegretTerms terms = regret::ComputeRegret(path, plan, problem.cost, problem.start,
+                                                          problem.goal, settings.speed, kMoment);
   EXPECT_EQ(static_cast<const regret::RegretTerms&>(report), terms);
   EXPECT_EQ(report.reference_length, plan.length);
   EXPECT_EQ(report.reference_clearance, -1.0);  // no obstacles
@@ -97,8 +99,34 @@ TEST_F(RegretProblemTest, TheReportCarriesTheTermsAndTheReferencePath) {
 
   // A failed run counts as a failure; a plan that was not found gives no report.
   run.termination_reason = protocol::TerminationReason::REASON_VEHICLE_COLLISION;
-  EXPECT_GT(RegretOf(run, problem, plan, settings).cost_position_term, 0.0);
-  EXPECT_FALSE(RegretOf(run, problem, regret::ReferencePlan{}, settings).computed);
+  EXPECT_GT(RegretOf(run, problem, plan, settings, kMoment).cost_position_term, 0.0);
+  EXPECT_FALSE(RegretOf(run, problem, regret::ReferencePlan{}, settings, kMoment).computed);
+}
+
+TEST_F(RegretProblemTest, AFailureIsTimedByTheStampOfItsFailureMoment) {
+  regret::ReferenceProblem problem;  // open 60 m field, (10, 10) -> (50, 50)
+  const regret::ReferenceSettings settings;
+  const regret::ReferencePlan plan = regret::PlanReference(problem, settings);
+  // Stamps from 100 s: at (10, 10), then (20, 20) at 101.5 s and there until 109 s.
+  protocol::AnalyzeScenarioRequest run;
+  run.termination_reason = protocol::TerminationReason::REASON_VEHICLE_STUCK_TIMEOUT;
+  for (const auto& [s, t] : {std::pair{10.0, 100.0}, {20.0, 101.5}, {20.0, 105.0}, {20.0, 109.0}}) {
+    protocol::OdometryWithoutCovariance sample;
+    sample.header.stamp = protocol::Time::FromSeconds(t);
+    sample.pose.position = {s, s, 0.0};
+    run.vehicle_trajectory.push_back(sample);
+  }
+  run.vehicle_sim_time = 9.0;
+  EXPECT_NEAR(RegretOf(run, problem, plan, settings, kMoment).time, 1.5, 1e-9);
+  EXPECT_NEAR(RegretOf(run, problem, plan, settings, regret::FailureTime::kEndOfRun).time, 9.0,
+              1e-9);
+}
+
+TEST_F(RegretProblemTest, ARequestNamesItsFailureTimeOrTakesTheDefault) {
+  protocol::RunScenarioRequest request = SmallRequest();
+  EXPECT_EQ(FailureTimeOf(request), kMoment);
+  request.regret = protocol::RegretSpec{regret::FailureTime::kEndOfRun};
+  EXPECT_EQ(FailureTimeOf(request), regret::FailureTime::kEndOfRun);
 }
 
 }  // namespace

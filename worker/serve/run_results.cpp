@@ -35,7 +35,7 @@ void RunResults::RunEnded(const scene::LiveRun& live, SceneCaptures& captures, S
   const regret::ReferenceProblem problem = RunReferenceProblem(live.world(), live.request());
   const regret::ReferenceSettings reference_settings;
   analysis.regret = RegretOf(analysis, problem, regret::PlanReference(problem, reference_settings),
-                             reference_settings);
+                             reference_settings, FailureTimeOf(live.request()));
   const std::string reason(protocol::TerminationReasonName(result->reason()));
   result_json_ = json::Json(analysis);
   result_json_["termination_reason_name"] = reason;

@@ -150,6 +150,11 @@ def rejected_batches(demo):
     case("planner sensor_fov 400", lambda b: b["defaults"].update(
         {"driver": {"sensor_fov": 400}}))
     case("goal_radius -1", lambda b: b["defaults"].update({"goal_radius": -1}))
+    case("unknown regret failure_time", lambda b: b.update(
+        {"regret": {"failure_time": "end"}}))
+    case("unknown key in regret", lambda b: b.update({"regret": {"failure": "end_of_run"}}))
+    case("regret failure_time of a request a number", lambda b: b["defaults"].update(
+        {"regret": {"failure_time": 1}}))
     case("octaves past 12", lambda b: b["defaults"].setdefault(
         "scene_description", {}).setdefault("landscape", {}).update(
             {"relief": [{"type": "noise", "amplitude": 1, "wavelength": 10, "octaves": 13}]}))
@@ -182,6 +187,8 @@ def accepted_batches(demo):
         "strategy": "bacre", "strategy_settings": {"curation_ratio": 0.1, "seed_count": 4},
         "budget": {"scenarios": 8}, "generation_size": 4,
         "space": {"classes": [{"path_name": "tree", "max_count": 3}]}}}))
+    case("regret", lambda b: b.update({"regret": {"failure_time": "end_of_run"}, "variants": [
+        {"name": "moment", "regret": {"failure_time": "failure_moment"}}, {"name": "end"}]}))
     case("$schema for editors", lambda b: b.update({"$schema": "./batch.schema.json"}))
     case("vehicle and simulation", lambda b: b["defaults"].update({
         "vehicle": {"mass": 900, "max_speed": 8}, "simulation": {"physics_rate": 120,

@@ -9,6 +9,7 @@
 
 #include "client/batch/batch_seed.h"
 #include "client/batch/scene_checks.h"
+#include "protocol/messages_json.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
@@ -413,6 +414,47 @@ TEST(BatchTest, BadTopLevelVehicleNodesAreBatchErrorsNamingTheFileAndPath) {
   // The spec's own fields are decoded strictly, with the path.
   EXPECT_NE(ErrorOf(R"({"vehicle_nodes": {"synch": true}, "scenarios": [{}]})")
                 .find("test.json: vehicle_nodes"),
+            std::string::npos);
+}
+
+TEST(BatchTest, TheRegretSectionReachesEveryRequestOnlyWhenNotTheDefault) {
+  // The default formula leaves the requests as they were: no "regret" key at all.
+  const Batch plain = Parse(R"({"scenarios": [{}], "generate": {"count": 1}})");
+  for (const PlannedScenario& planned : plain.scenarios) {
+    ASSERT_EQ(planned.status, PlanStatus::kValid) << planned.error;
+    EXPECT_FALSE(planned.request_json.contains("regret")) << planned.source;
+    EXPECT_FALSE(planned.request.regret.has_value());
+  }
+  const Batch named = Parse(R"({"regret": {"failure_time": "failure_moment"}, "scenarios": [{}]})");
+  EXPECT_FALSE(named.scenarios[0].request_json.contains("regret"));
+
+  // The research code's formula is written into every request and decoded back from it.
+  const Batch old = Parse(R"({"regret": {"failure_time": "end_of_run"},
+      "scenarios": [{}, {"regret": {"failure_time": "failure_moment"}}], "generate": {"count": 1}})");
+  ASSERT_EQ(old.scenarios.size(), 3u);
+  EXPECT_EQ(old.settings.regret.spec.failure_time, regret::FailureTime::kEndOfRun);
+  for (const PlannedScenario& planned : old.scenarios) {
+    ASSERT_EQ(planned.status, PlanStatus::kValid) << planned.error;
+    ASSERT_TRUE(planned.request.regret.has_value()) << planned.source;
+    EXPECT_EQ(protocol::DecodeMessage<protocol::RunScenarioRequest>(planned.request_json).regret,
+              planned.request.regret);
+  }
+  EXPECT_EQ(old.scenarios[0].request_json["regret"],
+            Json::parse(R"({"failure_time": "end_of_run"})"));
+  EXPECT_EQ(old.scenarios[1].request.regret->failure_time,
+            regret::FailureTime::kFailureMoment);  // the override wins
+  EXPECT_EQ(old.scenarios[2].request.regret->failure_time, regret::FailureTime::kEndOfRun);
+}
+
+TEST(BatchTest, ABadRegretSettingNamesTheFilePathAndValue) {
+  EXPECT_EQ(ErrorOf(R"({"regret": {"failure_time": "end"}, "scenarios": [{}]})"),
+            "test.json: regret.failure_time: unknown value \"end\"; did you mean \"end_of_run\"? "
+            "(one of \"failure_moment\", \"end_of_run\")");
+  EXPECT_EQ(ErrorOf(R"({"regret": {"failure_time": 1}, "scenarios": [{}]})"),
+            "test.json: regret.failure_time: expected one of \"failure_moment\", \"end_of_run\", "
+            "got number 1");
+  EXPECT_NE(ErrorOf(R"({"regret": {"failure": "end_of_run"}, "scenarios": [{}]})")
+                .find("test.json: regret.failure: unknown field"),
             std::string::npos);
 }
 
