@@ -23,6 +23,22 @@
 
 namespace {
 
+/// Whether the finished batch folder `dir` may be written again: it is one (it holds
+/// batch_identity.json) and holds no symbolic link (output_folder.h); else says why on `err`.
+bool WritableBatchFolder(const std::filesystem::path& dir, std::ostream& err) {
+  if (!asg::report::IsBatchFolder(dir)) {
+    err << "asg-client: " << dir.string() << ": not a batch folder (no batch_identity.json)\n";
+    return false;
+  }
+  try {
+    asg::client::RequireNoLinks(dir);
+  } catch (const asg::client::OutputFolderError& error) {
+    err << "asg-client: " << error.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 /// `asg-client failures DIR`: the failures pass again, at the threshold and with the reproduction
 /// runs per failure DIR/failures.json records (else the default threshold and none), the
 /// failures page, and its table on `out`. Returns the exit code.
@@ -30,10 +46,7 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
   using asg::client::kExitSomeFailed;
   using asg::client::kExitUsage;
   const std::filesystem::path& dir = command.report_dir;
-  if (!asg::report::IsBatchFolder(dir)) {
-    err << "asg-client: " << dir.string() << ": not a batch folder (no batch_identity.json)\n";
-    return kExitUsage;
-  }
+  if (!WritableBatchFolder(dir, err)) return kExitUsage;
   std::optional<asg::client::FailureReader> reader;
   try {
     reader.emplace(command.catalog);
@@ -84,11 +97,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kReport) {
-    if (!asg::report::IsBatchFolder(command.report_dir)) {
-      std::cerr << "asg-client: " << command.report_dir.string()
-                << ": not a batch folder (no batch_identity.json)\n";
-      return asg::client::kExitUsage;
-    }
+    if (!WritableBatchFolder(command.report_dir, std::cerr)) return asg::client::kExitUsage;
     try {
       asg::client::WriteBatchReportWithFailures(command.report_dir);
     } catch (const std::exception& error) {

@@ -45,7 +45,9 @@ stops handing out scenarios, abandons the runs in flight, writes the summary and
 workers; --resume then runs only what is missing, and --retry failed also what failed. DIR
 records the batch it holds (DIR/batch_identity.json): --resume into a folder of another batch
 is refused, naming the first scenario that differs, and so is a run into a non-empty DIR without
---resume (--force empties it first). Logs of earlier runs are kept as DIR/logs.1, logs.2, ...
+--resume (--force empties it first). The farm follows no symbolic link inside DIR: a DIR to
+resume or empty that holds one is refused, naming it (DIR itself may be a link). Logs of earlier
+runs are kept as DIR/logs.1, logs.2, ...
 
 A batch with a "search" section searches: a strategy (random, grid, ga, bacre, bacre-novelty,
 map-elites) proposes scenarios generation by generation from the regrets of the last ones, until
@@ -117,7 +119,8 @@ The scenes' actors are classed by the actor catalog: --catalog FILE (give the on
 used), else <executable's folder>/../share/asg-farm/actors.json.
 
 Exit codes: 0 written; 1 a file of DIR cannot be read, judged or written (the error names it);
-2 usage: DIR is not a batch folder, or the catalog cannot be read.
+2 usage: DIR is not a batch folder or holds a symbolic link (named), or the catalog cannot be
+read.
 
 Options)";
 

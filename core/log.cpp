@@ -1,7 +1,12 @@
 // Thread-safe line logger.
 #include "core/log.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 #include <stdexcept>
@@ -51,6 +56,14 @@ Logger::Logger(const std::filesystem::path& file, bool echo_to_stderr, LogLevel 
     : file_(file), echo_to_stderr_(echo_to_stderr), min_level_(min_level) {
   std::error_code error;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), error);
+  // Created here unless it exists; a symbolic link in its place is refused, not followed.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw std::runtime_error(
+        file.string() + ": cannot open the log file for appending: " +
+        (errno == ELOOP ? "it is a symbolic link (not followed)" : std::strerror(errno)));
+  }
+  ::close(fd);
   out_.open(file, std::ios::app);
   if (!out_) throw std::runtime_error(file.string() + ": cannot open the log file for appending");
 }

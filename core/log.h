@@ -29,7 +29,8 @@ std::string FormatLogLine(std::chrono::system_clock::time_point time, LogLevel l
 class Logger {
  public:
   /// Opens `file` for appending, creating its folder when needed; throws std::runtime_error
-  /// naming the file when it cannot. `echo_to_stderr` also prints every kept line to stderr.
+  /// naming the file when it cannot, or when `file` is a symbolic link (never followed).
+  /// `echo_to_stderr` also prints every kept line to stderr.
   Logger(const std::filesystem::path& file, bool echo_to_stderr,
          LogLevel min_level = LogLevel::kInfo);
   Logger(const Logger&) = delete;

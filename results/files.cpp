@@ -50,6 +50,9 @@ namespace {
 
 // Opens `path` for writing (created or truncated) into `file` and writes all of `bytes`.
 void WriteAll(const fs::path& path, std::string_view bytes, FileDescriptor* file) {
+  if (file->get() < 0 && errno == ELOOP) {
+    throw ResultError(path.string() + ": cannot create: it is a symbolic link (not followed)");
+  }
   if (file->get() < 0) FailErrno(path, "create");
   size_t written = 0;
   while (written < bytes.size()) {
@@ -62,8 +65,9 @@ void WriteAll(const fs::path& path, std::string_view bytes, FileDescriptor* file
   }
 }
 
+// A link in place of the file is not followed (ELOOP): the write stays where `path` says.
 int OpenForWriting(const fs::path& path) {
-  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 }
 
 }  // namespace

@@ -15,11 +15,12 @@ namespace asg::results {
 
 using json::Json;
 
-/// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
+/// Creates (or truncates) `path`, writes `bytes` and fsyncs the file. A symbolic link at `path`
+/// is not followed: ResultError "<path>: cannot create: it is a symbolic link (not followed)".
 void WriteFileSynced(const std::filesystem::path& path, std::string_view bytes);
 
-/// Creates (or truncates) `path` and writes `bytes`, leaving durability to a later
-/// SyncFileSystem (group commit of many files).
+/// Creates (or truncates) `path` (not through a symbolic link, as above) and writes `bytes`,
+/// leaving durability to a later SyncFileSystem (group commit of many files).
 void WriteFileUnsynced(const std::filesystem::path& path, std::string_view bytes);
 
 /// Flushes every pending write of the file system holding `path` (syncfs): one journal commit

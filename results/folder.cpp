@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "results/files.h"
+#include "results/folder_links.h"
 #include "results/trajectory_csv.h"
 
 namespace asg::results {
@@ -68,7 +69,8 @@ std::vector<std::pair<uint32_t, std::string>> ListScenarioFolders(const fs::path
   }
   std::vector<std::pair<uint32_t, std::string>> folders;
   for (const fs::directory_entry& entry : entries) {
-    if (!entry.is_directory()) continue;
+    // A link is no scenario folder of this batch: its files lie elsewhere.
+    if (entry.is_symlink(error) || !entry.is_directory(error)) continue;
     auto parsed = ParseScenarioFolderName(entry.path().filename().string());
     if (parsed && parsed->first <= protocol::kMaxScenarioNumber) {
       folders.push_back(std::move(*parsed));
@@ -142,9 +144,10 @@ bool ScenarioFolderComplete(const fs::path& batch_dir, uint32_t scenario_number,
 }
 
 bool ScenarioFolderCompleteAt(const fs::path& folder, uint32_t scenario_number) {
-  std::error_code error;
+  // Links are not followed: a linked folder or file is not this batch's own.
+  if (!IsRealFolder(folder)) return false;
   for (const char* file : kFolderFiles) {
-    if (!fs::is_regular_file(folder / file, error)) return false;
+    if (!IsRealFile(folder / file)) return false;
   }
   try {
     const Json result = ReadJsonFile(folder / "result.json");

@@ -6,6 +6,7 @@
 
 #include "results/files.h"
 #include "results/folder.h"
+#include "results/folder_links.h"
 
 namespace asg::client {
 
@@ -99,6 +100,20 @@ std::string BatchIdentity(const Batch& batch) {
   return text;
 }
 
+void RequireNoLinks(const fs::path& dir) {
+  std::optional<fs::path> link;
+  try {
+    link = results::FindLinkInside(dir);
+  } catch (const results::ResultError& e) {
+    throw OutputFolderError(e.what());
+  }
+  if (link) {
+    throw OutputFolderError(results::DescribeLink(*link) +
+                            ": the farm follows no link inside its output folder " + dir.string() +
+                            "; remove the link (or use another folder)");
+  }
+}
+
 void RequireEmptyFolder(const fs::path& dir, bool force) {
   std::error_code error;
   if (!fs::exists(dir, error)) return;
@@ -112,6 +127,7 @@ void RequireEmptyFolder(const fs::path& dir, bool force) {
                             " entries): --resume continues the batch it holds, --force empties "
                             "it first");
   }
+  RequireNoLinks(dir);
   for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
     std::error_code removed;
     fs::remove_all(it->path(), removed);
@@ -125,6 +141,8 @@ void RequireEmptyFolder(const fs::path& dir, bool force) {
 void PrepareOutputFolder(const Batch& batch, const fs::path& dir, const OutputFolderUse& use) {
   const std::string identity = BatchIdentity(batch);
   std::error_code error;
+  // A folder written into again holds no link (an emptied one is checked before emptying).
+  if (use.resume || use.checked) RequireNoLinks(dir);
   if (!use.resume) {
     if (!use.checked) RequireEmptyFolder(dir, use.force);
   } else if (fs::exists(dir / kIdentityFile, error)) {

@@ -10,6 +10,9 @@
 //   else changed). A folder without an identity file (made before identities existed) is
 //   accepted when no stored request.json differs.
 // Logs of an earlier run (DIR/logs) are kept: moved to DIR/logs.1, DIR/logs.2, ... in turn.
+// A folder that is resumed, emptied (--force) or written again holds no symbolic link at any
+// depth: the farm writes only inside DIR and follows no link there, so one is refused, named,
+// before anything is written or removed. DIR itself may be a link: the folder it names is used.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +58,13 @@ std::optional<results::ScenarioOutcome> KeptOutcome(const std::filesystem::path&
 std::optional<results::ScenarioOutcome> KeptOutcomeAt(const std::filesystem::path& folder,
                                                       uint32_t scenario_number, bool retry_failed);
 
+/// Throws OutputFolderError naming the first symbolic link at any depth inside `dir` (see
+/// above; `dir` itself may be one), or when `dir` cannot be listed.
+void RequireNoLinks(const std::filesystem::path& dir);
+
 /// Throws OutputFolderError when `dir` exists and is not an empty folder, unless `force`
-/// (then empties it). For callers that write into the folder before the run (replay).
+/// (then empties it, refusing first a folder that holds a link as RequireNoLinks does). For callers
+/// that write into the folder before the run (replay).
 void RequireEmptyFolder(const std::filesystem::path& dir, bool force);
 
 }  // namespace asg::client

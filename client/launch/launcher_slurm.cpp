@@ -204,7 +204,8 @@ class SlurmLauncher final : public Launcher {
     script << "\n";
     const std::string text = script.str();
     // 0600 from its creation: the script is the user's alone.
-    const int fd = ::open(script_.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+    const int fd =
+        ::open(script_.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 || ::fchmod(fd, 0600) != 0 ||
         ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
       if (fd >= 0) ::close(fd);

@@ -14,6 +14,7 @@
 #include "client/nodes/node_registry.h"
 #include "results/files.h"
 #include "results/folder.h"
+#include "results/folder_links.h"
 #include "results/record.h"
 
 namespace asg::client {
@@ -40,17 +41,28 @@ bool Inside(const fs::path& folder, const fs::path& path) {
   return it != resolved.end();
 }
 
+/// Throws NodeFileError when a component of `path` below `batch_dir` is a symbolic link: node
+/// files are written, moved and removed only inside the batch folder.
+void RequireNoLinkBelow(const fs::path& batch_dir, const fs::path& path) {
+  if (const auto link = results::FirstLinkBelow(batch_dir, path)) {
+    throw NodeFileError("refused: " + results::DescribeLink(*link) + ", which is not followed");
+  }
+}
+
 /// Moves every file under `from` to the same relative place under `to`, replacing files there
-/// when `overwrite`, else leaving `from`'s copy behind; then removes `from`.
-void MergeInto(const fs::path& from, const fs::path& to, bool overwrite) {
-  std::error_code error;
-  if (!fs::is_directory(from, error)) return;
+/// when `overwrite`, else leaving `from`'s copy behind; then removes `from`. Both lie in
+/// `batch_dir`; no symbolic link is followed: a linked `from` is left alone, a link below `to`
+/// throws NodeFileError.
+void MergeInto(const fs::path& batch_dir, const fs::path& from, const fs::path& to,
+               bool overwrite) {
+  if (!results::IsRealFolder(from) || results::FirstLinkBelow(batch_dir, from)) return;
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(from)) {
-    if (entry.is_regular_file()) files.push_back(entry.path());
+    if (entry.is_regular_file() && !entry.is_symlink()) files.push_back(entry.path());
   }
   for (const fs::path& file : files) {
-    const fs::path target = to / fs::relative(file, from);
+    const fs::path target = to / file.lexically_relative(from);
+    RequireNoLinkBelow(batch_dir, target);
     if (!overwrite && fs::exists(target)) continue;
     fs::create_directories(target.parent_path());
     fs::rename(file, target);
@@ -123,6 +135,7 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
                               ? NodeFolder(batch_dir_, scenario_number, node_name, variant)
                               : NodeStagingFolder(batch_dir_, scenario_number, variant) / node_name;
   const fs::path target = folder / relative_path;
+  RequireNoLinkBelow(batch_dir_, folder);
   std::error_code error;
   fs::create_directories(folder, error);
   if (error) throw NodeFileError("cannot create " + folder.string() + ": " + error.message());
@@ -154,36 +167,40 @@ void NodeFileStore::PublishScenario(uint32_t scenario_number,
   const fs::path staging = NodeStagingFolder(batch_dir_, scenario_number, variant);
   const fs::path nodes = results::ScenarioFolder(batch_dir_, scenario_number, variant) / "nodes";
   // Files already staged are newer than those in an older folder of the scenario.
-  MergeInto(nodes, staging, /*overwrite=*/false);
+  MergeInto(batch_dir_, nodes, staging, /*overwrite=*/false);
   try {
     write_folder();
   } catch (...) {
-    MergeInto(staging, nodes, /*overwrite=*/true);
+    MergeInto(batch_dir_, staging, nodes, /*overwrite=*/true);
     throw;
   }
-  MergeInto(staging, nodes, /*overwrite=*/true);
+  MergeInto(batch_dir_, staging, nodes, /*overwrite=*/true);
 }
 
 size_t NodeFileStore::Recover() {
   std::lock_guard lock(mutex_);
   const fs::path root = batch_dir_ / ".nodes";
   std::error_code error;
-  if (!fs::is_directory(root, error)) return 0;
+  // A link in place of the staging folder is removed itself; nothing it points to is touched.
+  if (!results::IsRealFolder(root)) {
+    if (fs::is_symlink(fs::symlink_status(root, error))) fs::remove(root, error);
+    return 0;
+  }
   std::vector<fs::path> staged;
   for (const auto& entry : fs::directory_iterator(root)) staged.push_back(entry.path());
   size_t moved = 0;
   for (const fs::path& folder : staged) {
     // The folder name must be a scenario's own, variant included.
     const auto parsed = results::ParseScenarioFolderName(folder.filename().string());
-    if (parsed && parsed->second == VariantOf(parsed->first) &&
+    if (parsed && parsed->second == VariantOf(parsed->first) && results::IsRealFolder(folder) &&
         results::ScenarioFolderComplete(batch_dir_, parsed->first, parsed->second)) {
-      MergeInto(folder,
+      MergeInto(batch_dir_, folder,
                 results::ScenarioFolder(batch_dir_, parsed->first, parsed->second) / "nodes",
                 /*overwrite=*/true);
       ++moved;
-    } else {
-      fs::remove_all(folder, error);
     }
+    // What was not moved is removed: a link itself, never what it points to (remove_all).
+    fs::remove_all(folder, error);
   }
   fs::remove_all(root, error);
   return moved;

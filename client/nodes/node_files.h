@@ -14,6 +14,9 @@
 //     by a rerun; a rerun's uploads overwrite files of the same path.
 // --resume calls Recover first: staged files of complete scenarios are moved into them, staged
 // files of scenarios that will run again are removed (the new run uploads its own).
+// No symbolic link inside the batch folder is followed: an upload or a move through one is
+// refused, and a link in place of DIR/.nodes or of a staged folder is removed itself, never
+// what it points to.
 // Every file is written as a temporary file in its final folder, fsynced and renamed into
 // place, so a node file that exists is complete. Nodes on the client's host that write into
 // save_dir directly are kept the same way, except for writes during the publishing rename.
@@ -68,7 +71,8 @@ class NodeFileStore {
   void PublishScenario(uint32_t scenario_number, const std::function<void()>& write_folder);
 
   /// Moves the staged files of complete scenario folders into them and removes the other
-  /// staged files; returns the number of scenarios whose staged files were moved in.
+  /// staged files (a link among them is removed itself, see above); returns the number of scenarios
+  /// whose staged files were moved in.
   size_t Recover();
 
  private:

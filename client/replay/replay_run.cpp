@@ -43,6 +43,7 @@ int RunReplay(const ReplaySettings& requested, const FarmSettings& farm, std::os
     runs = PlanReplayRuns(TopOfSource(&settings, out), settings.runs);
     const Json batch_json = ReplayBatchJson(settings, runs);
     if (!farm.resume) RequireEmptyFolder(farm.out_dir, farm.force);
+    if (farm.resume) RequireNoLinks(farm.out_dir);
     std::error_code error;
     fs::create_directories(farm.out_dir, error);
     if (error) {

@@ -59,5 +59,24 @@ TEST(LoggerTest, UnwritableFileThrowsNamingTheFile) {
   }
 }
 
+TEST(LoggerTest, ALinkInPlaceOfTheFileIsRefusedAndNotAppendedTo) {
+  testutil::TempDir dir;
+  const std::filesystem::path target = dir.path() / "elsewhere.txt";
+  std::ofstream(target) << "kept\n";
+  const std::filesystem::path link = dir.path() / "asg_log.txt";
+  std::filesystem::create_symlink(target, link);
+  try {
+    Logger logger(link, false);
+    logger.Info("line");
+    FAIL() << "a log file was opened through a link";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(link.string()), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("symbolic link"), std::string::npos) << error.what();
+  }
+  std::ifstream in(target);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "kept\n");
+}
+
 }  // namespace
 }  // namespace asg::core

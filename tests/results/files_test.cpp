@@ -35,6 +35,30 @@ TEST(ResultFilesTest, WrittenFilesReadBack) {
   EXPECT_EQ(entries, 1u);
 }
 
+TEST(ResultFilesTest, ALinkInPlaceOfAFileIsNotWrittenThrough) {
+  testutil::TempDir dir;
+  const auto target = dir.path() / "target.html";
+  std::ofstream(target) << "kept";
+  const auto link = dir.path() / "index.html";
+  std::filesystem::create_symlink(target, link);
+  for (const auto write : {&WriteFileSynced, &WriteFileUnsynced}) {
+    try {
+      write(link, "new");
+      ADD_FAILURE() << "a link was written through";
+    } catch (const ResultError& error) {
+      EXPECT_NE(std::string(error.what()).find(link.string() + ": cannot create: it is a symbolic"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_EQ(ReadTextFile(target), "kept");
+  // An atomic write replaces the link itself.
+  WriteFileAtomically(link, "new");
+  EXPECT_FALSE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(ReadTextFile(link), "new");
+  EXPECT_EQ(ReadTextFile(target), "kept");
+}
+
 TEST(ResultFilesTest, ReadJsonFileRefusesADuplicateKeyNamingFileAndPath) {
   testutil::TempDir dir;
   const auto file = dir.path() / "result.json";

@@ -224,6 +224,24 @@ TEST(ListScenarioFoldersTest, ListsScenarioFoldersByNumberWithTheirVariants) {
   }
 }
 
+TEST(ScenarioFolderCompleteTest, ALinkedFolderOrFileIsNotTheBatchsOwn) {
+  testutil::TempDir dir;
+  const fs::path batch = dir.path() / "batch";
+  const fs::path outside = dir.path() / "outside";
+  WriteScenarioFolder(outside, SampleRecord(5));
+  fs::create_directories(batch);
+  fs::create_directory_symlink(ScenarioFolder(outside, 5), ScenarioFolder(batch, 5));
+  EXPECT_TRUE(ScenarioFolderComplete(outside, 5));
+  EXPECT_FALSE(ScenarioFolderComplete(batch, 5));
+  EXPECT_TRUE(ListScenarioFolders(batch).empty());
+  // A real folder whose result.json is a link is not complete either.
+  WriteScenarioFolder(batch / "real", SampleRecord(5));
+  fs::remove(ScenarioFolder(batch / "real", 5) / "result.json");
+  fs::create_symlink(ScenarioFolder(outside, 5) / "result.json",
+                     ScenarioFolder(batch / "real", 5) / "result.json");
+  EXPECT_FALSE(ScenarioFolderComplete(batch / "real", 5));
+}
+
 TEST(RemoveStagingFoldersTest, RemovesOnlyStagingFolders) {
   testutil::TempDir dir;
   WriteScenarioFolder(dir.path(), SampleRecord(1));

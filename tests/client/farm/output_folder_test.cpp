@@ -73,6 +73,36 @@ TEST(OutputFolderTest, ANonEmptyFolderIsRefusedUnlessForcedOrResumed) {
             (dir.path() / "file").string() + ": exists and is not a folder");
 }
 
+TEST(OutputFolderTest, ALinkInsideIsRefusedNamedBeforeAnythingIsWrittenOrRemoved) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const fs::path outside = dir.path() / "outside";
+  const Batch batch = Parse(kBatch);
+  ASSERT_EQ(ErrorOf(batch, out, {}), "");
+  StoreScenario(batch, out, 1, results::ScenarioStatus::kDone);
+  Touch(outside / "kept.txt");
+  fs::create_directory_symlink(outside, out / "scenario_0001" / "captures");
+  const std::string named = (out / "scenario_0001" / "captures").string() +
+                            " is a symbolic link (to " + outside.string() + ")";
+  for (const OutputFolderUse use : {OutputFolderUse{.resume = true}, OutputFolderUse{.force = true},
+                                    OutputFolderUse{.checked = true}}) {
+    const std::string error = ErrorOf(batch, out, use);
+    EXPECT_NE(error.find(named), std::string::npos) << error;
+    EXPECT_TRUE(fs::is_symlink(out / "scenario_0001" / "captures"));
+    EXPECT_TRUE(fs::exists(out / "scenario_0001" / "result.json")) << "nothing removed";
+  }
+  EXPECT_EQ(fs::directory_iterator(outside)->path(), outside / "kept.txt");
+}
+
+TEST(OutputFolderTest, TheFolderItselfMayBeALink) {
+  TempDir dir;
+  const Batch batch = Parse(kBatch);
+  ASSERT_EQ(ErrorOf(batch, dir.path() / "real", {}), "");
+  fs::create_directory_symlink(dir.path() / "real", dir.path() / "named");
+  EXPECT_EQ(ErrorOf(batch, dir.path() / "named", {.resume = true}), "");
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "named"));
+}
+
 TEST(OutputFolderTest, ResumeRefusesAnotherBatchNamingTheFirstScenarioThatDiffers) {
   TempDir dir;
   const fs::path out = dir.path() / "out";

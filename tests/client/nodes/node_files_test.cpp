@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "results/folder.h"
@@ -135,6 +136,64 @@ TEST(NodeFilesTest, RecoverMovesStagedFilesOfCompleteScenariosAndDropsTheRest) {
   EXPECT_EQ(ReadFile(NodeFolder(temp.path(), 1, "n") / "f.txt"), "1");
   EXPECT_FALSE(fs::exists(temp.path() / ".nodes"));
   EXPECT_FALSE(fs::exists(results::ScenarioFolder(temp.path(), 2)));
+}
+
+// Builds `outside` with two files and returns them by path and content.
+std::map<fs::path, std::string> OutsideFiles(const fs::path& outside) {
+  fs::create_directories(outside / "sub");
+  std::ofstream(outside / "a.txt") << "a";
+  std::ofstream(outside / "sub" / "b.txt") << "b";
+  return {{outside / "a.txt", "a"}, {outside / "sub" / "b.txt", "b"}};
+}
+
+void ExpectIntact(const std::map<fs::path, std::string>& files, const fs::path& outside) {
+  for (const auto& [path, content] : files) EXPECT_EQ(ReadFile(path), content) << path;
+  EXPECT_EQ(CountFiles(outside), files.size());
+}
+
+TEST(NodeFilesTest, RecoverRemovesALinkedStagingFolderButNothingItPointsTo) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path() / "dir";
+  const fs::path outside = temp.path() / "outside";
+  const auto files = OutsideFiles(outside);
+  fs::create_directories(dir);
+  fs::create_directory_symlink(outside, dir / ".nodes");
+  NodeFileStore store(dir);
+  EXPECT_EQ(store.Recover(), 0u);
+  ExpectIntact(files, outside);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir / ".nodes")));
+  // A linked scenario folder among the staged ones: the link goes, its target stays.
+  fs::create_directories(dir / ".nodes");
+  fs::create_directory_symlink(outside, NodeStagingFolder(dir, 1));
+  EXPECT_EQ(store.Recover(), 0u);
+  ExpectIntact(files, outside);
+}
+
+TEST(NodeFilesTest, UploadsGoThroughNoLinkInTheBatchFolder) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path() / "dir";
+  const fs::path outside = temp.path() / "outside";
+  NodeFileStore store(dir);
+  Publish(store, dir, 3);
+  // A linked scenario folder is not the scenario's own: the upload is staged inside DIR.
+  fs::rename(results::ScenarioFolder(dir, 3), outside);
+  fs::create_directory_symlink(outside, results::ScenarioFolder(dir, 3));
+  const size_t before = CountFiles(outside);
+  store.Write(3, "mapper", "f.txt", "data");
+  EXPECT_EQ(ReadFile(NodeStagingFolder(dir, 3) / "mapper" / "f.txt"), "data");
+  EXPECT_EQ(CountFiles(outside), before);
+  // A linked staging folder is refused, naming the link.
+  fs::remove_all(dir / ".nodes");
+  fs::create_directory_symlink(outside, dir / ".nodes");
+  try {
+    store.Write(4, "mapper", "f.txt", "data");
+    ADD_FAILURE() << "an upload went through a link";
+  } catch (const NodeFileError& error) {
+    EXPECT_NE(std::string(error.what()).find((dir / ".nodes").string() + " is a symbolic link"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(CountFiles(outside), before);
 }
 
 }  // namespace
