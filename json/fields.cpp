@@ -48,14 +48,19 @@ std::string_view ClosestName(std::string_view word, std::span<const std::string_
   size_t best_distance = 0;
   size_t best_edits = 0;
   for (const std::string_view candidate : candidates) {
-    const size_t edits = EditDistance(word, candidate);
-    size_t distance = edits;
     // A key cut short or run on ("sim_timeout" for "sim_timeout_period") is a likely slip too.
     const bool prefix =
         word.size() >= 3 && (candidate.starts_with(word) || word.starts_with(candidate));
-    if (prefix) distance = std::min<size_t>(distance, 1);
     // About one edit in three characters still reads as the same word.
     const size_t allowed = std::max<size_t>(1, std::min(word.size(), candidate.size()) / 3);
+    // Lengths further apart than that take more edits than allowed, and the edits between a
+    // word and its prefix are the difference in length: a megabyte-long word costs nothing.
+    const size_t length_gap =
+        std::max(word.size(), candidate.size()) - std::min(word.size(), candidate.size());
+    if (!prefix && length_gap > allowed) continue;
+    const size_t edits = prefix ? length_gap : EditDistance(word, candidate);
+    size_t distance = edits;
+    if (prefix) distance = std::min<size_t>(distance, 1);
     // Of equally likely slips, the one fewest edits away: "goal_radius" for "goal_radious", not
     // "goal", of which it merely runs on.
     const bool closer =

@@ -1,71 +1,27 @@
-// ParseJson and the strict parse's slow path: a parser callback that tracks where it is in the
-// document, so that a repeated key or a too deep container is reported with its path.
+// ParseJson and the strict parse's refusals with their paths.
 #include "json/parse.h"
 
-#include <set>
 #include <string>
 
-#include "core/check.h"
 #include "json/fields.h"
+#include "json/short_text.h"
 
 namespace asg::json {
 namespace internal {
-namespace {
 
-// One open object or array while parsing.
-struct Container {
-  explicit Container(bool is_object) : object(is_object) {}
-  bool object = false;
-  std::set<std::string, std::less<>> keys;  ///< keys seen so far (objects)
-  std::string key;                          ///< key of the value being parsed (objects)
-  size_t index = 0;                         ///< index of the element being parsed (arrays)
-};
-
-std::string PathOf(const std::vector<Container>& open) {
-  std::string path;
-  for (const Container& container : open) {
-    path = container.object ? ChildPath(path, container.key) : IndexPath(path, container.index);
-  }
-  return path;
+void AppendKeyPath(std::string& path, std::string_view key) {
+  path = ChildPath(path, CutText(key, kMaxKeyShown));
 }
 
-}  // namespace
+void AppendIndexPath(std::string& path, size_t index) { path = IndexPath(path, index); }
 
-void ThrowStrictParseError(std::string_view text) {
-  std::vector<Container> open;
-  auto track = [&open](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    switch (event) {
-      case nlohmann::json::parse_event_t::object_start:
-      case nlohmann::json::parse_event_t::array_start:
-        if (open.size() == kMaxJsonDepth) {
-          throw DecodeError(PathOf(open), "nested deeper than " + std::to_string(kMaxJsonDepth) +
-                                              " objects and arrays");
-        }
-        open.emplace_back(event == nlohmann::json::parse_event_t::object_start);
-        break;
-      case nlohmann::json::parse_event_t::key: {
-        const auto& key = parsed.get_ref<const std::string&>();
-        Container& object = open.back();
-        object.key = key;
-        if (!object.keys.insert(key).second) {
-          throw DecodeError(PathOf(open), "duplicate key in one object");
-        }
-        break;
-      }
-      case nlohmann::json::parse_event_t::object_end:
-      case nlohmann::json::parse_event_t::array_end:
-        open.pop_back();
-        if (!open.empty() && !open.back().object) ++open.back().index;
-        break;
-      case nlohmann::json::parse_event_t::value:
-        if (!open.empty() && !open.back().object) ++open.back().index;
-        break;
-    }
-    return true;
-  };
-  [[maybe_unused]] const nlohmann::json parsed = nlohmann::json::parse(text, track);
-  // The strict parse refused the text, so the tracking parse throws before it gets here.
-  ASG_CHECK(false);
+void ThrowDuplicateKey(std::string path) {
+  throw DecodeError(std::move(path), "duplicate key in one object");
+}
+
+void ThrowTooDeep(std::string path) {
+  throw DecodeError(std::move(path),
+                    "nested deeper than " + std::to_string(kMaxJsonDepth) + " objects and arrays");
 }
 
 }  // namespace internal

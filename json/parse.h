@@ -1,8 +1,9 @@
 // Strict JSON parsing for any nlohmann::basic_json type: a key repeated within one object and
 // nesting deeper than kMaxJsonDepth are refused (a plain parse keeps the last of repeated keys
 // silently). The check is cheap: the document is built from nlohmann's SAX events, and a key is
-// refused when inserting it finds it already there; the path of the offending key is worked out
-// by a second, slower parse, only once the text is known to be refused.
+// refused when inserting it finds it already there. The path of the offending key is read off
+// the containers still open at that moment, so refusing costs no more than parsing up to it:
+// linear in the text, whatever its shape.
 #pragma once
 
 #include <cstddef>
@@ -22,13 +23,18 @@ inline constexpr size_t kMaxJsonDepth = 64;
 
 namespace internal {
 
-/// Thrown by StrictJsonBuilder to stop a parse that will be refused; never leaves
-/// ParseJsonStrict.
-struct StrictParseStop {};
+/// Appends the JSON path of an object's member `key` to `path` ("a" + "b" gives "a.b").
+void AppendKeyPath(std::string& path, std::string_view key);
+/// Appends the JSON path of an array's element `index` to `path` ("a" + 2 gives "a[2]").
+void AppendIndexPath(std::string& path, size_t index);
+/// Throws DecodeError for the key at `path` repeated within its object.
+[[noreturn]] void ThrowDuplicateKey(std::string path);
+/// Throws DecodeError for the container at `path` nested deeper than kMaxJsonDepth.
+[[noreturn]] void ThrowTooDeep(std::string path);
 
-/// nlohmann SAX handler that builds the document like a plain parse, but stops (throwing
-/// StrictParseStop) at a key already present in its object or at a container nested deeper
-/// than kMaxJsonDepth. A syntax error is thrown as the parser reports it (a parse_error).
+/// nlohmann SAX handler that builds the document like a plain parse, but stops at a key already
+/// present in its object or at a container nested deeper than kMaxJsonDepth, throwing
+/// DecodeError with its path. A syntax error is thrown as the parser reports it (a parse_error).
 template <class BasicJson>
 class StrictJsonBuilder {
  public:
@@ -54,7 +60,11 @@ class StrictJsonBuilder {
   bool key(string_t& name) {
     auto& object = open_.back()->template get_ref<typename BasicJson::object_t&>();
     auto [member, inserted] = object.emplace(std::move(name), BasicJson());
-    if (!inserted) throw StrictParseStop{};
+    if (!inserted) {
+      std::string path = OpenPath(open_.size() - 1, open_.back());
+      AppendKeyPath(path, member->first);
+      ThrowDuplicateKey(std::move(path));
+    }
     member_ = &member->second;
     return true;
   }
@@ -91,9 +101,33 @@ class StrictJsonBuilder {
     return member_;
   }
   bool Open(typename BasicJson::value_t type) {
-    if (open_.size() == kMaxJsonDepth) throw StrictParseStop{};
+    if (open_.size() == kMaxJsonDepth) {
+      // The container would be the next element of an open array or the last key's value.
+      ThrowTooDeep(OpenPath(open_.size(), open_.back()->is_array() ? nullptr : member_));
+    }
     open_.push_back(Put(type));
     return true;
+  }
+
+  // The path of the value being parsed inside the `count` outermost open containers: within
+  // each, the open container one level in, and within the last, `last` (nullptr: the element
+  // an array is about to receive). Linear in the size of those containers; run once, on refusal.
+  std::string OpenPath(size_t count, const BasicJson* last) const {
+    std::string path;
+    for (size_t depth = 0; depth < count; ++depth) {
+      const BasicJson& container = *open_[depth];
+      const BasicJson* child = depth + 1 < count ? open_[depth + 1] : last;
+      if (container.is_array()) {
+        const size_t size = container.size();
+        AppendIndexPath(path, child == nullptr ? size : size - 1);
+        continue;
+      }
+      for (const auto& [name, value] :
+           container.template get_ref<const typename BasicJson::object_t&>()) {
+        if (&value == child) AppendKeyPath(path, name);
+      }
+    }
+    return path;
   }
 
   BasicJson& root_;
@@ -101,26 +135,19 @@ class StrictJsonBuilder {
   BasicJson* member_ = nullptr;   // the member of the innermost object whose key came last
 };
 
-/// Throws DecodeError naming the path of the first repeated key or of the first container
-/// nested too deep in `text`, which a StrictJsonBuilder refused. Slow: tracks every key.
-[[noreturn]] void ThrowStrictParseError(std::string_view text);
-
 }  // namespace internal
 
 /// Parses `text` into a BasicJson (nlohmann::json, nlohmann::ordered_json, ...). A syntax error
 /// throws BasicJson::parse_error unchanged (its byte() locates it); a key repeated within one
 /// object, or nesting deeper than kMaxJsonDepth, throws DecodeError whose path names the
 /// repeated key ("defaults.goal_radius") or the container nested too deep. Costs about what a
-/// plain parse does. Thread-safe.
+/// plain parse does, refused or not: time linear in the text, one copy of the document.
+/// Thread-safe.
 template <class BasicJson>
 BasicJson ParseJsonStrict(std::string_view text) {
   BasicJson root;
   internal::StrictJsonBuilder<BasicJson> builder(root);
-  try {
-    BasicJson::sax_parse(text, &builder);
-  } catch (const internal::StrictParseStop&) {
-    internal::ThrowStrictParseError(text);
-  }
+  BasicJson::sax_parse(text, &builder);
   return root;
 }
 

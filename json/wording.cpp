@@ -6,17 +6,13 @@
 
 #include "core/number_format.h"
 #include "json/fields.h"
+#include "json/short_text.h"
 
 namespace asg::json {
 namespace {
 
-// Longest dump of a value quoted in an error message.
+// Longest dump of a value quoted in an error message [bytes].
 constexpr size_t kMaxQuoted = 40;
-
-std::string Cut(std::string text) {
-  if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted - 3) + "...";
-  return text;
-}
 
 }  // namespace
 
@@ -38,9 +34,7 @@ std::string BoundText(const Limit& limit) {
          FormatNumber(limit.high) + (limit.high_open ? ")" : "]");
 }
 
-std::string ShortDump(const Json& j) {
-  return Cut(j.dump(-1, ' ', false, Json::error_handler_t::replace));
-}
+std::string ShortDump(const Json& j) { return ShortJson(j, kMaxQuoted); }
 
 std::string Describe(const Json& j) {
   if (j.is_null()) return "null";
@@ -120,7 +114,7 @@ DecodeError Wording::Unknown(const std::string& object_path, const UnknownKey& u
   } else {
     message += " (fields: " + JoinQuoted(unknown.known) + ")";
   }
-  return DecodeError(ChildPath(object_path, unknown.key), message);
+  return DecodeError(ChildPath(object_path, CutText(unknown.key, kMaxKeyShown)), message);
 }
 
 DecodeError Wording::Missing(const std::string& object_path, std::string_view key,

@@ -39,16 +39,20 @@ std::string EndpointText(const asio::ip::tcp::socket& socket) {
 }  // namespace
 
 std::shared_ptr<Connection> Connection::Create(asio::ip::tcp::socket socket,
-                                               const ConnectionSettings& settings) {
-  return std::shared_ptr<Connection>(new Connection(std::move(socket), settings));
+                                               const ConnectionSettings& settings,
+                                               std::shared_ptr<ByteBudget> unregistered_budget) {
+  return std::shared_ptr<Connection>(
+      new Connection(std::move(socket), settings, std::move(unregistered_budget)));
 }
 
-Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& settings)
+Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& settings,
+                       std::shared_ptr<ByteBudget> unregistered_budget)
     : socket_(std::move(socket)),
       strand_(asio::make_strand(socket_.get_executor())),
       settings_(settings),
       peer_(EndpointText(socket_)),
       decoder_(settings.limits),
+      unregistered_budget_(std::move(unregistered_budget)),
       read_buffer_(new char[kMinReadBytes]),
       read_buffer_bytes_(kMinReadBytes),
       heartbeat_timer_(strand_),
@@ -82,7 +86,9 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& s
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
 }
 
-Connection::~Connection() = default;
+Connection::~Connection() {
+  if (unregistered_budget_) unregistered_budget_->Give(budget_taken_);
+}
 
 void Connection::RequireNotStarted(const char* what) const {
   if (started_.load()) {
@@ -251,39 +257,85 @@ void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
   // While closing, bytes are read only to see the peer's end of stream, and dropped.
   if (!close_begun_) {
     decoder_.Feed(std::string_view(read_buffer_.get(), bytes));
-    Message message;
-    FrameError frame_error;
-    bool frame_completed = false;
-    while (!close_begun_) {
-      const auto status = decoder_.Next(&message, &frame_error);
-      if (status == FrameDecoder::Status::kNeedMore) break;
-      frame_completed = true;
-      if (status == FrameDecoder::Status::kError) {
-        ReplyError(frame_error.reference, frame_error.description);
-        BeginClose("bad frame from " + peer_ + ": " + frame_error.description);
-        break;
-      }
-      Dispatch(std::move(message));
-    }
-    // The frame deadline runs from the first byte of each frame; later bytes do not extend it.
-    if (decoder_.buffered_bytes() == 0) {
-      partial_frame_ = false;
-    } else if (!partial_frame_ || frame_completed) {
-      partial_frame_ = true;
-      partial_frame_since_ = last_received_;
-    }
+    DecodeFrames();
+    if (!close_begun_) CountPartialFrame();
   }
   // The read buffer follows the traffic (its bytes are in the decoder by now): a read that fills
   // it makes it grow, and a run of small reads ending on a frame boundary gives it back its
-  // small size, so that a thousand quiet connections hold a few KiB each.
+  // small size, so that a thousand quiet connections hold a few KiB each. A peer not yet
+  // registered sends small frames: its buffer stays small.
   small_reads_ = bytes < kMinReadBytes ? small_reads_ + 1 : 0;
-  if (bytes == read_buffer_bytes_ && bytes < kMaxReadBytes) {
+  if (bytes == read_buffer_bytes_ && bytes < kMaxReadBytes && !AwaitsRegistration()) {
     ResizeReadBuffer(std::min(kMaxReadBytes, 4 * bytes));
   } else if (small_reads_ >= kSmallReadsBeforeShrink && read_buffer_bytes_ > kMinReadBytes &&
              decoder_.buffered_bytes() == 0) {
     ResizeReadBuffer(kMinReadBytes);
   }
   StartRead();
+}
+
+bool Connection::AwaitsRegistration() const {
+  return settings_.registration_timeout.count() > 0 && !registered_.load();
+}
+
+void Connection::DecodeFrames() {
+  Message message;
+  FrameError frame_error;
+  bool frame_completed = false;
+  while (!close_begun_) {
+    // A handler may register the peer, which lifts the lower cap from the next frame on.
+    const bool awaits_registration = AwaitsRegistration();
+    decoder_.set_max_frame_bytes(awaits_registration ? settings_.max_unregistered_frame_bytes
+                                                     : settings_.limits.max_frame_bytes);
+    const auto status = decoder_.Next(&message, &frame_error);
+    if (status == FrameDecoder::Status::kNeedMore) break;
+    frame_completed = true;
+    if (status == FrameDecoder::Status::kError) {
+      if (awaits_registration && (frame_error.kind == FrameErrorKind::kJsonTooLong ||
+                                  frame_error.kind == FrameErrorKind::kAttachmentTooLong)) {
+        frame_error.description += " for a peer not yet registered";
+      }
+      ReplyError(frame_error.reference, frame_error.description);
+      BeginClose("bad frame from " + peer_ + ": " + frame_error.description);
+      break;
+    }
+    Dispatch(std::move(message));
+  }
+  // The frame deadline runs from the first byte of each frame; later bytes do not extend it.
+  if (decoder_.buffered_bytes() == 0) {
+    partial_frame_ = false;
+  } else if (!partial_frame_ || frame_completed) {
+    partial_frame_ = true;
+    partial_frame_since_ = last_received_;
+  }
+}
+
+void Connection::CountPartialFrame() {
+  if (!unregistered_budget_) return;
+  const size_t held = decoder_.buffered_bytes();
+  const size_t counted =
+      AwaitsRegistration() && held > kUncountedPartialBytes ? held - kUncountedPartialBytes : 0;
+  if (counted <= budget_taken_) {
+    unregistered_budget_->Give(budget_taken_ - counted);
+    budget_taken_ = counted;
+    return;
+  }
+  if (unregistered_budget_->TryTake(counted - budget_taken_)) {
+    budget_taken_ = counted;
+    return;
+  }
+  const std::string reason =
+      "partial frames of peers not yet registered over their shared cap of " +
+      std::to_string(unregistered_budget_->cap_bytes()) + " bytes: " + peer_ + " holds " +
+      std::to_string(held) + " bytes of a frame";
+  ReplyError(0, reason);
+  BeginClose(reason);
+}
+
+void Connection::DropPartialFrame() {
+  decoder_ = FrameDecoder(settings_.limits);
+  if (unregistered_budget_) unregistered_budget_->Give(budget_taken_);
+  budget_taken_ = 0;
 }
 
 void Connection::ResizeReadBuffer(size_t bytes) {
@@ -335,6 +387,7 @@ void Connection::BeginClose(const std::string& reason) {
   close_begun_ = true;
   MarkClosing();
   close_reason_ = reason;
+  DropPartialFrame();
   heartbeat_timer_.cancel();
   FailPendingRequests();
   close_timer_.expires_after(settings_.close_timeout);
@@ -384,6 +437,7 @@ void Connection::FinishClose() {
   for (const OutgoingFrame& frame : write_queue_) dropped += frame.bytes();
   ReleaseQueueBytes(dropped);
   write_queue_.clear();
+  DropPartialFrame();
   if (close_handler_) {
     try {
       close_handler_(close_reason_);

@@ -23,8 +23,10 @@
 // bytes, and a peer that does not read is cut off when the cap would be exceeded; a frame whose
 // first bytes arrived must be whole within frame_timeout (bytes trickling in do not extend it);
 // and with a registration_timeout, the owner must call MarkRegistered() within it, else the
-// connection is closed (heartbeats do not count). Each of these closes with a reason that names
-// the limit, given to the close handler.
+// connection is closed (heartbeats do not count). Until then a frame may hold only
+// max_unregistered_frame_bytes, and the partial frames of all of a server's connections not yet
+// registered share max_unregistered_bytes, so that strangers make the process buffer and parse
+// little. Each of these closes with a reason that names the limit, given to the close handler.
 #pragma once
 
 #include <atomic>
@@ -41,6 +43,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "protocol/byte_budget.h"
 #include "protocol/direct_writer.h"
 #include "protocol/frame.h"
 
@@ -62,7 +65,19 @@ struct ConnectionSettings {
   /// header.
   size_t max_queued_bytes = size_t{128} << 20;
   FrameLimits limits;  ///< cap on incoming and outgoing frames
+  /// [bytes] cap on JSON + attachment of each incoming frame while the peer must register
+  /// (registration_timeout > 0) and has not: a registration is small, so a peer not yet known
+  /// makes the process buffer and parse little. A larger frame is refused from its header.
+  size_t max_unregistered_frame_bytes = size_t{64} << 10;
+  /// [bytes] cap on the partial frames that all the connections of one server whose peers have
+  /// not registered hold together, not counting the first kUncountedPartialBytes of each (a
+  /// registration fits there, so strangers filling the cap cannot lock out workers). The
+  /// connection whose partial frame would pass it is closed.
+  size_t max_unregistered_bytes = size_t{16} << 20;
 };
+
+/// [bytes] the first bytes of a partial frame that max_unregistered_bytes does not count.
+inline constexpr size_t kUncountedPartialBytes = size_t{4} << 10;
 
 /// The outcome of a request: success with the reply, or failure with a description (an Error
 /// reply's description, a timeout, or the connection closing).
@@ -93,9 +108,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// dropped.
   using CloseHandler = std::function<void(const std::string& reason)>;
 
-  /// Wraps a connected socket. Register handlers, then call Start().
-  static std::shared_ptr<Connection> Create(boost::asio::ip::tcp::socket socket,
-                                            const ConnectionSettings& settings = {});
+  /// Wraps a connected socket. Register handlers, then call Start(). While the peer has not
+  /// registered, its partial frames count against `unregistered_budget` when one is given (a
+  /// server's accepted connections share one of settings.max_unregistered_bytes).
+  static std::shared_ptr<Connection> Create(
+      boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings = {},
+      std::shared_ptr<ByteBudget> unregistered_budget = nullptr);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -167,7 +185,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::unique_ptr<boost::asio::steady_timer> timer;
   };
 
-  Connection(boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings);
+  Connection(boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings,
+             std::shared_ptr<ByteBudget> unregistered_budget);
 
   bool OnIoThread() const;
   void RequireNotStarted(const char* what) const;
@@ -192,6 +211,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnWrite(const boost::system::error_code& error);
   void StartRead();
   void OnRead(const boost::system::error_code& error, size_t bytes);
+  /// True while the peer must register and has not; any thread.
+  bool AwaitsRegistration() const;
+  /// On the strand: decodes and dispatches the frames fed so far, under the cap in force.
+  void DecodeFrames();
+  /// On the strand: counts the partial frame of a peer not yet registered against the shared
+  /// budget, and gives it back once registered; when the budget is spent, closes.
+  void CountPartialFrame();
+  /// On the strand, once closing: frees the bytes of a frame not yet whole, and gives back what
+  /// they took of the shared budget (bytes read later are dropped unread).
+  void DropPartialFrame();
   /// Replaces the read buffer by one of `bytes` bytes (between reads only).
   void ResizeReadBuffer(size_t bytes);
   void Dispatch(Message message);
@@ -222,6 +251,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Strand-only state.
   FrameDecoder decoder_;
+  std::shared_ptr<ByteBudget> unregistered_budget_;  // shared by a server's connections, or null
+  size_t budget_taken_ = 0;                          // bytes taken from it
   std::unique_ptr<char[]> read_buffer_;  // 4 KiB, up to 64 KiB while large frames arrive
   size_t read_buffer_bytes_ = 0;         // its size
   uint32_t small_reads_ = 0;             // reads in a row below 4 KiB

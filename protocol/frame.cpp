@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "json/parse.h"
+#include "json/short_text.h"
+#include "json/wording.h"
 
 namespace asg::protocol {
 namespace {
@@ -14,6 +16,9 @@ namespace {
 /// [bytes] storage a decoder keeps between frames; more, needed by a large frame, is given back
 /// once the frame is decoded, so an idle connection holds little.
 constexpr size_t kRetainedBufferBytes = 16 * 1024;
+
+/// [bytes] the most of an envelope's bad value that an error quotes.
+constexpr size_t kMaxValueShown = 64;
 
 void PutUint32BigEndian(uint32_t value, char* out) {
   out[0] = static_cast<char>((value >> 24) & 0xFF);
@@ -87,6 +92,18 @@ size_t FindInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+// `text` with each byte that begins no well-formed UTF-8 sequence replaced by U+FFFD: an Error
+// reply can carry any description (a value cut short in an error message, say).
+std::string ValidUtf8(std::string_view text) {
+  std::string valid;
+  for (size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos;
+       bad = FindInvalidUtf8(text)) {
+    valid.append(text.substr(0, bad)).append("\xEF\xBF\xBD");
+    text.remove_prefix(bad + 1);
+  }
+  return valid.append(text);
+}
+
 }  // namespace
 
 std::string ResponseType(std::string_view service) {
@@ -101,13 +118,13 @@ bool IsReplyType(std::string_view type) {
 }
 
 Json ErrorBody(std::string_view description) {
-  return Json{{"success", false}, {"description", description}};
+  return Json{{"success", false}, {"description", ValidUtf8(description)}};
 }
 
 std::string ErrorDescription(const Json& body) {
   const auto it = body.find("description");
   if (it != body.end() && it->is_string()) return it->get<std::string>();
-  return "Error reply without a description: " + body.dump();
+  return "Error reply without a description: " + json::ShortJson(body, kMaxValueShown);
 }
 
 std::string EncodeFrameHead(std::string_view type, int64_t reference, const Json& message,
@@ -147,11 +164,10 @@ std::string EncodeFrame(const Message& message, const FrameLimits& limits) {
   return frame;
 }
 
-FrameDecoder::FrameDecoder(const FrameLimits& limits) : limits_(limits) {
-  // Lengths travel as 32-bit values, so a larger cap could never be reached.
-  limits_.max_frame_bytes =
-      std::min<size_t>(limits_.max_frame_bytes, std::numeric_limits<uint32_t>::max());
-}
+// Lengths travel as 32-bit values, so a larger cap could never be reached.
+FrameDecoder::FrameDecoder(const FrameLimits& limits)
+    : limits_cap_(std::min<size_t>(limits.max_frame_bytes, std::numeric_limits<uint32_t>::max())),
+      max_frame_bytes_(limits_cap_) {}
 
 void FrameDecoder::Feed(std::string_view bytes) {
   // Drop decoded bytes before growing, so the buffer holds at most one frame plus one chunk.
@@ -206,19 +222,17 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
 
   const size_t json_bytes = GetUint32BigEndian(header + 4);
   const size_t attachment_bytes = GetUint32BigEndian(header + 8);
-  if (json_bytes > limits_.max_frame_bytes) {
+  if (json_bytes > max_frame_bytes_) {
     return Fail(error, FrameErrorKind::kJsonTooLong,
                 "frame header: JSON length " + std::to_string(json_bytes) +
-                    " bytes is over the cap of " + std::to_string(limits_.max_frame_bytes) +
-                    " bytes",
+                    " bytes is over the cap of " + std::to_string(max_frame_bytes_) + " bytes",
                 true);
   }
-  if (attachment_bytes > limits_.max_frame_bytes - json_bytes) {
+  if (attachment_bytes > max_frame_bytes_ - json_bytes) {
     return Fail(error, FrameErrorKind::kAttachmentTooLong,
                 "frame header: attachment length " + std::to_string(attachment_bytes) +
                     " bytes with JSON length " + std::to_string(json_bytes) +
-                    " bytes is over the cap of " + std::to_string(limits_.max_frame_bytes) +
-                    " bytes",
+                    " bytes is over the cap of " + std::to_string(max_frame_bytes_) + " bytes",
                 true);
   }
   if (available < kFrameHeaderBytes + json_bytes + attachment_bytes) return Status::kNeedMore;
@@ -266,10 +280,10 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
            : true)) {
     reference = reference_it->get<int64_t>();
   } else {
-    return Fail(
-        error, FrameErrorKind::kBadEnvelope,
-        "envelope: \"reference\" is " + reference_it->dump() + ", expected a 64-bit integer",
-        false);
+    return Fail(error, FrameErrorKind::kBadEnvelope,
+                "envelope: \"reference\" is " + json::ShortJson(*reference_it, kMaxValueShown) +
+                    ", expected a 64-bit integer",
+                false);
   }
   const auto type_it = envelope.find("type");
   if (type_it == envelope.end()) {
@@ -278,8 +292,9 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
   }
   if (!type_it->is_string() || type_it->get_ref<const std::string&>().empty()) {
     return Fail(error, FrameErrorKind::kBadEnvelope,
-                "envelope: \"type\" is " + type_it->dump() + ", expected a non-empty string", false,
-                reference);
+                "envelope: \"type\" is " + json::ShortJson(*type_it, kMaxValueShown) +
+                    ", expected a non-empty string",
+                false, reference);
   }
   const auto message_it = envelope.find("message");
   if (message_it == envelope.end()) {
@@ -294,7 +309,8 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
   }
   for (const auto& [key, value] : envelope.items()) {
     if (key != "type" && key != "reference" && key != "message") {
-      return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: unknown key \"" + key + "\"",
+      return Fail(error, FrameErrorKind::kBadEnvelope,
+                  "envelope: unknown key " + json::Quoted(json::CutText(key, json::kMaxKeyShown)),
                   false, reference);
     }
   }

@@ -21,6 +21,7 @@
 // (heartbeats, errors about unreadable frames).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -63,10 +64,12 @@ std::string ResponseType(std::string_view service);
 /// True for "Error" and for any type ending in "Response".
 bool IsReplyType(std::string_view type);
 
-/// The body of an Error reply: {"success": false, "description": description}.
+/// The body of an Error reply: {"success": false, "description": description}, where a byte of
+/// the description that begins no well-formed UTF-8 sequence becomes U+FFFD.
 Json ErrorBody(std::string_view description);
 
-/// The description of an Error reply's body, or a text saying the body has none.
+/// The description of an Error reply's body, or a text saying the body has none (quoting the
+/// body, cut short).
 std::string ErrorDescription(const Json& body);
 
 /// Encodes the 12-byte header and the JSON of a frame whose attachment has attachment_bytes
@@ -119,6 +122,12 @@ class FrameDecoder {
   /// (kNeedMore) or fills *error (kError). After a stream_lost error every call repeats it.
   Status Next(Message* message, FrameError* error);
 
+  /// Caps the JSON + attachment of frames whose header is read from now on at `bytes`, never
+  /// above the limits' cap; a connection lowers it while its peer has not registered.
+  void set_max_frame_bytes(size_t bytes) { max_frame_bytes_ = std::min(bytes, limits_cap_); }
+  /// The cap on JSON + attachment of the next frame [bytes].
+  size_t max_frame_bytes() const { return max_frame_bytes_; }
+
   /// Bytes fed but not yet decoded [bytes].
   size_t buffered_bytes() const { return buffer_.size() - read_offset_; }
 
@@ -129,7 +138,8 @@ class FrameDecoder {
   Status Fail(FrameError* error, FrameErrorKind kind, std::string description, bool stream_lost,
               int64_t reference = 0);
 
-  FrameLimits limits_;
+  size_t limits_cap_;       // the limits' cap, at most what 32 bits can tell
+  size_t max_frame_bytes_;  // the cap in force, at most limits_cap_
   std::string buffer_;      // received bytes; decoded ones precede read_offset_
   size_t read_offset_ = 0;  // first byte not yet decoded
   bool stream_lost_ = false;

@@ -26,6 +26,7 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
         acceptor(io_executor),
         retry_timer(io_executor),
         settings(connection_settings),
+        unregistered_budget(std::make_shared<ByteBudget>(settings.max_unregistered_bytes)),
         on_accept(std::move(handler)) {}
 
   void Accept() {
@@ -44,7 +45,7 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
       if (!acceptor.is_open()) return;
     }
     if (!error) {
-      on_accept(Connection::Create(std::move(socket), settings));
+      on_accept(Connection::Create(std::move(socket), settings, unregistered_budget));
       Accept();
       return;
     }
@@ -70,6 +71,7 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
   asio::ip::tcp::acceptor acceptor;
   asio::steady_timer retry_timer;
   ConnectionSettings settings;
+  std::shared_ptr<ByteBudget> unregistered_budget;  // shared by the accepted connections
   AcceptHandler on_accept;
 };
 

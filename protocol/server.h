@@ -15,7 +15,9 @@ namespace asg::protocol {
 /// Accepts connections on one endpoint until stopped. Each accepted connection is handed, not
 /// started, to the accept callback on an io thread; the callback registers handlers and calls
 /// Start(), and keeps the connection for as long as it wants it (a started connection also
-/// keeps itself alive until it closes). A failure on one connection never affects the others.
+/// keeps itself alive until it closes). A failure on one connection never affects the others,
+/// and the partial frames of the accepted connections whose peers have not registered share one
+/// cap, settings.max_unregistered_bytes.
 class Server {
  public:
   /// Receives each new connection.

@@ -1,16 +1,18 @@
-// Tests for json/fields.h, json/wording.h and json/range.h: one field list decoding, encoding and
-// describing a small type, and a type whose wording is its own.
+// Tests for json/fields.h, json/wording.h, json/short_text.h and json/range.h: one field list
+// decoding, encoding and describing a small type, and a type whose wording is its own.
 #include "json/fields.h"
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "json/declare.h"
 #include "json/range.h"
+#include "json/short_text.h"
 
 namespace asg::json::testing {
 
@@ -256,6 +258,31 @@ TEST(Wording, ATypeWordsItsErrorsItsOwnWay) {
   EXPECT_EQ(ErrorOf<Worded>("[]"), "probe: expected an object, got an array []");
   SchemaBuilder builder(SchemaBuilder::Mode::kStrict);
   EXPECT_EQ(SchemaRef<Worded>(builder), Json::parse(R"({"$ref": "#/$defs/WordedSettings"})"));
+}
+
+// A value quoted in a message is cut short, never within a UTF-8 sequence, and rendered in time
+// that does not grow with the value (a frame may carry a megabyte-long string or array).
+TEST(Wording, QuotesLargeValuesShortAndCutsBetweenCharacters) {
+  EXPECT_EQ(ShortDump(Json::parse(R"({"a":[1,2.5,"x"],"b":null})")),
+            R"({"a":[1,2.5,"x"],"b":null})");
+  const std::string cut = ShortJson(Json(std::string(35, 'a') + "\u00e9\u00e9"), 40);
+  EXPECT_EQ(cut, "\"" + std::string(35, 'a') + "...");  // not half of the first e-acute
+  EXPECT_EQ(CutText("\u00e9\u00e9\u00e9", 5), "\u00e9...");
+  EXPECT_EQ(ShortJson(Json(std::vector<int>(5'000'000, 7)), 40),
+            "[7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,...");
+  const Json huge_key = {{std::string(4'000'000, 'k'), 1}};
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(ShortJson(huge_key, 40).size(), 40u);
+  // A 4 MB unknown key is named cut short, and the search for the key it misspells costs
+  // nothing: no name lies within a few edits of it.
+  try {
+    Probe probe;
+    Decode(Json{{"name", "a"}, {std::string(4'000'000, 'x'), 1}}, "", &probe);
+    FAIL() << "no DecodeError";
+  } catch (const DecodeError& error) {
+    EXPECT_EQ(error.path(), std::string(125, 'x') + "...");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 namespace asg::json {
@@ -54,6 +55,57 @@ TEST(ParseJson, BoundsNestingDepth) {
     EXPECT_NE(std::string(error.what()).find("nested deeper than 64 objects and arrays"),
               std::string::npos);
   }
+}
+
+// An array of `elements` empty objects, then one whose key "a" is repeated: about 3 bytes per
+// element, the shape that made the former error path quadratic.
+std::string ManyObjectsThenARepeatedKey(size_t elements) {
+  std::string text = "[";
+  text.reserve(3 * elements + 20);
+  for (size_t i = 0; i < elements; ++i) text += "{},";
+  text += R"({"a": 1, "a": 2}])";
+  return text;
+}
+
+TEST(ParseJson, RefusesARepeatedKeyInTimeLinearInTheText) {
+  // 1 MB and 4 MB: a linear refusal takes well under a second for both; the former path (a
+  // second parse rescanning the array at each object's end) took 30 s for the first alone.
+  constexpr auto kBound = std::chrono::seconds(10);
+  const auto start = std::chrono::steady_clock::now();
+  for (const size_t elements : {size_t{320'000}, size_t{1'280'000}}) {
+    try {
+      ParseJson(ManyObjectsThenARepeatedKey(elements));
+      FAIL() << "no DecodeError";
+    } catch (const DecodeError& error) {
+      EXPECT_EQ(error.path(), "[" + std::to_string(elements) + "].a");
+      EXPECT_EQ(error.problem(), "duplicate key in one object");
+    }
+    ASSERT_LT(std::chrono::steady_clock::now() - start, kBound) << elements << " elements";
+  }
+}
+
+TEST(ParseJson, NamesTheObjectKeysAndIndexesAroundATooDeepContainer) {
+  std::string text = R"({"a": [0, {"b": {"c": 1}, "d": )";
+  for (int i = 0; i < 64; ++i) text += "[";
+  try {
+    ParseJson(text);
+    FAIL() << "no DecodeError";
+  } catch (const DecodeError& error) {
+    std::string path = "a[1].d";
+    for (int i = 0; i < 61; ++i) path += "[0]";
+    EXPECT_EQ(error.path(), path);
+  }
+}
+
+TEST(ParseJson, ParsesALargeDocumentInTimeLinearInTheText) {
+  // 1.28 million small objects (about 12 MB): a plain parse's pace, whatever the shape.
+  std::string text = "[";
+  for (int i = 0; i < 1'280'000; ++i) text += R"({"k": 1},)";
+  text += "{}]";
+  const auto start = std::chrono::steady_clock::now();
+  const Json parsed = ParseJson(text);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(parsed.size(), 1'280'001u);
 }
 
 }  // namespace

@@ -276,5 +276,13 @@ TEST(FrameTest, NestingDeeperThanTheCapIsRefused) {
       << error.description;
 }
 
+// A description cut within a UTF-8 sequence still makes an Error reply that encodes (it used to
+// throw, and the throw escaped the connection's io thread).
+TEST(FrameTest, AnErrorReplyCarriesAnyDescription) {
+  const Json body = ErrorBody("got string \"aa\xC3...\" and \xFF");
+  EXPECT_EQ(ErrorDescription(body), "got string \"aa\xEF\xBF\xBD...\" and \xEF\xBF\xBD");
+  EXPECT_NO_THROW(EncodeFrame({"Error", 1, body, {}}));
+}
+
 }  // namespace
 }  // namespace asg::protocol

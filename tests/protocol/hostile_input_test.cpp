@@ -25,17 +25,7 @@ ConnectionSettings CappedSettings() {
   return settings;
 }
 
-std::string Header(uint32_t json_bytes, uint32_t attachment_bytes) {
-  std::string header = "ASG1";
-  for (const uint32_t value : {json_bytes, attachment_bytes}) {
-    for (int shift = 24; shift >= 0; shift -= 8) header += static_cast<char>(value >> shift);
-  }
-  return header;
-}
-
-std::string RawFrame(const std::string& json) {
-  return Header(static_cast<uint32_t>(json.size()), 0) + json;
-}
+using testing::RawFrame;
 
 // A client connected before the hostile one, and still served after it.
 class HostileInputTest : public ::testing::Test {
@@ -85,12 +75,12 @@ TEST_F(HostileInputTest, WrongMagic) {
 }
 
 TEST_F(HostileInputTest, JsonLengthOverTheCap) {
-  ExpectErrorThenClose(Header(2 << 20, 0) + "{}",
+  ExpectErrorThenClose(testing::FrameHeader(2 << 20, 0) + "{}",
                        "JSON length 2097152 bytes is over the cap of 1048576 bytes");
 }
 
 TEST_F(HostileInputTest, AttachmentLengthOverTheCap) {
-  ExpectErrorThenClose(Header(100, 0xFFFFFF00) + "{}",
+  ExpectErrorThenClose(testing::FrameHeader(100, 0xFFFFFF00) + "{}",
                        "attachment length 4294967040 bytes with JSON length 100 bytes is over "
                        "the cap of 1048576 bytes");
 }
@@ -148,7 +138,7 @@ TEST_F(HostileInputTest, ThrowingHandlerGetsAnErrorAndTheConnectionStaysUp) {
 TEST_F(HostileInputTest, PeerClosingMidFrame) {
   {
     RawClient raw(server_.port());
-    raw.Write(Header(100, 0) + R"({"type":)");
+    raw.Write(testing::FrameHeader(100, 0) + R"({"type":)");
     raw.ShutdownSend();
     const testing::RawReadResult result = raw.ReadUntilClosed();
     EXPECT_TRUE(result.closed);
@@ -232,8 +222,8 @@ TEST_F(HostileInputTest, RandomizedGarbageNeverStopsTheServer) {
         break;
       case 1: {  // valid magic, random lengths, random payload
         const bool small = uniform(0, 1) == 0;
-        batch.bytes += Header(small ? uniform(0, 200) : uniform(0, 0xFFFFFFFF),
-                              small ? uniform(0, 50) : uniform(0, 0xFFFFFFFF));
+        batch.bytes += testing::FrameHeader(small ? uniform(0, 200) : uniform(0, 0xFFFFFFFF),
+                                            small ? uniform(0, 50) : uniform(0, 0xFFFFFFFF));
         batch.bytes += random_bytes(uniform(0, 100));
         break;
       }
@@ -368,6 +358,73 @@ TEST(HostileDeadlineTest, RegisteredPeerStaysPastTheRegistrationDeadline) {
   const Message reply = raw.ReadReply();
   EXPECT_EQ(reply.type, "EchoResponse");
   EXPECT_EQ(reply.reference, 2);
+}
+
+// A peer that must register and has not may send only small frames: a larger one is refused
+// from its header, before any of its bytes are buffered or parsed; once registered, the same
+// frame is served.
+TEST(UnregisteredPeerTest, FrameOverTheCapBeforeRegistrationIsRefusedFromItsHeader) {
+  ConnectionSettings settings;
+  settings.registration_timeout = 10s;
+  TestServer server(settings);
+  const std::string large =
+      testing::RequestBytes("Echo", 2, Json{{"pad", std::string(100'000, 'x')}});
+  {
+    RawClient raw(server.port());
+    raw.Write(large.substr(0, 64));  // the header announces about 100 kB, over the 64 KiB cap
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    EXPECT_TRUE(result.closed);
+    ASSERT_EQ(result.frames.size(), 1u);
+    EXPECT_NE(ErrorDescription(result.frames[0].message)
+                  .find("over the cap of 65536 bytes for a peer not yet registered"),
+              std::string::npos)
+        << ErrorDescription(result.frames[0].message);
+  }
+  RawClient registered(server.port());
+  registered.Write(testing::RequestBytes("Register", 1, Json::object()));
+  EXPECT_EQ(registered.ReadReply().type, "RegisterResponse");
+  registered.Write(large);
+  const Message reply = registered.ReadReply();
+  EXPECT_EQ(reply.type, "EchoResponse");
+  EXPECT_EQ(reply.message["pad"].get_ref<const std::string&>().size(), 100'000u);
+}
+
+// The partial frames of all the peers not yet registered share one cap: a peer whose partial
+// frame passes it is cut, and the bytes it held are given back to the others.
+TEST(UnregisteredPeerTest, PartialFramesOfUnregisteredPeersShareOneCap) {
+  ConnectionSettings settings;
+  settings.registration_timeout = 10s;
+  settings.max_unregistered_bytes = 16 * 1024;
+  TestServer server(settings);
+  const std::string frame =
+      testing::RequestBytes("Echo", 3, Json{{"pad", std::string(60'000, 'y')}});
+  {
+    RawClient raw(server.port());
+    raw.Write(frame.substr(0, 30'000));  // holds 26 KiB beyond the uncounted first 4 KiB
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    EXPECT_TRUE(result.closed);
+    ASSERT_EQ(result.frames.size(), 1u);
+    EXPECT_NE(ErrorDescription(result.frames[0].message)
+                  .find("partial frames of peers not yet registered over their shared cap of "
+                        "16384 bytes"),
+              std::string::npos)
+        << ErrorDescription(result.frames[0].message);
+  }
+  ASSERT_EQ(server.WaitForCloses(1).size(), 1u);
+  // What the cut peer held is given back: another one's 12 kB partial frame fits, and completes.
+  RawClient small(server.port());
+  const std::string small_frame =
+      testing::RequestBytes("Echo", 4, Json{{"pad", std::string(12'000, 'z')}});
+  small.Write(small_frame.substr(0, 11'000));
+  small.Write(small_frame.substr(11'000));
+  EXPECT_EQ(small.ReadReply().type, "EchoResponse");
+  // A registered peer's frames do not count.
+  RawClient registered(server.port());
+  registered.Write(testing::RequestBytes("Register", 1, Json::object()));
+  EXPECT_EQ(registered.ReadReply().type, "RegisterResponse");
+  registered.Write(frame.substr(0, 30'000));
+  registered.Write(frame.substr(30'000));
+  EXPECT_EQ(registered.ReadReply().type, "EchoResponse");
 }
 
 }  // namespace

@@ -227,6 +227,31 @@ class RawClient {
   std::vector<Message> unread_;  // frames decoded but not yet returned
 };
 
+/// The 12-byte header of a frame announcing `json_bytes` of JSON and `attachment_bytes` of
+/// attachment, whatever follows.
+inline std::string FrameHeader(uint32_t json_bytes, uint32_t attachment_bytes) {
+  std::string header(kFrameMagic);
+  for (const uint32_t value : {json_bytes, attachment_bytes}) {
+    for (int shift = 24; shift >= 0; shift -= 8) header += static_cast<char>(value >> shift);
+  }
+  return header;
+}
+
+/// A frame of any JSON text (a repeated key, invalid JSON...) without an attachment, as bytes.
+inline std::string RawFrame(const std::string& json) {
+  return FrameHeader(static_cast<uint32_t>(json.size()), 0) + json;
+}
+
+/// A frame of type `type` whose body holds an array of `elements` empty objects, the last with
+/// a repeated key "a": about 3 bytes per element, refused at "message.items[<elements>].a".
+inline std::string RepeatedKeyFrame(const std::string& type, size_t elements) {
+  std::string json = R"({"type": ")" + type + R"(", "reference": 9, "message": {"items": [)";
+  json.reserve(json.size() + 3 * elements + 24);
+  for (size_t i = 0; i < elements; ++i) json += "{},";
+  json += R"({"a": 1, "a": 2}]}})";
+  return RawFrame(json);
+}
+
 /// A valid request frame as bytes.
 inline std::string RequestBytes(const std::string& type, int64_t reference, const Json& body) {
   return EncodeFrame({type, reference, body, {}});

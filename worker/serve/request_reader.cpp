@@ -3,18 +3,16 @@
 
 #include <algorithm>
 
+#include "json/short_text.h"
+
 namespace asg::worker::serve {
 namespace {
 
 /// Longest value quoted in a message, before it is cut.
 constexpr size_t kMaxShown = 60;
 
-/// The value as JSON, cut to kMaxShown characters.
-std::string Shown(const json::Json& value) {
-  std::string text = value.dump();
-  if (text.size() > kMaxShown) text = text.substr(0, kMaxShown - 3) + "...";
-  return text;
-}
+/// The value as JSON, cut to kMaxShown bytes (however large the value).
+std::string Shown(const json::Json& value) { return json::ShortJson(value, kMaxShown); }
 
 /// "a, b or c".
 std::string Alternatives(std::span<const std::string_view> names) {
@@ -46,7 +44,9 @@ RequestReader::RequestReader(const json::Json& j, std::string path)
 void RequestReader::Finish() const {
   // An object without fields has no field names to suggest.
   if (fields_ == 0 && !j_.empty()) {
-    throw json::DecodeError(json::ChildPath(path_, j_.begin().key()), "unknown field");
+    throw json::DecodeError(
+        json::ChildPath(path_, json::CutText(j_.begin().key(), json::kMaxKeyShown)),
+        "unknown field");
   }
   reader_.Finish();
 }
