@@ -98,7 +98,9 @@ workers started by any other means (docs: README, "Beyond one machine").
 
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
 scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2
-usage, batch-file or output-folder error (nothing ran), 130 interrupted.
+usage, batch-file or output-folder error (nothing ran), 3 output could not be written (e.g. a
+full disk: the first failure is named, no more scenarios are handed out; --resume runs the
+rest), 130 interrupted.
 
 Options)";
 

@@ -57,22 +57,41 @@ Logger::Logger(const std::filesystem::path& file, bool echo_to_stderr, LogLevel 
   std::error_code error;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), error);
   // Created here unless it exists; a symbolic link in its place is refused, not followed.
-  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  fd_ = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
     throw std::runtime_error(
         file.string() + ": cannot open the log file for appending: " +
         (errno == ELOOP ? "it is a symbolic link (not followed)" : std::strerror(errno)));
   }
-  ::close(fd);
-  out_.open(file, std::ios::app);
-  if (!out_) throw std::runtime_error(file.string() + ": cannot open the log file for appending");
 }
+
+Logger::~Logger() { ::close(fd_); }
+
+namespace {
+
+// Appends `line` to `fd` whole, or not at all: a write cut short (a full disk) is cut off again.
+void AppendWhole(int fd, std::string_view line) {
+  const off_t end = ::lseek(fd, 0, SEEK_END);
+  size_t written = 0;
+  while (written < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      // Nothing more fits: the part written is cut off again, as far as that is possible.
+      if (written > 0 && end >= 0 && ::ftruncate(fd, end) != 0) errno = 0;
+      return;
+    }
+    written += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
 
 void Logger::Log(LogLevel level, std::string_view message) {
   if (level < min_level_) return;
   const std::string line = FormatLogLine(std::chrono::system_clock::now(), level, message) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
-  out_ << line << std::flush;
+  AppendWhole(fd_, line);
   if (echo_to_stderr_) std::cerr << line << std::flush;
 }
 

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -25,7 +24,9 @@ std::string FormatLogLine(std::chrono::system_clock::time_point time, LogLevel l
                           std::string_view message);
 
 /// Writes log lines to a file (and stderr when asked). Lines below the minimum level are
-/// dropped. Every line is flushed to the file at once so a crash loses nothing logged before.
+/// dropped. Every line is written to the file at once so a crash loses nothing logged before;
+/// a line that cannot be written whole (a full disk) is cut off again, so the file always ends
+/// with a whole line, and later lines are tried anew.
 class Logger {
  public:
   /// Opens `file` for appending, creating its folder when needed; throws std::runtime_error
@@ -33,6 +34,7 @@ class Logger {
   /// `echo_to_stderr` also prints every kept line to stderr.
   Logger(const std::filesystem::path& file, bool echo_to_stderr,
          LogLevel min_level = LogLevel::kInfo);
+  ~Logger();
   Logger(const Logger&) = delete;
   Logger& operator=(const Logger&) = delete;
 
@@ -50,8 +52,8 @@ class Logger {
   std::filesystem::path file_;
   bool echo_to_stderr_;
   LogLevel min_level_;
-  std::mutex mutex_;  // guards out_ and stderr writes
-  std::ofstream out_;
+  std::mutex mutex_;  // guards writes to fd_ and stderr
+  int fd_ = -1;       // the file, opened for appending
 };
 
 }  // namespace asg::core

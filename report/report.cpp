@@ -90,15 +90,15 @@ void WriteBatchReport(const fs::path& batch_dir) {
   InstallReportAssets(batch_dir);
 
   Json rows = Json::array();
+  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
+  results::AtomicFileGroup pages;
   for (const std::string& folder : folders) {
     ReportScenario scenario;
     rows.push_back(ReadScenario(batch_dir / folder, &scenario));
     const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
-    // Pages are derived files: written without a sync each, then synced once below.
-    results::WriteFileUnsynced(batch_dir / folder / "index.html",
-                               ScenarioPage(scenario, replay_request));
+    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
   }
-  results::SyncFileSystem(batch_dir);
+  pages.Commit();
 
   std::set<int64_t> workers;  // the workers that ran a scenario
   for (const Json& row : rows) {

@@ -47,7 +47,9 @@ bool IsBatchFolder(const std::filesystem::path& dir);
 /// Throws ReportError or results::ResultError naming the folder or file that cannot be written.
 void InstallReportAssets(const std::filesystem::path& batch_dir);
 
-/// Writes the report of the batch folder `batch_dir` (see above), replacing an earlier one.
+/// Writes the report of the batch folder `batch_dir` (see above), replacing an earlier one file
+/// by file atomically (a reader sees each page old or new, never a short one; the scenario
+/// pages as one group with one sync).
 /// Throws ReportError when `batch_dir` is not a batch folder, and ReportError or
 /// results::ResultError naming the file that cannot be read or written.
 void WriteBatchReport(const std::filesystem::path& batch_dir);

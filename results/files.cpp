@@ -99,27 +99,72 @@ void SyncDirectory(const fs::path& directory) {
 
 void WriteFileAtomically(const fs::path& path, std::string_view bytes) {
   const fs::path temporary = path.string() + PidSuffix();
-  WriteFileSynced(temporary, bytes);
-  if (::rename(temporary.c_str(), path.c_str()) != 0) FailErrno(path, "rename into place");
+  try {
+    WriteFileSynced(temporary, bytes);
+    if (::rename(temporary.c_str(), path.c_str()) != 0) FailErrno(path, "rename into place");
+  } catch (const ResultError&) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw;
+  }
   const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
   SyncDirectory(parent);
 }
 
-void WriteFilesAtomically(const std::vector<FileContent>& files) {
-  if (files.empty()) return;
-  const fs::path& first = files.front().path;
+AtomicFileGroup::~AtomicFileGroup() {
+  std::error_code ignored;
+  for (size_t i = renamed_; i < paths_.size(); ++i) {
+    fs::remove(paths_[i].string() + PidSuffix(), ignored);
+  }
+}
+
+void AtomicFileGroup::Add(const fs::path& path, std::string_view bytes) {
+  // Listed first, so that a temporary file written in part is removed too.
+  paths_.push_back(path);
+  WriteFileUnsynced(path.string() + PidSuffix(), bytes);
+}
+
+void AtomicFileGroup::Commit() {
+  if (paths_.size() == renamed_) return;
+  const fs::path& first = paths_.front();
   const fs::path folder = first.has_parent_path() ? first.parent_path() : fs::path(".");
-  for (const FileContent& file : files) {
-    WriteFileUnsynced(file.path.string() + PidSuffix(), file.bytes);
+  SyncFileSystem(folder);
+  for (; renamed_ < paths_.size(); ++renamed_) {
+    const fs::path& path = paths_[renamed_];
+    const fs::path temporary = path.string() + PidSuffix();
+    if (::rename(temporary.c_str(), path.c_str()) != 0) FailErrno(path, "rename into place");
   }
   SyncFileSystem(folder);
-  for (const FileContent& file : files) {
-    const fs::path temporary = file.path.string() + PidSuffix();
-    if (::rename(temporary.c_str(), file.path.c_str()) != 0) {
-      FailErrno(file.path, "rename into place");
+}
+
+void WriteFilesAtomically(const std::vector<FileContent>& files) {
+  AtomicFileGroup group;
+  for (const FileContent& file : files) group.Add(file.path, file.bytes);
+  group.Commit();
+}
+
+bool IsTemporaryFileName(std::string_view name) {
+  const size_t mark = name.rfind(".tmp-");
+  if (mark == std::string_view::npos || mark == 0) return false;
+  const std::string_view digits = name.substr(mark + 5);
+  return !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+size_t RemoveTemporaryFiles(const fs::path& folder) {
+  std::error_code error;
+  size_t removed = 0;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    std::error_code ignored;
+    if (!it->is_regular_file(ignored) || it->is_symlink(ignored) ||
+        !IsTemporaryFileName(it->path().filename().string())) {
+      continue;
     }
+    std::error_code failed;
+    fs::remove(it->path(), failed);
+    if (failed) throw ResultError(it->path().string() + ": cannot remove: " + failed.message());
+    ++removed;
   }
-  SyncFileSystem(folder);
+  return removed;
 }
 
 void PublishDirectory(const fs::path& staged, const fs::path& target, bool sync_parent) {

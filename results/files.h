@@ -31,8 +31,31 @@ void SyncFileSystem(const std::filesystem::path& path);
 void SyncDirectory(const std::filesystem::path& directory);
 
 /// Writes `path` atomically: into "<path>.tmp-<pid>" in the same folder, fsync, rename over
-/// `path`, fsync the folder. Readers see either the old or the new content.
+/// `path`, fsync the folder. Readers see either the old or the new content. On failure the
+/// temporary file is removed and `path` is left as it was.
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+/// Files replaced atomically as one group on one file system, without holding their content:
+/// Add writes each "<path>.tmp-<pid>" at once (unsynced), Commit makes them durable with one
+/// syncfs, renames each over its path and syncs once more. Readers see each file old or new,
+/// never a short one. Temporary files not renamed (Commit not called, or it failed) are
+/// removed on destruction. Not thread-safe.
+class AtomicFileGroup {
+ public:
+  AtomicFileGroup() = default;
+  ~AtomicFileGroup();
+  AtomicFileGroup(const AtomicFileGroup&) = delete;
+  AtomicFileGroup& operator=(const AtomicFileGroup&) = delete;
+
+  /// Writes `bytes` into `path`'s temporary file; throws ResultError naming it.
+  void Add(const std::filesystem::path& path, std::string_view bytes);
+  /// Renames every file added into place (see above); throws ResultError naming the path.
+  void Commit();
+
+ private:
+  std::vector<std::filesystem::path> paths_;  // added, in order
+  size_t renamed_ = 0;                        // of paths_, those renamed into place
+};
 
 /// A file's path and its new content, for WriteFilesAtomically.
 struct FileContent {
@@ -44,6 +67,15 @@ struct FileContent {
 /// system: every "<path>.tmp-<pid>" written, one syncfs, every rename, one more syncfs. Readers
 /// see each file old or new; many small files cost two syncs instead of two each.
 void WriteFilesAtomically(const std::vector<FileContent>& files);
+
+/// Whether `name` is the name of a temporary file of an atomic write: "<name>.tmp-<digits>".
+bool IsTemporaryFileName(std::string_view name);
+
+/// Removes the temporary files of atomic writes an interrupted process left directly in
+/// `folder` (regular files named as IsTemporaryFileName says; nothing else, no symlink
+/// followed); returns how many. A missing folder has none. Throws ResultError naming a file
+/// that cannot be removed.
+size_t RemoveTemporaryFiles(const std::filesystem::path& folder);
 
 /// Moves the complete folder `staged` to `target` (same parent folder) by rename. An existing
 /// `target` is first renamed aside and removed after the move, so `target` is never a partial

@@ -21,19 +21,25 @@ constexpr const char* kFolderFiles[] = {"request.json", "result.json", "timing.j
                                         "trajectory.csv"};
 
 void CheckCaptureName(const std::string& name, uint32_t scenario_number) {
+  if (!IsCaptureName(name)) {
+    throw ResultError("scenario " + std::to_string(scenario_number) + ": capture name \"" + name +
+                      "\" is not a plain file name");
+  }
+}
+
+void WriteStagedFiles(const fs::path& staged, const ScenarioRecord& record);
+
+}  // namespace
+
+bool IsCaptureName(std::string_view name) {
   bool ok = !name.empty() && name.front() != '.';
   for (char c : name) {
     const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     ok = ok && allowed;
   }
-  if (!ok) {
-    throw ResultError("scenario " + std::to_string(scenario_number) + ": capture name \"" + name +
-                      "\" is not a plain file name");
-  }
+  return ok;
 }
-
-}  // namespace
 
 std::string ScenarioFolderName(uint32_t scenario_number, std::string_view variant) {
   char buffer[32];
@@ -108,7 +114,20 @@ fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& re
   if (!fs::create_directory(staged, error)) {
     throw ResultError(staged.string() + ": cannot create: " + error.message());
   }
+  try {
+    WriteStagedFiles(staged, record);
+  } catch (const ResultError&) {
+    fs::remove_all(staged, error);  // no partial staging folder is left behind
+    throw;
+  }
+  return staged;
+}
 
+namespace {
+
+// The files of `record` into its (new, empty) staging folder `staged`, unsynced.
+void WriteStagedFiles(const fs::path& staged, const ScenarioRecord& record) {
+  std::error_code error;
   ScenarioResult result = record.result;
   result.captures.clear();
   if (!record.captures.empty()) {
@@ -129,8 +148,9 @@ fs::path StageScenarioFolder(const fs::path& batch_dir, const ScenarioRecord& re
   if (!record.search.is_null()) {
     WriteFileUnsynced(staged / "search.json", JsonFileText(record.search));
   }
-  return staged;
 }
+
+}  // namespace
 
 void PublishScenarioFolder(const fs::path& batch_dir, const fs::path& staged,
                            uint32_t scenario_number, bool sync_parent, std::string_view variant) {
@@ -178,6 +198,52 @@ std::optional<ScenarioOutcome> LoadScenarioOutcomeAt(const fs::path& folder,
                       std::to_string(outcome.result.scenario_number) + ", expected " +
                       std::to_string(scenario_number));
   }
+  return outcome;
+}
+
+namespace {
+
+// Throws ResultError unless `file` is a JSON object whose scenario_number is `scenario_number`.
+void CheckStoredRequest(const fs::path& file, uint32_t scenario_number) {
+  const Json request = ReadJsonFile(file);
+  if (!request.is_object()) throw ResultError(file.string() + ": not a JSON object");
+  const auto number = request.find("scenario_number");
+  if (number == request.end() || *number != scenario_number) {
+    throw ResultError(file.string() + ": scenario_number is " +
+                      (number == request.end() ? std::string("missing") : number->dump()) +
+                      ", expected " + std::to_string(scenario_number));
+  }
+}
+
+// Throws ResultError unless every capture `result` lists is a file in `folder`/captures that is
+// not empty.
+void CheckCaptures(const fs::path& folder, const ScenarioResult& result) {
+  for (const std::string& name : result.captures) {
+    const fs::path file = folder / "captures" / name;
+    std::error_code error;
+    if (!fs::is_regular_file(file, error) || fs::file_size(file, error) == 0 || error) {
+      throw ResultError(file.string() + ": missing or empty (result.json lists it)");
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<ScenarioOutcome> LoadCheckedScenarioOutcomeAt(const fs::path& folder,
+                                                            uint32_t scenario_number) {
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return std::nullopt;
+  for (const char* file : kFolderFiles) {
+    if (!fs::is_regular_file(folder / file, error)) {
+      throw ResultError((folder / file).string() + ": missing");
+    }
+  }
+  std::optional<ScenarioOutcome> outcome = LoadScenarioOutcomeAt(folder, scenario_number);
+  CheckStoredRequest(folder / "request.json", scenario_number);
+  const fs::path trajectory_file = folder / "trajectory.csv";
+  TrajectoryFromCsv(ReadTextFile(trajectory_file), trajectory_file.string());
+  if (fs::is_regular_file(folder / "search.json", error)) ReadJsonFile(folder / "search.json");
+  CheckCaptures(folder, outcome->result);
   return outcome;
 }
 

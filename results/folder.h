@@ -14,8 +14,9 @@
 // renamed into place, so a scenario folder that exists is complete; --resume can trust it.
 // Writing a scenario again replaces its folder the same way. Folders of different scenarios
 // may be written from different threads at once; one scenario's folder from one thread.
-// LoadScenarioOutcome and ReadScenarioFolder read folders back; request.json's scene facts are
-// read by results/request_view.h.
+// LoadScenarioOutcome and ReadScenarioFolder read folders back, LoadCheckedScenarioOutcomeAt
+// every file of one strictly (what --resume keeps); request.json's scene facts are read by
+// results/request_view.h.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,10 @@ struct ScenarioOutcome {
   ScenarioResult result;
   ScenarioTiming timing;
 };
+
+/// Whether `name` may name a capture (captures/<name>.png): letters, digits, '_', '-' and '.',
+/// not empty, not starting with '.'.
+bool IsCaptureName(std::string_view name);
 
 /// "scenario_0001" (four digits at least, more for numbers past 9999); a scenario of a batch
 /// with variants has its variant's name after the number: "scenario_0001_planner".
@@ -99,6 +104,14 @@ std::optional<ScenarioOutcome> LoadScenarioOutcome(const std::filesystem::path& 
 /// The same of the folder `folder` itself, whatever its name (a reproduction run's).
 std::optional<ScenarioOutcome> LoadScenarioOutcomeAt(const std::filesystem::path& folder,
                                                      uint32_t scenario_number);
+
+/// The stored outcome of a scenario folder a resumed run keeps, each of its files read with its
+/// strict reader first: request.json (a JSON object for scenario `scenario_number`), result.json,
+/// timing.json, trajectory.csv (its header, whole lines), search.json when present, and every
+/// capture result.json lists (a file that is not empty). nullopt when the folder does not exist;
+/// throws ResultError naming the first file that is missing or cannot be read.
+std::optional<ScenarioOutcome> LoadCheckedScenarioOutcomeAt(const std::filesystem::path& folder,
+                                                            uint32_t scenario_number);
 
 /// A scenario folder as read back whole, for showing it (the batch report).
 struct StoredScenario {

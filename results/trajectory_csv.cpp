@@ -118,6 +118,9 @@ std::vector<TrajectoryRow> TrajectoryFromCsv(std::string_view text, const std::s
   size_t index[std::size(kColumns)] = {};  // field index of each column, from the header
   bool header_read = false;
   size_t line_number = 0;
+  if (!text.empty() && text.back() != '\n') {
+    throw ResultError(origin + ": the last line is cut short (no newline at the end)");
+  }
   while (!text.empty()) {
     const size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
@@ -148,6 +151,7 @@ std::vector<TrajectoryRow> TrajectoryFromCsv(std::string_view text, const std::s
       }
     }
   }
+  if (!header_read) throw ResultError(origin + ": no header line (the file is empty)");
   return rows;
 }
 

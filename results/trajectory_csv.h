@@ -63,8 +63,10 @@ TrajectoryRow TrajectoryRowOf(const protocol::OdometryWithoutCovariance& sample)
 
 /// Reads trajectory.csv's text back: a header line naming every column of kTrajectoryCsvHeader
 /// (in any order; other columns are ignored), then one line of numbers per sample; empty lines
-/// and a '\r' before a newline are skipped. Throws ResultError "<origin>: no column "vz" in the
-/// header" or "<origin>:<line>: column "x" is not a number".
+/// and a '\r' before a newline are skipped; every line ends with a newline. Throws ResultError
+/// "<origin>: no header line (the file is empty)", "<origin>: the last line is cut short (no
+/// newline at the end)", "<origin>: no column "vz" in the header" or "<origin>:<line>: column "x"
+/// is not a number".
 std::vector<TrajectoryRow> TrajectoryFromCsv(std::string_view text, const std::string& origin);
 
 }  // namespace asg::results

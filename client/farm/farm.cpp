@@ -92,6 +92,9 @@ void Prepare(FarmRun& run, const FeedMaker& make_feed) {
   if (const size_t removed = results::RemoveStagingFolders(settings.out_dir); removed > 0) {
     logger.Info("removed " + std::to_string(removed) + " partial folders of an earlier run");
   }
+  if (const size_t removed = RemoveStaleTemporaries(settings.out_dir); removed > 0) {
+    logger.Info("removed " + std::to_string(removed) + " temporary files of an earlier run");
+  }
   run.io.emplace(1);
   // Vehicle nodes' files: staged ones of complete scenarios moved in, the rest dropped (their
   // scenarios run again and the nodes upload anew), see node_files.h.

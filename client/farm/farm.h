@@ -31,9 +31,12 @@
 namespace asg::client {
 
 /// Exit codes of asg-client.
-inline constexpr int kExitCompleted = 0;      ///< every scenario done or invalid, as recorded
-inline constexpr int kExitSomeFailed = 1;     ///< some scenario failed, or the farm broke down
-inline constexpr int kExitUsage = 2;          ///< usage or batch-file error; nothing ran
+inline constexpr int kExitCompleted = 0;   ///< every scenario done or invalid, as recorded
+inline constexpr int kExitSomeFailed = 1;  ///< some scenario failed, or the farm broke down
+inline constexpr int kExitUsage = 2;       ///< usage or batch-file error; nothing ran
+/// A scenario folder, the summary or the JUnit report could not be written (a full disk): no
+/// more scenarios were handed out; the folders on disk are whole, --resume runs the rest.
+inline constexpr int kExitOutputFailed = 3;
 inline constexpr int kExitInterrupted = 130;  ///< stopped by SIGINT/SIGTERM; summary written
 
 /// How to run a batch.

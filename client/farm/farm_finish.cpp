@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -15,6 +16,7 @@
 #include "report/junit_report.h"
 #include "report/report.h"
 #include "report/summary.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
@@ -41,8 +43,30 @@ bool TearDown(FarmRun& run) {
     run.logger->Warning("stopped " + std::to_string(killed) + " workers that did not exit in time");
   }
   run.writer->Drain();
+  run.records->TakeWritten();
+  if (!run.writer->error().empty()) {
+    // A folder that failed half-way through its rename leaves its old copy aside.
+    try {
+      results::RemoveStagingFolders(run.settings.out_dir);
+    } catch (const std::exception& error) {
+      run.logger->Error(error.what());
+    }
+  }
   run.progress->Finish(SteadyClock::now());
   return interrupted;
+}
+
+/// Runs `write`; when it throws, says in the log and on the terminal that `what` could not be
+/// written and why, and returns the reason (else "").
+std::string TryWrite(FarmRun& run, const std::string& what, const std::function<void()>& write) {
+  try {
+    write();
+    return {};
+  } catch (const std::exception& error) {
+    run.logger->Error(what + " could not be written: " + error.what());
+    run.out << "error: " << what << " could not be written: " << error.what() << "\n";
+    return error.what();
+  }
 }
 
 /// What drove each valid scenario, for the summary: "nodes" when vehicle nodes did, else the
@@ -86,7 +110,10 @@ std::optional<BatchFailures> WriteFailures(FarmRun& run) {
 /// Writes summary.json (with the counts of `failures`, when found), summary.csv,
 /// results.junit.xml and the HTML report with the failures page of `failures`, when found (a
 /// failure to write the report is only reported: the results stand); logs the resource usage.
-report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailures>& failures) {
+/// Each is written even when one before it could not be; `*unwritten` gets the first reason
+/// the summary or the JUnit report could not be written.
+report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailures>& failures,
+                                    std::string* unwritten) {
   const ScenarioBook& book = run.records->book();
   const BatchOutcomes batch = run.records->OutcomesOfBatch();
   const std::vector<results::ScenarioOutcome>& outcomes = batch.outcomes;
@@ -106,8 +133,11 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
     summary.contacts = failures->contact_scenarios.size();
   }
   const std::filesystem::path& out_dir = run.settings.out_dir;
-  report::WriteSummary(out_dir, summary, outcomes, Drivers(book));
-  report::WriteJunitReport(out_dir, summary, outcomes);
+  *unwritten = TryWrite(run, "the summary (summary.json, summary.csv)",
+                        [&] { report::WriteSummary(out_dir, summary, outcomes, Drivers(book)); });
+  const std::string junit = TryWrite(run, "the JUnit report (results.junit.xml)",
+                                     [&] { report::WriteJunitReport(out_dir, summary, outcomes); });
+  if (unwritten->empty()) *unwritten = junit;
   try {
     report::WriteBatchReport(out_dir);
     if (failures) WriteFailuresPage(out_dir, *failures);
@@ -125,13 +155,19 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
   return summary;
 }
 
-/// The exit code (farm.h), with the terminal's line that explains one other than 0.
-int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted) {
+/// The exit code (farm.h), with the terminal's line that explains one other than 0;
+/// `unwritten`: why the summary or the JUnit report could not be written, else empty.
+int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted,
+             const std::string& unwritten) {
   std::ostream& out = run.out;
-  if (const std::string error = run.writer->error(); !error.empty()) {
-    run.logger->Error("writing results failed: " + error);
-    out << "error: writing results failed: " << error << "\n";
-    return kExitSomeFailed;
+  if (const std::string error = run.writer->error(); !error.empty() || !unwritten.empty()) {
+    const std::string first = error.empty() ? unwritten : error;
+    const std::string line = "output could not be written: " + first + "; " +
+                             std::to_string(summary.total) + " of " + std::to_string(run.total) +
+                             " scenarios are on disk, whole; make room and run again with --resume";
+    run.logger->Error(line);
+    out << "error: " << line << "\n";
+    return kExitOutputFailed;
   }
   if (const std::string& breakdown = run.loop->breakdown(); !breakdown.empty()) {
     run.logger->Error(breakdown);
@@ -167,13 +203,14 @@ int ExitCode(FarmRun& run, const report::BatchSummary& summary, bool interrupted
 
 int Finish(FarmRun& run) {
   const bool interrupted = TearDown(run);
-  const report::BatchSummary summary = WriteSummaries(run, WriteFailures(run));
+  std::string unwritten;
+  const report::BatchSummary summary = WriteSummaries(run, WriteFailures(run), &unwritten);
   run.out << report::FormatOutcomeTable(summary);
   if (run.feed) run.out << run.feed->Summary();
   run.out << "results: " << run.settings.out_dir.string()
           << " (index.html, failures.html, summary.json, summary.csv, failures.csv, "
              "results.junit.xml, asg_log.txt)\n";
-  return ExitCode(run, summary, interrupted);
+  return ExitCode(run, summary, interrupted, unwritten);
 }
 
 }  // namespace asg::client

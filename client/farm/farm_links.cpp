@@ -14,6 +14,7 @@
 #include "protocol/trajectory_codec.h"
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
+#include "results/folder.h"
 
 namespace asg::client {
 
@@ -86,6 +87,10 @@ std::vector<protocol::CaptureImage> CutCaptures(const std::vector<protocol::Capt
   std::vector<protocol::CaptureImage> captures;
   size_t offset = 0;
   for (const protocol::CaptureFile& file : described) {
+    if (!results::IsCaptureName(file.name)) {
+      throw json::DecodeError("captures[" + std::to_string(captures.size()) + "].name",
+                              "\"" + file.name.substr(0, 64) + "\" is not a plain file name");
+    }
     captures.push_back({file.name, attachment.substr(offset, file.size)});
     offset += file.size;
   }

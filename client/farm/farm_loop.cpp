@@ -49,6 +49,7 @@ void FarmLoop::Run() {
     for (FarmEvent& event : events) Handle(event, now);
     if (interrupted_) break;
     TakeFed();
+    if (StopOnWriteFailure()) break;
     PollLauncher(now);
     if (!breakdown_.empty()) break;
     KillSilentProcesses(now);
@@ -70,6 +71,17 @@ void FarmLoop::TakeFed() {
   for (PlannedScenario& planned : context_.feed->Take(false)) {
     context_.records->Admit(std::move(planned));
   }
+}
+
+bool FarmLoop::StopOnWriteFailure() {
+  context_.records->TakeWritten();
+  const std::string error = context_.records->WriteError();
+  if (error.empty()) return false;
+  breakdown_ = "writing results failed: " + error;
+  book_.Stop();
+  context_.logger->Error(breakdown_ + "; no more scenarios are handed out");
+  context_.progress->Note("error: " + breakdown_ + "; no more scenarios are handed out");
+  return true;
 }
 
 bool FarmLoop::NextStage() {

@@ -60,7 +60,8 @@ class FarmLoop {
 
   /// Set when a SIGINT/SIGTERM stopped the loop.
   bool interrupted() const { return interrupted_; }
-  /// Why the farm broke down (e.g. workers that die before registering); empty otherwise.
+  /// Why the farm broke down (workers that die before registering, a result that cannot be
+  /// written); empty otherwise.
   const std::string& breakdown() const { return breakdown_; }
 
  private:
@@ -92,6 +93,9 @@ class FarmLoop {
   void Send(WorkerKey key, uint32_t scenario_number);
   /// The scenarios the feed planned since the last look, into the book.
   void TakeFed();
+  /// Counts what the writer wrote; on its first failure stops handing out scenarios (the
+  /// breakdown names the failure) and returns true.
+  bool StopOnWriteFailure();
   /// Whether scenarios are queued or running, or the feed may add more.
   bool WorkRemains() const;
   /// Once nothing remains: runs the next stage; whether it queued more work.

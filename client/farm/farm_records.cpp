@@ -59,10 +59,12 @@ void FarmRecords::AdmitReproduction(PlannedScenario planned, std::filesystem::pa
 void FarmRecords::SettleReproduction(uint32_t scenario_number) {
   const FarmSettings& settings = *context_.settings;
   std::optional<results::ScenarioOutcome> kept;
+  std::string problem;
   if (settings.resume) {
     kept = KeptOutcomeAt(reproduction_folders_.at(scenario_number), scenario_number,
-                         settings.retry_failed);
+                         settings.retry_failed, &problem);
   }
+  if (!problem.empty()) NameFolderRunAgain(problem);
   if (kept) {
     book_.Keep(scenario_number, std::move(*kept));
     ++reproduction_recorded_;
@@ -81,8 +83,13 @@ BatchOutcomes FarmRecords::OutcomesOfBatch() const {
   BatchOutcomes batch;
   for (const auto& [number, state] : book_.states()) {
     if (!state.recorded || IsReproduction(number)) continue;
+    if (!state.kept) {
+      if (const auto written = written_.find(number); written != written_.end()) {
+        batch.outcomes.push_back(written->second);
+      }
+      continue;
+    }
     batch.outcomes.push_back(*state.recorded);
-    if (!state.kept) continue;
     ++batch.kept;
     batch.kept_done += state.recorded->result.status == results::ScenarioStatus::kDone ? 1 : 0;
   }
@@ -93,9 +100,12 @@ void FarmRecords::Settle(uint32_t scenario_number) {
   const PlannedScenario& planned = book_.planned(scenario_number);
   const FarmSettings& settings = *context_.settings;
   std::optional<results::ScenarioOutcome> kept;
+  std::string problem;
   if (settings.resume) {
-    kept = KeptOutcome(settings.out_dir, scenario_number, settings.retry_failed, planned.variant);
+    kept = KeptOutcome(settings.out_dir, scenario_number, settings.retry_failed, planned.variant,
+                       &problem);
   }
+  if (!problem.empty()) NameFolderRunAgain(problem);
   if (kept) {
     const results::ScenarioResult result = kept->result;
     context_.progress->CountPrevious(result);
@@ -107,6 +117,26 @@ void FarmRecords::Settle(uint32_t scenario_number) {
     Submit(UnrunnableRecord(planned, results::ScenarioStatus::kInvalid, planned.error));
   } else {
     book_.Queue(scenario_number);
+  }
+}
+
+void FarmRecords::NameFolderRunAgain(const std::string& problem) {
+  context_.logger->Warning("resume: " + problem + "; run again");
+  // The terminal names the first few; the log names every one.
+  constexpr size_t kNamedOnTerminal = 10;
+  if (++folders_run_again_ <= kNamedOnTerminal) {
+    context_.progress->Note("warning: " + problem + "; run again");
+  } else if (folders_run_again_ == kNamedOnTerminal + 1) {
+    context_.progress->Note("warning: more folders are run again (asg_log.txt names each)");
+  }
+}
+
+void FarmRecords::TakeWritten() {
+  for (results::ScenarioOutcome& outcome : context_.writer->TakeWritten()) {
+    const uint32_t number = outcome.result.scenario_number;
+    if (IsReproduction(number)) continue;
+    if (!written_.contains(number)) context_.progress->Count(outcome.result);
+    written_[number] = std::move(outcome);
   }
 }
 
@@ -154,9 +184,8 @@ void FarmRecords::Submit(results::ScenarioRecord record) {
     context_.writer->Submit(std::move(record), reproduction->second);
     return;
   }
-  // A rerun writes the folder again; the progress and the feed see each scenario once.
+  // A rerun writes the folder again; the feed sees each scenario once.
   const bool first = !state.recorded;
-  if (first) context_.progress->Count(record.result);
   book_.SetRecorded(number, results::ScenarioOutcome{record.result, record.timing});
   // The feed sees the record before it goes to the writer, which takes it.
   if (first && context_.feed != nullptr) context_.feed->Recorded(record.result, &record);

@@ -2,12 +2,14 @@
 // through here.
 //
 // A scenario the batch lists or generates, or one a feed plans, is admitted: with --resume, a
-// complete folder of an earlier run keeps its outcome (with --retry failed, unless it failed) and
-// the scenario is not run; else an invalid scenario is recorded invalid at once; else it is
-// queued to run. A run's end is recorded done, or unrunnable (failed, invalid). Each record takes
-// its attempts (timing.json) and reruns (result.json) from the scenario's one state, goes to the
-// result writer, and is counted once by the progress line and told once to the feed; a rerun
-// writes the folder again.
+// complete folder of an earlier run, every file of it read back strictly, keeps its outcome (with
+// --retry failed, unless it failed) and the scenario is not run; a folder that is not whole is
+// named in the log and on the terminal and its scenario runs again; else an invalid scenario is
+// recorded invalid at once; else it is queued to run. A run's end is recorded done, or
+// unrunnable (failed, invalid). Each record takes its attempts (timing.json) and reruns
+// (result.json) from the scenario's one state, goes to the result writer, and is told once to
+// the feed; a rerun writes the folder again. The progress line counts a scenario once its folder
+// is on disk (TakeWritten), and the batch's outcomes are those on disk.
 //
 // Reproduction runs (the farm's own runs after the batch's, client/failures/reproduction.h) go
 // through here too, each to its own folder: kept from an earlier run's complete folder with
@@ -84,12 +86,21 @@ class FarmRecords {
   /// The reproduction runs admitted, and those of them recorded so far.
   size_t reproduction_runs() const { return reproduction_folders_.size(); }
   size_t reproduction_recorded() const { return reproduction_recorded_; }
-  /// Every recorded outcome but the reproduction runs', with the kept counts among them.
+  /// Every outcome on disk but the reproduction runs' (kept, or written as TakeWritten last
+  /// told), with the kept counts among them.
   BatchOutcomes OutcomesOfBatch() const;
+
+  /// Takes what the writer has written since the last call: the progress line counts each
+  /// scenario of the batch the first time its folder is on disk.
+  void TakeWritten();
+  /// The writer's first failure (ResultWriter::error), empty while every write succeeded.
+  std::string WriteError() const { return context_.writer->error(); }
 
  private:
   // Keeps, records invalid or queues a scenario just added to the book.
   void Settle(uint32_t scenario_number);
+  // Says that the folder of a scenario to keep is not whole (`problem`) and runs again.
+  void NameFolderRunAgain(const std::string& problem);
   void Submit(results::ScenarioRecord record);
 
   // Keeps a reproduction run from an earlier run, or queues it.
@@ -101,6 +112,9 @@ class FarmRecords {
   ScenarioBook book_;
   std::map<uint32_t, std::filesystem::path> reproduction_folders_;  // by scenario number
   size_t reproduction_recorded_ = 0;
+  // The outcomes written this run, by scenario number (reproduction runs left out).
+  std::map<uint32_t, results::ScenarioOutcome> written_;
+  size_t folders_run_again_ = 0;  // kept folders found not whole (NameFolderRunAgain)
 };
 
 }  // namespace asg::client

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "client/failures/reproduction.h"
 #include "results/files.h"
 #include "results/folder.h"
 #include "results/folder_links.h"
@@ -114,6 +115,24 @@ void RequireNoLinks(const fs::path& dir) {
   }
 }
 
+size_t RemoveStaleTemporaries(const fs::path& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) return 0;
+  size_t removed =
+      results::RemoveTemporaryFiles(dir) + results::RemoveTemporaryFiles(dir / "report");
+  for (const auto& [number, variant] : results::ListScenarioFolders(dir)) {
+    removed += results::RemoveTemporaryFiles(results::ScenarioFolder(dir, number, variant));
+  }
+  const fs::path reproduce = dir / kReproductionFolder;
+  for (fs::directory_iterator it(reproduce, error), end; !error && it != end; it.increment(error)) {
+    std::error_code ignored;
+    if (it->is_directory(ignored) && !it->is_symlink(ignored)) {
+      removed += results::RemoveTemporaryFiles(it->path());
+    }
+  }
+  return removed;
+}
+
 void RequireEmptyFolder(const fs::path& dir, bool force) {
   std::error_code error;
   if (!fs::exists(dir, error)) return;
@@ -189,16 +208,22 @@ void PrepareOutputFolder(const Batch& batch, const fs::path& dir, const OutputFo
 }
 
 std::optional<results::ScenarioOutcome> KeptOutcome(const fs::path& dir, uint32_t scenario_number,
-                                                    bool retry_failed, std::string_view variant) {
+                                                    bool retry_failed, std::string_view variant,
+                                                    std::string* problem) {
   return KeptOutcomeAt(results::ScenarioFolder(dir, scenario_number, variant), scenario_number,
-                       retry_failed);
+                       retry_failed, problem);
 }
 
 std::optional<results::ScenarioOutcome> KeptOutcomeAt(const fs::path& folder,
-                                                      uint32_t scenario_number, bool retry_failed) {
-  if (!results::ScenarioFolderCompleteAt(folder, scenario_number)) return std::nullopt;
-  std::optional<results::ScenarioOutcome> outcome =
-      results::LoadScenarioOutcomeAt(folder, scenario_number);
+                                                      uint32_t scenario_number, bool retry_failed,
+                                                      std::string* problem) {
+  std::optional<results::ScenarioOutcome> outcome;
+  try {
+    outcome = results::LoadCheckedScenarioOutcomeAt(folder, scenario_number);
+  } catch (const results::ResultError& error) {
+    if (problem != nullptr) *problem = error.what();
+    return std::nullopt;
+  }
   if (outcome && retry_failed && outcome->result.status == results::ScenarioStatus::kFailed) {
     return std::nullopt;
   }

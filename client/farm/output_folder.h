@@ -48,15 +48,25 @@ struct OutputFolderUse {
 void PrepareOutputFolder(const Batch& batch, const std::filesystem::path& dir,
                          const OutputFolderUse& use);
 
-/// The stored outcome of a scenario to keep on --resume: its folder is complete, and with
-/// `retry_failed` its status is not "failed". nullopt: the scenario is to run. `variant`: the
-/// scenario's variant in a batch with variants (its folder is scenario_NNNN_<variant>).
+/// The stored outcome of a scenario to keep on --resume: its folder exists, every file of it
+/// reads back strictly (results::LoadCheckedScenarioOutcomeAt), and with `retry_failed` its
+/// status is not "failed". nullopt: the scenario is to run; then `*problem` (when given) is why
+/// a folder that exists is not kept, naming the file ("DIR/scenario_0007/timing.json: ..."), or
+/// empty. `variant`: the scenario's variant in a batch with variants (its folder is
+/// scenario_NNNN_<variant>).
 std::optional<results::ScenarioOutcome> KeptOutcome(const std::filesystem::path& dir,
                                                     uint32_t scenario_number, bool retry_failed,
-                                                    std::string_view variant = {});
+                                                    std::string_view variant = {},
+                                                    std::string* problem = nullptr);
 /// The same for a scenario whose folder is `folder`, whatever its name (a reproduction run's).
 std::optional<results::ScenarioOutcome> KeptOutcomeAt(const std::filesystem::path& folder,
-                                                      uint32_t scenario_number, bool retry_failed);
+                                                      uint32_t scenario_number, bool retry_failed,
+                                                      std::string* problem = nullptr);
+
+/// Removes the temporary files of atomic writes ("<name>.tmp-<pid>") a killed run left in
+/// `dir`, `dir`/report, every scenario folder and every reproduction run's folder; returns how
+/// many. Throws results::ResultError naming a file that cannot be removed.
+size_t RemoveStaleTemporaries(const std::filesystem::path& dir);
 
 /// Throws OutputFolderError naming the first symbolic link at any depth inside `dir` (see
 /// above; `dir` itself may be one), or when `dir` cannot be listed.

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,11 +41,22 @@ std::string ResultWriter::error() const {
   return error_;
 }
 
+std::vector<results::ScenarioOutcome> ResultWriter::TakeWritten() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(written_, {});
+}
+
 void ResultWriter::Loop() {
   std::unique_lock lock(mutex_);
   while (true) {
     changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;
+    if (!error_.empty()) {
+      // After a failure nothing more is written (see result_writer.h).
+      queue_.clear();
+      changed_.notify_all();
+      continue;
+    }
     // Group commit: everything queued now is staged, made durable by one syncfs, then renamed
     // into place, with one fsync of the batch folder for the group.
     std::vector<Entry> group;
@@ -83,7 +95,8 @@ std::string ResultWriter::WriteGroup(const std::vector<Entry>& group) {
         folders[i] = results::StageScenarioFolder(
             entry.folder.empty() ? batch_dir_ : entry.folder.parent_path(), entry.record);
       } catch (const std::exception& error) {
-        errors[i] = error.what();
+        errors[i] =
+            "scenario " + std::to_string(entry.record.result.scenario_number) + ": " + error.what();
       }
     }
   };
@@ -96,22 +109,46 @@ std::string ResultWriter::WriteGroup(const std::vector<Entry>& group) {
     stage(0, to_stage.size());
   }
   std::vector<std::pair<const Entry*, std::filesystem::path>> staged;
-  std::set<std::filesystem::path> parents;  // the folders that get new entries
   for (size_t i = 0; i < to_stage.size(); ++i) {
     if (errors[i].empty()) {
       staged.emplace_back(to_stage[i], folders[i]);
-      parents.insert(folders[i].parent_path());
     } else if (failure.empty()) {
       failure = errors[i];
     }
   }
+  const std::string publish_failure = PublishGroup(staged);
+  return failure.empty() ? publish_failure : failure;
+}
+
+std::string ResultWriter::PublishGroup(
+    const std::vector<std::pair<const Entry*, std::filesystem::path>>& staged) {
+  std::set<std::filesystem::path> parents;  // the folders that get new entries
+  for (const auto& [entry, folder] : staged) parents.insert(folder.parent_path());
+  std::vector<results::ScenarioOutcome> published;
+  std::string failure;
+  size_t next = 0;  // of staged, the next to publish
   try {
     if (!staged.empty()) results::SyncFileSystem(batch_dir_);
-    for (const auto& [entry, folder] : staged) Publish(*entry, folder);
+    for (; next < staged.size(); ++next) {
+      const auto& [entry, folder] = staged[next];
+      Publish(*entry, folder);
+      published.push_back({entry->record.result, entry->record.timing});
+    }
     for (const std::filesystem::path& parent : parents) results::SyncDirectory(parent);
   } catch (const std::exception& error) {
-    if (failure.empty()) failure = error.what();
+    failure = error.what();
+    if (next < staged.size()) {
+      // Scenario `next` and those after it are not published: no staging folder stays.
+      failure = "scenario " + std::to_string(staged[next].first->record.result.scenario_number) +
+                ": " + failure;
+      std::error_code ignored;
+      for (size_t i = next; i < staged.size(); ++i) {
+        std::filesystem::remove_all(staged[i].second, ignored);
+      }
+    }
   }
+  std::lock_guard lock(mutex_);
+  for (results::ScenarioOutcome& outcome : published) written_.push_back(std::move(outcome));
   return failure;
 }
 

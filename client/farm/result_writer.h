@@ -3,6 +3,11 @@
 // files are written (by two threads when the group is large), made durable by one syncfs, and
 // only then renamed into place, so a folder that exists is complete even after a machine crash,
 // at one sync per group rather than per file.
+//
+// A write that fails (a full disk) leaves no staging folder behind and is kept as the writer's
+// error, naming the scenario, the path and the system's reason; from then on nothing more is
+// written: the records queued or submitted later are dropped (their scenarios are not on disk,
+// and --resume runs them). TakeWritten tells which records are on disk.
 #pragma once
 
 #include <condition_variable>
@@ -11,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "client/nodes/node_files.h"
@@ -39,8 +45,13 @@ class ResultWriter {
   /// Blocks until every record submitted so far is written.
   void Drain();
 
-  /// The first write error, empty when every write succeeded.
+  /// The first write error, "scenario 7: <path>: cannot write: No space left on device", empty
+  /// when every write succeeded.
   std::string error() const;
+
+  /// The outcomes (result and timing) of the records written since the last call, in the order
+  /// they were renamed into place.
+  std::vector<results::ScenarioOutcome> TakeWritten();
 
  private:
   /// A queued record and the folder it goes to (empty: its scenario's own).
@@ -52,6 +63,9 @@ class ResultWriter {
   void Loop();
   /// Writes one group of records; returns the first error, empty when all were written.
   std::string WriteGroup(const std::vector<Entry>& group);
+  /// Makes the staged folders durable and renames them into place; returns the first error.
+  std::string PublishGroup(
+      const std::vector<std::pair<const Entry*, std::filesystem::path>>& staged);
   /// Renames one staged folder into place.
   void Publish(const Entry& entry, const std::filesystem::path& staged);
 
@@ -67,7 +81,8 @@ class ResultWriter {
   bool busy_ = false;      // a record is being written
   bool stopping_ = false;  // the destructor asked the thread to finish
   std::string error_;
-  std::thread thread_;  // last: starts after the members it uses
+  std::vector<results::ScenarioOutcome> written_;  // see TakeWritten
+  std::thread thread_;                             // last: starts after the members it uses
 };
 
 }  // namespace asg::client

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/file_size_limit.h"
 #include "tests/temp_dir.h"
 
 namespace asg::core {
@@ -47,6 +48,25 @@ TEST(LoggerTest, WritesLinesFromManyThreadsWithoutInterleaving) {
     ASSERT_TRUE(std::regex_match(line, pattern)) << line;
   }
   EXPECT_EQ(lines, 200);
+}
+
+TEST(LoggerTest, ALineThatDoesNotFitIsCutOffWholeAndLaterLinesAreWritten) {
+  testutil::TempDir dir;
+  const auto file = dir.path() / "asg_log.txt";
+  Logger logger(file, false);
+  logger.Info("first");
+  const auto size = std::filesystem::file_size(file);
+  {
+    // Room for a part of the next line only, as on a disk that fills.
+    const testutil::FileSizeLimit limit(size + 20);
+    logger.Error("a line longer than the room left for it");
+  }
+  EXPECT_EQ(std::filesystem::file_size(file), size);  // the part written is cut off again
+  logger.Info("after");
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::regex whole("\\[[0-9: .-]+\\] \\[INFO\\] first\n\\[[0-9: .-]+\\] \\[INFO\\] after\n");
+  EXPECT_TRUE(std::regex_match(text, whole)) << text;
 }
 
 TEST(LoggerTest, UnwritableFileThrowsNamingTheFile) {

@@ -2,10 +2,14 @@
 #include "results/files.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "tests/file_size_limit.h"
 #include "tests/temp_dir.h"
 
 namespace asg::results {
@@ -85,6 +89,90 @@ TEST(ResultFilesTest, ReadErrorsNameTheFile) {
   EXPECT_THROW(ReadTextFile(dir.path()), ResultError);
   std::ofstream(dir.path() / "bad.json") << "{\"a\": ";
   EXPECT_THROW(ReadJsonFile(dir.path() / "bad.json"), ResultError);
+}
+
+namespace fs = std::filesystem;
+
+// The entries of `folder`, by name.
+std::vector<std::string> Entries(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ino_t Inode(const fs::path& file) {
+  struct stat info {};
+  EXPECT_EQ(::stat(file.c_str(), &info), 0) << file;
+  return info.st_ino;
+}
+
+TEST(WriteFileAtomicallyTest, AFailedWriteLeavesTheOldFileAndNoTemporary) {
+  testutil::TempDir dir;
+  const fs::path file = dir.path() / "summary.json";
+  WriteFileAtomically(file, "old\n");
+  {
+    const testutil::FileSizeLimit limit(8);  // the new content does not fit
+    EXPECT_THROW(WriteFileAtomically(file, std::string(100, 'x')), ResultError);
+  }
+  EXPECT_EQ(ReadTextFile(file), "old\n");
+  EXPECT_EQ(Entries(dir.path()), std::vector<std::string>{"summary.json"});
+  // A rename that fails (a folder in the way) leaves no temporary either.
+  fs::create_directories(dir.path() / "page" / "inside");
+  EXPECT_THROW(WriteFileAtomically(dir.path() / "page", "x"), ResultError);
+  EXPECT_EQ(Entries(dir.path()), (std::vector<std::string>{"page", "summary.json"}));
+}
+
+TEST(AtomicFileGroupTest, CommitReplacesEachFileByANewOneAndLeavesNoTemporary) {
+  testutil::TempDir dir;
+  const fs::path page = dir.path() / "index.html";
+  WriteFileAtomically(page, "old page");
+  const ino_t before = Inode(page);
+  AtomicFileGroup group;
+  group.Add(page, "new page");
+  group.Add(dir.path() / "data.js", "data");
+  EXPECT_EQ(ReadTextFile(page), "old page");  // nothing replaced before the commit
+  group.Commit();
+  EXPECT_EQ(ReadTextFile(page), "new page");
+  EXPECT_NE(Inode(page), before);  // replaced, not rewritten in place
+  EXPECT_EQ(Entries(dir.path()), (std::vector<std::string>{"data.js", "index.html"}));
+}
+
+TEST(AtomicFileGroupTest, AGroupNotCommittedOrFailingLeavesTheOldFilesAndNoTemporary) {
+  testutil::TempDir dir;
+  const fs::path page = dir.path() / "index.html";
+  WriteFileAtomically(page, "old page");
+  {
+    AtomicFileGroup group;
+    group.Add(page, "new page");
+  }
+  {
+    AtomicFileGroup group;
+    const testutil::FileSizeLimit limit(16);
+    group.Add(page, "fits");
+    EXPECT_THROW(group.Add(dir.path() / "big.html", std::string(100, 'x')), ResultError);
+  }
+  EXPECT_EQ(ReadTextFile(page), "old page");
+  EXPECT_EQ(Entries(dir.path()), std::vector<std::string>{"index.html"});
+}
+
+TEST(RemoveTemporaryFilesTest, RemovesOnlyTemporaryFilesOfAtomicWrites) {
+  testutil::TempDir dir;
+  for (const char* name :
+       {"summary.json.tmp-123", "index.html.tmp-9", "summary.json", "notes.tmp-x", "a.tmp-"}) {
+    WriteFileAtomically(dir.path() / name, "x");
+  }
+  fs::create_directories(dir.path() / ".scenario_0001.tmp-5");  // a folder: not a file
+  fs::create_symlink(dir.path() / "summary.json", dir.path() / "link.tmp-7");
+  EXPECT_TRUE(IsTemporaryFileName("summary.json.tmp-123"));
+  EXPECT_FALSE(IsTemporaryFileName("summary.json"));
+  EXPECT_EQ(RemoveTemporaryFiles(dir.path()), 2u);
+  EXPECT_EQ(Entries(dir.path()),
+            (std::vector<std::string>{".scenario_0001.tmp-5", "a.tmp-", "link.tmp-7", "notes.tmp-x",
+                                      "summary.json"}));
+  EXPECT_EQ(RemoveTemporaryFiles(dir.path() / "missing"), 0u);
 }
 
 }  // namespace

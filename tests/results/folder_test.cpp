@@ -8,6 +8,7 @@
 #include <string>
 
 #include "results/files.h"
+#include "tests/file_size_limit.h"
 #include "tests/temp_dir.h"
 
 namespace asg::results {
@@ -269,6 +270,78 @@ TEST(WriteFilesAtomicallyTest, ReplacesEveryFileOfTheGroupAndLeavesNoTemporary) 
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 2);
   WriteFilesAtomically({});  // nothing to write, nothing synced
   EXPECT_THROW(WriteFilesAtomically({{dir.path() / "missing" / "c.txt", "c"}}), ResultError);
+}
+
+TEST(WriteScenarioFolderTest, AWriteThatFailsHalfWayLeavesNoStagingFolder) {
+  testutil::TempDir dir;
+  ScenarioRecord record = SampleRecord(3);
+  record.captures.push_back({"front_aerial", std::string(64 * 1024, 'p')});
+  {
+    const testutil::FileSizeLimit limit(4096);  // the capture does not fit, as on a full disk
+    try {
+      WriteScenarioFolder(dir.path(), record);
+      FAIL() << "no error";
+    } catch (const ResultError& error) {
+      EXPECT_NE(std::string(error.what()).find("front_aerial.png: cannot write: File too large"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+  EXPECT_EQ(RemoveStagingFolders(dir.path()), 0u);
+}
+
+// The message LoadCheckedScenarioOutcomeAt throws for `folder`, or "" when it reads it.
+std::string CheckedError(const fs::path& folder, uint32_t number) {
+  try {
+    LoadCheckedScenarioOutcomeAt(folder, number);
+  } catch (const ResultError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(LoadCheckedScenarioOutcomeTest, ReadsEveryFileStrictlyAndNamesTheOneThatIsNotWhole) {
+  testutil::TempDir dir;
+  const fs::path folder = dir.path() / "scenario_0007";
+  const auto reset = [&] {
+    fs::remove_all(folder);
+    WriteScenarioFolder(dir.path(), SampleRecord(7));
+  };
+  reset();
+  const std::optional<ScenarioOutcome> outcome = LoadCheckedScenarioOutcomeAt(folder, 7);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->result.scenario_number, 7u);
+  EXPECT_FALSE(LoadCheckedScenarioOutcomeAt(dir.path() / "scenario_0008", 8).has_value());
+
+  const auto broken = [&](const char* file, const std::string& content) {
+    reset();
+    WriteFileSynced(folder / file, content);
+    return CheckedError(folder, 7);
+  };
+  const std::string trajectory = (folder / "trajectory.csv").string();
+  const std::string trajectory_text = ReadAll(trajectory);
+  const std::string timing = ReadAll(folder / "timing.json");
+  EXPECT_EQ(broken("trajectory.csv", ""), trajectory + ": no header line (the file is empty)");
+  EXPECT_EQ(broken("trajectory.csv", trajectory_text.substr(0, trajectory_text.size() - 3)),
+            trajectory + ": the last line is cut short (no newline at the end)");
+  EXPECT_NE(broken("request.json", "garbage").find((folder / "request.json").string() + ": "),
+            std::string::npos);
+  EXPECT_EQ(broken("request.json", "[1, 2]"),
+            (folder / "request.json").string() + ": not a JSON object");
+  EXPECT_EQ(broken("request.json", "{\"scenario_number\": 8}"),
+            (folder / "request.json").string() + ": scenario_number is 8, expected 7");
+  EXPECT_NE(broken("timing.json", timing.substr(0, timing.size() / 2))
+                .find((folder / "timing.json").string() + ": "),
+            std::string::npos);
+  EXPECT_NE(broken("search.json", "{").find((folder / "search.json").string() + ": "),
+            std::string::npos);
+  EXPECT_EQ(broken("captures/ortho_aerial_pad0.png", ""),
+            (folder / "captures" / "ortho_aerial_pad0.png").string() +
+                ": missing or empty (result.json lists it)");
+  reset();
+  fs::remove(folder / "timing.json");
+  EXPECT_EQ(CheckedError(folder, 7), (folder / "timing.json").string() + ": missing");
 }
 
 }  // namespace

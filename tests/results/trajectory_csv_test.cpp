@@ -192,5 +192,23 @@ TEST(TrajectoryFromCsvTest, ErrorsNameTheFileTheLineAndTheColumn) {
   EXPECT_THROW(TrajectoryFromCsv(text, "c.csv"), ResultError);
 }
 
+TEST(TrajectoryFromCsvTest, AnEmptyFileOrALastLineCutShortIsAnError) {
+  try {
+    TrajectoryFromCsv("", "d/trajectory.csv");
+    FAIL() << "no error";
+  } catch (const ResultError& error) {
+    EXPECT_STREQ(error.what(), "d/trajectory.csv: no header line (the file is empty)");
+  }
+  // A file cut after a whole number still parses line by line: the missing newline tells.
+  const std::string text =
+      std::string(kTrajectoryCsvHeader) + "\n0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n0,1";
+  try {
+    TrajectoryFromCsv(text, "e.csv");
+    FAIL() << "no error";
+  } catch (const ResultError& error) {
+    EXPECT_STREQ(error.what(), "e.csv: the last line is cut short (no newline at the end)");
+  }
+}
+
 }  // namespace
 }  // namespace asg::results

@@ -153,6 +153,21 @@ TEST_F(FarmLinksTest, ARegisteredWorkersChannelSendsItsRunsAndAnswersItsReports)
   EXPECT_EQ(closed_key, key);
 }
 
+TEST_F(FarmLinksTest, AReportWithACaptureNameThatIsNoPlainFileNameIsMalformed) {
+  const auto worker = Connect();
+  ASSERT_TRUE(Register(*worker, 7).accepted);
+  NextOf<farm_event::Registered>();
+  protocol::AnalyzeScenarioRequest analysis;
+  analysis.scenario_number = 3;
+  analysis.captures = {{"../escape", 3}};
+  protocol::AsyncRequestMessage(*worker, analysis, "png", seconds(10),
+                                [](protocol::RequestResult) {});
+  // Refused at the boundary (the loop runs the scenario again), not left to the writer.
+  const farm_event::Result result = NextOf<farm_event::Result>();
+  EXPECT_NE(result.error.find("captures[0].name"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("is not a plain file name"), std::string::npos) << result.error;
+}
+
 TEST_F(FarmLinksTest, AWrongTokenOrATakenIdIsRefusedAndAnIdIsFreeAgainOnceItsWorkerLeft) {
   const auto stranger = Connect();
   EXPECT_THROW(Register(*stranger, 1, "wrong"), protocol::RequestError);

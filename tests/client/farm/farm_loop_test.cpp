@@ -10,6 +10,7 @@
 
 #include "results/files.h"
 #include "tests/client/farm/farm_fakes.h"
+#include "tests/file_size_limit.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
@@ -173,8 +174,9 @@ TEST_F(FarmLoopThreeTest, RegisteredWorkersGetScenariosInAscendingOrderUntilTheB
     EXPECT_EQ(outcome.timing.attempts[0].outcome, "done");
   }
   EXPECT_EQ(book().state(3).attempts[0].worker_id, 11);
-  EXPECT_EQ(progress_.finished(), 3u);
   writer_.Drain();
+  records_->TakeWritten();
+  EXPECT_EQ(progress_.finished(), 3u);  // each counted once its folder is on disk
   for (uint32_t number = 1; number <= 3; ++number) {
     EXPECT_TRUE(
         std::filesystem::exists(results::ScenarioFolder(dir_.path(), number) / "result.json"))
@@ -183,6 +185,33 @@ TEST_F(FarmLoopThreeTest, RegisteredWorkersGetScenariosInAscendingOrderUntilTheB
   loop.CloseAll("batch finished");
   EXPECT_EQ(trace_.closed,
             (std::vector<std::string>{"worker 11: batch finished", "worker 12: batch finished"}));
+}
+
+/// The loop over a batch of 200 scenarios.
+class FarmLoopManyTest : public FarmLoopTest {
+ protected:
+  FarmLoopManyTest() : FarmLoopTest(200) {}
+};
+
+TEST_F(FarmLoopManyTest, AResultThatCannotBeWrittenStopsTheLoopAndIsNamed) {
+  FarmLoop loop(Context());
+  FakeWorker::Register(1, 11, &events_, &trace_);
+  {
+    const testutil::FileSizeLimit limit(1);  // no file can be written, as on a full disk
+    loop.Run();  // returns at the first failure, not after the 200 scenarios
+    writer_.Drain();
+  }
+  EXPECT_EQ(loop.breakdown().rfind("writing results failed: scenario 1: ", 0), 0u)
+      << loop.breakdown();
+  EXPECT_NE(loop.breakdown().find("File too large"), std::string::npos) << loop.breakdown();
+  EXPECT_NE(progress_text_.str().find("error: writing results failed: scenario 1: "),
+            std::string::npos);
+  EXPECT_LT(trace_.sent.size(), 200u);  // no more scenarios handed out
+  EXPECT_FALSE(book().scheduler().Drained());
+  records_->TakeWritten();
+  EXPECT_EQ(progress_.finished(), 0u);  // nothing is on disk, nothing counted as done
+  EXPECT_TRUE(records_->OutcomesOfBatch().outcomes.empty());
+  EXPECT_EQ(results::RemoveStagingFolders(dir_.path()), 0u);
 }
 
 TEST_F(FarmLoopTest, AWorkerLostMidRunHasItsScenarioQueuedAgainForAnother) {

@@ -71,12 +71,52 @@ TEST_F(FarmRecordsTest, InvalidScenariosAreRecordedAtOnceAndValidOnesQueued) {
   EXPECT_EQ(book.state(2).recorded->result.status, results::ScenarioStatus::kInvalid);
   EXPECT_EQ(book.state(2).recorded->result.error, batch.scenarios[1].error);
   EXPECT_FALSE(book.state(2).kept);
-  EXPECT_EQ(progress_.finished(), 1u);
+  EXPECT_EQ(progress_.finished(), 0u);  // counted once its folder is on disk
   ASSERT_EQ(feed_.told.size(), 1u);
   EXPECT_EQ(feed_.told[0].scenario_number, 2u);
   writer_.Drain();
+  records.TakeWritten();
+  EXPECT_EQ(progress_.finished(), 1u);
   EXPECT_TRUE(std::filesystem::exists(results::ScenarioFolder(dir_.path(), 2) / "result.json"));
   EXPECT_EQ(book.Outcomes().size(), 1u);
+  EXPECT_EQ(records.OutcomesOfBatch().outcomes.size(), 1u);
+}
+
+TEST_F(FarmRecordsTest, ARecordNotOnDiskIsNeitherCountedNorInTheBatchsOutcomes) {
+  const Batch batch =
+      ParseBatchText(R"({"scenarios": [{"sim_timeout_period": "x"}]})", "b.json", "b");
+  // The folder cannot be written: a file stands where the batch folder should be.
+  settings_.out_dir = dir_.path() / "blocked";
+  results::WriteFileSynced(settings_.out_dir, "x");
+  ResultWriter writer(settings_.out_dir);
+  FarmRecords records(SchedulerSettings{},
+                      RecordsContext{&settings_, &logger_, &progress_, &writer, &feed_});
+  records.Admit(&batch.scenarios[0]);
+  writer.Drain();
+  records.TakeWritten();
+  EXPECT_TRUE(records.book().state(1).recorded.has_value());  // recorded: it will not run
+  EXPECT_EQ(progress_.finished(), 0u);
+  EXPECT_TRUE(records.OutcomesOfBatch().outcomes.empty());
+  EXPECT_EQ(records.WriteError().rfind("scenario 1: ", 0), 0u) << records.WriteError();
+}
+
+TEST_F(FarmRecordsTest, ResumeNamesAKeptFolderThatIsNotWholeAndRunsItAgain) {
+  const Batch batch = ParseBatchText(R"({"scenarios": [{}, {}]})", "b.json", "b");
+  WriteEarlier(batch.scenarios[0], results::ScenarioStatus::kDone, 0.1);
+  WriteEarlier(batch.scenarios[1], results::ScenarioStatus::kDone, 0.2);
+  const std::filesystem::path trajectory =
+      results::ScenarioFolder(dir_.path(), 2) / "trajectory.csv";
+  results::WriteFileSynced(trajectory, "");
+  settings_.resume = true;
+  FarmRecords& records = Records();
+  for (const PlannedScenario& planned : batch.scenarios) records.Admit(&planned);
+  EXPECT_EQ(records.book().KeptCount(), 1u);
+  EXPECT_EQ(records.book().scheduler().queued(), 1u);  // scenario 2 runs again
+  const std::string named = trajectory.string() + ": no header line (the file is empty); run again";
+  EXPECT_NE(progress_text_.str().find("warning: " + named), std::string::npos)
+      << progress_text_.str();
+  EXPECT_NE(results::ReadTextFile(dir_.path() / "asg_log.txt").find("resume: " + named),
+            std::string::npos);
 }
 
 TEST_F(FarmRecordsTest, ResumeKeepsCompleteFoldersAndTellsTheirResultsWithoutRunningThem) {
@@ -140,8 +180,9 @@ TEST_F(FarmRecordsTest, ARecordTakesItsAttemptsFromTheStateAndIsToldOnceThoughWr
   EXPECT_EQ(book.state(1).recorded->result.reruns.size(), 1u);
   EXPECT_EQ(book.state(1).recorded->timing.attempts.size(), 2u);
   EXPECT_EQ(feed_.told.size(), 1u);
-  EXPECT_EQ(progress_.finished(), 1u);
   writer_.Drain();
+  records.TakeWritten();
+  EXPECT_EQ(progress_.finished(), 1u);
   EXPECT_EQ(writer_.error(), "");
   EXPECT_NE(results::ReadTextFile(results::ScenarioFolder(dir_.path(), 1) / "result.json")
                 .find("\"failed\""),
@@ -170,6 +211,7 @@ TEST_F(FarmRecordsTest, AReproductionRunGoesToItsFolderAndStaysOutOfTheBatchsCou
     records.RecordDone(*book.EndAttempt(100, AttemptOutcome::kDone, "", kT0), analysis, {});
   }
   writer_.Drain();
+  records.TakeWritten();
   EXPECT_EQ(writer_.error(), "");
   // Its folder is the one given, not scenario_0002; the batch's counts and feed know scenario 1.
   EXPECT_TRUE(results::ScenarioFolderCompleteAt(folder, 2));

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "results/files.h"
 #include "results/folder.h"
@@ -149,6 +151,50 @@ TEST(OutputFolderTest, RetryFailedRunsFailedScenariosAgain) {
   EXPECT_TRUE(KeptOutcome(dir.path(), 1, true).has_value());
   EXPECT_FALSE(KeptOutcome(dir.path(), 2, true).has_value());
   EXPECT_FALSE(KeptOutcome(dir.path(), 3, false).has_value());
+}
+
+TEST(OutputFolderTest, AKeptFolderThatIsNotWholeIsNamedAndRunAgain) {
+  TempDir dir;
+  const Batch batch = Parse(kBatch);
+  StoreScenario(batch, dir.path(), 1, results::ScenarioStatus::kDone);
+  StoreScenario(batch, dir.path(), 2, results::ScenarioStatus::kDone);
+  const fs::path folder = results::ScenarioFolder(dir.path(), 2);
+  std::string problem = "unchanged";
+  EXPECT_TRUE(KeptOutcome(dir.path(), 2, false, {}, &problem).has_value());
+  EXPECT_EQ(problem, "unchanged");  // told only when a folder is not kept
+  for (const char* file : {"trajectory.csv", "request.json", "timing.json"}) {
+    StoreScenario(batch, dir.path(), 2, results::ScenarioStatus::kDone);
+    // An empty trajectory, garbage for a request, a timing cut in half.
+    const std::string text = results::ReadTextFile(folder / file);
+    results::WriteFileSynced(folder / file, std::string(file) == "trajectory.csv" ? ""
+                                            : std::string(file) == "request.json"
+                                                ? "garbage"
+                                                : text.substr(0, text.size() / 2));
+    problem.clear();
+    EXPECT_FALSE(KeptOutcome(dir.path(), 2, false, {}, &problem).has_value()) << file;
+    EXPECT_EQ(problem.rfind((folder / file).string() + ": ", 0), 0u) << problem;
+  }
+  problem.clear();
+  EXPECT_FALSE(KeptOutcome(dir.path(), 3, false, {}, &problem).has_value());
+  EXPECT_EQ(problem, "");  // no folder: nothing to say
+  EXPECT_TRUE(KeptOutcome(dir.path(), 1, false).has_value());
+}
+
+TEST(OutputFolderTest, StaleTemporaryFilesOfAKilledRunAreRemoved) {
+  TempDir dir;
+  const Batch batch = Parse(kBatch);
+  StoreScenario(batch, dir.path(), 1, results::ScenarioStatus::kDone);
+  const std::vector<fs::path> stale = {
+      dir.path() / "summary.json.tmp-4242", dir.path() / "report" / "data.js.tmp-4242",
+      results::ScenarioFolder(dir.path(), 1) / "index.html.tmp-4242",
+      dir.path() / "reproduce" / "scenario_0001_run_1" / "result.json.tmp-4242"};
+  for (const fs::path& file : stale) Touch(file);
+  Touch(dir.path() / "summary.json");
+  EXPECT_EQ(RemoveStaleTemporaries(dir.path()), stale.size());
+  for (const fs::path& file : stale) EXPECT_FALSE(fs::exists(file)) << file;
+  EXPECT_TRUE(fs::exists(dir.path() / "summary.json"));
+  EXPECT_TRUE(results::ScenarioFolderComplete(dir.path(), 1));
+  EXPECT_EQ(RemoveStaleTemporaries(dir.path() / "missing"), 0u);
 }
 
 }  // namespace

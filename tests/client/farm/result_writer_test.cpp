@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "results/files.h"
+#include "tests/file_size_limit.h"
 #include "tests/temp_dir.h"
 
 namespace asg::client {
@@ -67,17 +68,49 @@ TEST(ResultWriter, ARecordGivenAFolderIsWrittenThereWhole) {
   EXPECT_EQ(results::RemoveStagingFolders(dir.path() / "reproduce"), 0u);
 }
 
-TEST(ResultWriter, AWriteErrorIsKeptAndTheOtherRecordsAreStillWritten) {
+TEST(ResultWriter, AWriteErrorIsKeptAndNothingIsWrittenAfterIt) {
   TempDir dir;
   ResultWriter writer(dir.path());
   results::ScenarioRecord bad = Record(1, "done");
   bad.captures.push_back({"../escape", "png bytes"});  // a capture name that is refused
   writer.Submit(bad);
+  writer.Drain();
   writer.Submit(Record(2, "done"));
   writer.Drain();
+  EXPECT_NE(writer.error().find("scenario 1: "), std::string::npos) << writer.error();
   EXPECT_NE(writer.error().find("escape"), std::string::npos) << writer.error();
-  EXPECT_FALSE(results::ScenarioFolderComplete(dir.path(), 1));
-  EXPECT_TRUE(results::ScenarioFolderComplete(dir.path(), 2));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(dir.path(), 1)));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(dir.path(), 2)));
+  EXPECT_TRUE(writer.TakeWritten().empty());
+}
+
+TEST(ResultWriter, AFullDiskIsNamedLeavesNoStagingAndOnlyWhatIsOnDiskIsWritten) {
+  TempDir dir;
+  ResultWriter writer(dir.path());
+  writer.Submit(Record(1, "done"));
+  writer.Drain();
+  results::ScenarioRecord big = Record(2, "done");
+  big.captures.push_back({"front_aerial", std::string(64 * 1024, 'p')});
+  {
+    // The capture does not fit, as on a full disk (EFBIG here, ENOSPC there).
+    const testutil::FileSizeLimit limit(4096);
+    writer.Submit(big);
+    writer.Drain();
+  }
+  writer.Submit(Record(3, "done"));
+  writer.Drain();
+  const std::string error = writer.error();
+  EXPECT_EQ(error.rfind("scenario 2: ", 0), 0u) << error;
+  EXPECT_NE(error.find("front_aerial.png: cannot write: File too large"), std::string::npos)
+      << error;
+  EXPECT_TRUE(results::ScenarioFolderComplete(dir.path(), 1));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(dir.path(), 2)));
+  EXPECT_FALSE(fs::exists(results::ScenarioFolder(dir.path(), 3)));
+  EXPECT_EQ(results::RemoveStagingFolders(dir.path()), 0u);  // no partial folder was left
+  const std::vector<results::ScenarioOutcome> written = writer.TakeWritten();
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_EQ(written[0].result.scenario_number, 1u);
+  EXPECT_TRUE(writer.TakeWritten().empty());  // each told once
 }
 
 }  // namespace

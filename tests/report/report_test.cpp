@@ -1,0 +1,87 @@
+// Tests for report/report.h.
+#include "report/report.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "results/files.h"
+#include "tests/report/report_files.h"
+#include "tests/temp_dir.h"
+
+namespace asg::report {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::DoneResultJson;
+using testing::ReadText;
+using testing::WriteText;
+
+/// A batch folder with done scenarios 1..`count` (result.json only).
+void MakeBatch(const fs::path& dir, int count) {
+  WriteText(dir / "batch_identity.json", "{\"batch\": \"pages\", \"identity\": \"x\"}");
+  for (int number = 1; number <= count; ++number) {
+    WriteText(dir / ("scenario_000" + std::to_string(number)) / "result.json",
+              DoneResultJson(number));
+  }
+}
+
+ino_t Inode(const fs::path& file) {
+  struct stat info {};
+  EXPECT_EQ(::stat(file.c_str(), &info), 0) << file;
+  return info.st_ino;
+}
+
+// The temporary files of atomic writes anywhere under `dir`.
+size_t Temporaries(const fs::path& dir) {
+  size_t count = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    count += results::IsTemporaryFileName(entry.path().filename().string()) ? 1 : 0;
+  }
+  return count;
+}
+
+TEST(WriteBatchReportTest, EveryScenarioPageIsReplacedByANewFileNotRewrittenInPlace) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  MakeBatch(dir, 2);
+  WriteBatchReport(dir);
+  const fs::path page = dir / "scenario_0001" / "index.html";
+  const std::string first = ReadText(page);
+  ASSERT_FALSE(first.empty());
+  const ino_t before = Inode(page);
+  WriteBatchReport(dir);
+  EXPECT_NE(Inode(page), before);  // a new file renamed over the old one
+  EXPECT_EQ(ReadText(page), first);
+  EXPECT_EQ(Temporaries(dir), 0u);
+}
+
+TEST(WriteBatchReportTest, AReaderRacingRewritesNeverSeesAShortPage) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  MakeBatch(dir, 3);
+  WriteBatchReport(dir);
+  const fs::path page = dir / "scenario_0002" / "index.html";
+  const size_t whole = ReadText(page).size();
+  ASSERT_GT(whole, 0u);
+  std::atomic<bool> done{false};
+  std::atomic<size_t> reads{0};
+  std::atomic<size_t> short_reads{0};
+  std::thread reader([&] {
+    while (!done) {
+      short_reads += ReadText(page).size() != whole ? 1 : 0;
+      ++reads;
+    }
+  });
+  for (int i = 0; i < 30; ++i) WriteBatchReport(dir);
+  done = true;
+  reader.join();
+  EXPECT_GT(reads.load(), 0u);
+  EXPECT_EQ(short_reads.load(), 0u) << "of " << reads.load() << " reads";
+}
+
+}  // namespace
+}  // namespace asg::report
