@@ -125,11 +125,11 @@ TEST(FarmOutput, ADiskThatFillsStopsTheBatchNamesTheFailureAndResumeCompletesIt)
   // With room, --resume completes the batch as one run would have.
   ASSERT_TRUE(disk.Resize("64m"));
   const fs::path second = dir.path() / "second.txt";
-  ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"run", batch.string(), "--out", out.string(), "--workers", "2", "--resume",
-                      "-q"},
-                     second),
-            0)
+  ASSERT_EQ(
+      RunToEnd(Executable("asg-client"),
+               {"run", batch.string(), "--out", out.string(), "--workers", "2", "--resume", "-q"},
+               second),
+      0)
       << ReadText(second);
   const fs::path straight = dir.path() / "straight";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
@@ -164,11 +164,11 @@ TEST(FarmOutput, ResumeRunsAgainTheFoldersThatAreNotWholeAndRemovesStaleTemporar
   for (const fs::path& file : stale) std::ofstream(file) << "partial";
 
   const fs::path resumed = dir.path() / "resumed.txt";
-  ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"run", batch.string(), "--out", out.string(), "--workers", "2", "--resume",
-                      "-q"},
-                     resumed),
-            0)
+  ASSERT_EQ(
+      RunToEnd(Executable("asg-client"),
+               {"run", batch.string(), "--out", out.string(), "--workers", "2", "--resume", "-q"},
+               resumed),
+      0)
       << ReadText(resumed);
   const std::string output = ReadText(resumed);
   for (const char* file : {"scenario_0002/trajectory.csv", "scenario_0003/request.json",
