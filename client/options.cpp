@@ -126,10 +126,11 @@ read.
 
 Options)";
 
-/// Parses --listen "HOST:PORT" or "[IPV6]:PORT" with PORT 0..65535 (0: any free port).
+/// Parses --listen "HOST:PORT" or "[IPV6]:PORT" with PORT 0..65535 (0: any free port); a host
+/// name is resolved to its address.
 void ParseListen(const std::string& text, FarmSettings* settings) {
   try {
-    const protocol::HostPort address = protocol::ParseListenAddress(text);
+    const protocol::HostPort address = protocol::ResolveListenAddress(text);
     settings->listen_host = address.host;
     settings->listen_port = address.port;
   } catch (const std::invalid_argument& error) {
@@ -201,8 +202,8 @@ po::options_description VisibleOptions() {
     ("listen", po::value<std::string>()->default_value("127.0.0.1:0"),
      "HOST:PORT the client listens on, for workers, external vehicle nodes (their control "
      "plane) and an external search's scenario generator alike; port 0 picks a free one (the "
-     "log and the terminal say which); any address other than loopback requires a token "
-     "(default: 127.0.0.1:0; with --launcher slurm, this host's first non-loopback address)")
+     "log and the terminal say which); a host name is resolved to its address; any address "
+     "other than loopback requires a token (default: 127.0.0.1:0; with --launcher slurm, this host's first non-loopback address)")
     ("token", po::value<std::string>(),
      "shared secret every worker, vehicle node and generator must present (default: environment "
      "variable ASG_TOKEN)")

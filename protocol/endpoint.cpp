@@ -35,6 +35,34 @@ HostPort ParseListenAddress(std::string_view text) {
   return {std::string(host), static_cast<uint16_t>(number)};
 }
 
+HostPort ResolveListenAddress(std::string_view text) {
+  HostPort address = ParseListenAddress(text);
+  boost::system::error_code error;
+  asio::ip::make_address(address.host, error);
+  if (!error) return address;  // numeric already
+  asio::io_context context;
+  asio::ip::tcp::resolver resolver(context);
+  const auto results = resolver.resolve(address.host, "", error);
+  if (error || results.empty()) {
+    throw std::invalid_argument("\"" + std::string(text) + "\": host \"" + address.host +
+                                "\" does not resolve" + (error ? ": " + error.message() : ""));
+  }
+  asio::ip::address chosen = results.begin()->endpoint().address();
+  for (const auto& entry : results) {
+    if (entry.endpoint().address().is_v4()) {
+      chosen = entry.endpoint().address();
+      break;
+    }
+  }
+  address.host = chosen.to_string();
+  return address;
+}
+
+std::string HostPortText(const HostPort& address) {
+  const bool ipv6 = address.host.find(':') != std::string::npos;
+  return (ipv6 ? "[" + address.host + "]" : address.host) + ":" + std::to_string(address.port);
+}
+
 bool IsLoopbackHost(std::string_view host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }

@@ -27,6 +27,17 @@ HostPort ParseHostPort(std::string_view text);
 /// 0..65535`.
 HostPort ParseListenAddress(std::string_view text);
 
+/// ParseListenAddress, then the host resolved to a numeric address a server can bind: an address
+/// is kept as it is, a name ("localhost", this host's name) becomes its first IPv4 address (its
+/// first address when it has none), by the system's resolver. Blocking. Throws
+/// std::invalid_argument naming the text, e.g. `"nosuch.invalid:0": host "nosuch.invalid" does
+/// not resolve: Host not found (authoritative)`.
+HostPort ResolveListenAddress(std::string_view text);
+
+/// "HOST:PORT", an IPv6 host in brackets: "[::1]:7419"; the form ParseHostPort and
+/// ParseListenAddress read.
+std::string HostPortText(const HostPort& address);
+
 /// True for "localhost", "::1" and 127.x.y.z: an address only this machine can reach.
 bool IsLoopbackHost(std::string_view host);
 

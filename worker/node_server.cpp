@@ -6,9 +6,10 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/log_clip.h"
 #include "protocol/endpoint.h"
 #include "protocol/messages_json.h"
-#include "protocol/token.h"
+#include "protocol/token_guard.h"
 #include "protocol/typed_connection.h"
 #include "worker/worker_log.h"
 
@@ -25,6 +26,42 @@ protocol::ConnectionSettings AcceptedSettings(const NodeServerSettings& settings
 
 }  // namespace
 
+/// What the connection handlers share with the server: the registry of attached nodes.
+struct NodeServer::State {
+  std::string token;
+  mutable std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::string, std::shared_ptr<NodeLink>> nodes;  // attached, by name
+  bool stopped = false;
+};
+
+json::Json NodeServer::Attach(State& state,
+                              const std::shared_ptr<std::weak_ptr<NodeLink>>& attached,
+                              const std::shared_ptr<protocol::Connection>& self,
+                              const protocol::AttachNodeRequest& request) {
+  // Names in replies and log lines are clipped (core::ClipForLog): they come from the peer.
+  if (request.node_name.empty()) throw std::runtime_error("AttachNode refused: empty node_name");
+  std::lock_guard lock(state.mutex);
+  if (const std::shared_ptr<NodeLink> link = attached->lock()) {
+    throw std::runtime_error("AttachNode refused: already attached as '" +
+                             core::ClipForLog(link->name()) + "'");
+  }
+  if (state.stopped) throw std::runtime_error("AttachNode refused: worker shutting down");
+  auto existing = state.nodes.find(request.node_name);
+  if (existing != state.nodes.end() && existing->second->open()) {
+    throw std::runtime_error("AttachNode refused: node name '" +
+                             core::ClipForLog(request.node_name) + "' is already attached");
+  }
+  const auto link = std::make_shared<NodeLink>(request.node_name, self);
+  *attached = link;
+  self->MarkRegistered();  // lifts the registration deadline
+  // A node need not send heartbeats: its connection closing and step_deadline govern.
+  self->SetPeerTimeout(std::chrono::milliseconds(0));
+  state.nodes[request.node_name] = link;
+  state.changed.notify_all();
+  return json::Json(protocol::AttachNodeResponse{true});
+}
+
 void NodeLink::StoreControl(const protocol::StepResponse& control) {
   std::lock_guard lock(mutex_);
   latest_ = control;
@@ -37,15 +74,6 @@ std::optional<protocol::StepResponse> NodeLink::TakeControl() {
   return control;
 }
 
-/// What the connection handlers share with the server: the registry of attached nodes.
-struct NodeServer::State {
-  std::string token;
-  mutable std::mutex mutex;
-  std::condition_variable changed;
-  std::map<std::string, std::shared_ptr<NodeLink>> nodes;  // attached, by name
-  bool stopped = false;
-};
-
 void NodeServer::Admit(const std::shared_ptr<State>& state,
                        const std::shared_ptr<protocol::Connection>& connection) {
   // The link this connection attached as, once it has; guarded by state->mutex. Weak: the link
@@ -54,36 +82,22 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
   // ran (its io_context stopped first) alive forever.
   auto attached = std::make_shared<std::weak_ptr<NodeLink>>();
   std::weak_ptr<protocol::Connection> weak = connection;
-  connection->SetRequestHandler(
+  connection->SetHandler(
       protocol::TypeOf<protocol::AttachNodeRequest>(),
       [state, attached, weak](const protocol::Message& message) {
         const auto request = protocol::DecodeMessage<protocol::AttachNodeRequest>(message.message);
         const std::shared_ptr<protocol::Connection> self = weak.lock();
-        if (!self) throw std::runtime_error("connection gone");
-        if (!state->token.empty() && !protocol::TokensEqual(state->token, request.token)) {
-          throw std::runtime_error("AttachNode refused: wrong token");
+        if (!self) return;
+        const protocol::TokenCheck check =
+            protocol::TokenGuard::Process().Check(state->token, request.token, self->peer());
+        if (check != protocol::TokenCheck::kAccepted) {
+          // A wrong token ends the connection: no second guess on it.
+          const std::string reason = protocol::TokenRefusal(check, self->peer());
+          self->ReplyError(message.reference, "AttachNode refused: " + reason);
+          self->Close(reason);
+          return;
         }
-        if (request.node_name.empty())
-          throw std::runtime_error("AttachNode refused: empty node_name");
-        std::lock_guard lock(state->mutex);
-        if (const std::shared_ptr<NodeLink> link = attached->lock()) {
-          throw std::runtime_error("AttachNode refused: already attached as '" + link->name() +
-                                   "'");
-        }
-        if (state->stopped) throw std::runtime_error("AttachNode refused: worker shutting down");
-        auto existing = state->nodes.find(request.node_name);
-        if (existing != state->nodes.end() && existing->second->open()) {
-          throw std::runtime_error("AttachNode refused: node name '" + request.node_name +
-                                   "' is already attached");
-        }
-        const auto link = std::make_shared<NodeLink>(request.node_name, self);
-        *attached = link;
-        self->MarkRegistered();  // lifts the registration deadline
-        // A node need not send heartbeats: its connection closing and step_deadline govern.
-        self->SetPeerTimeout(std::chrono::milliseconds(0));
-        state->nodes[request.node_name] = link;
-        state->changed.notify_all();
-        return json::Json(protocol::AttachNodeResponse{true});
+        self->Reply(message, Attach(*state, attached, self, request));
       });
   connection->SetHandler(std::string(protocol::StepResponse::kAsyncType),
                          [state, attached](const protocol::Message& message) {
@@ -100,7 +114,8 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
   connection->SetCloseHandler([state, attached, weak](const std::string& reason) {
     if (auto self = weak.lock(); self && !self->registered()) {
       Log(core::LogLevel::kWarning,
-          "data connection from " + self->peer() + " closed before AttachNode: " + reason);
+          "data connection from " + self->peer() +
+              " closed before AttachNode: " + core::ClipForLog(reason, core::kLogMessageBytes));
     }
     std::lock_guard lock(state->mutex);
     if (const std::shared_ptr<NodeLink> link = attached->lock()) {
@@ -117,12 +132,7 @@ NodeServer::NodeServer(const boost::asio::any_io_executor& executor,
                        const NodeServerSettings& settings)
     : state_(std::make_shared<State>()) {
   state_->token = settings.token;
-  // ParseHostPort wants a port to connect to (1..65535); a listener may also ask for port 0.
-  const std::string& listen = settings.listen;
-  const bool ephemeral = listen.size() > 2 && listen.ends_with(":0");
-  protocol::HostPort address =
-      protocol::ParseHostPort(ephemeral ? listen.substr(0, listen.size() - 1) + "1" : listen);
-  if (ephemeral) address.port = 0;
+  const protocol::HostPort address = protocol::ResolveListenAddress(settings.listen);
   host_ = address.host;
   std::shared_ptr<State> state = state_;
   server_ = std::make_unique<protocol::Server>(
@@ -142,8 +152,7 @@ NodeServer::~NodeServer() {
 }
 
 std::string NodeServer::endpoint() const {
-  const bool ipv6 = host_.find(':') != std::string::npos;
-  return (ipv6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(server_->port());
+  return protocol::HostPortText({host_, server_->port()});
 }
 
 std::vector<std::shared_ptr<NodeLink>> NodeServer::WaitForNodes(

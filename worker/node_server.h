@@ -3,8 +3,10 @@
 // keeps the attached nodes for the runs that need them.
 //
 // A node's first request must be AttachNode; it is answered AttachNodeResponse {received: true},
-// or an Error when the token is wrong (only checked when the worker has one), the name is empty
-// or another open connection already attached under that name. A connection that closes
+// or an Error when the token is wrong (only checked when the worker has one, by
+// protocol::TokenGuard::Process(); the connection is closed then, and an address is refused for
+// a while after too many wrong tokens), the name is empty or another open connection already
+// attached under that name. A connection that closes
 // detaches its node. Async-mode Control messages of an attached node are kept, latest first,
 // until a run takes them.
 #pragma once
@@ -64,8 +66,9 @@ struct NodeServerSettings {
 /// other members are thread-safe.
 class NodeServer {
  public:
-  /// Binds settings.listen at once. Throws std::invalid_argument for a malformed address and
-  /// std::runtime_error naming it when it cannot listen.
+  /// Binds settings.listen at once (a host name resolved, protocol::ResolveListenAddress).
+  /// Throws std::invalid_argument for a malformed or unknown address and std::runtime_error
+  /// naming it when it cannot listen.
   NodeServer(const boost::asio::any_io_executor& executor, const NodeServerSettings& settings);
   /// Stops accepting and closes every node connection.
   ~NodeServer();
@@ -94,6 +97,11 @@ class NodeServer {
   /// Registers the handlers of one accepted connection and starts it.
   static void Admit(const std::shared_ptr<State>& state,
                     const std::shared_ptr<protocol::Connection>& connection);
+  /// Attaches `self` (whose token was accepted) as request.node_name and returns the reply;
+  /// throws std::runtime_error with the Error reply's text when it is refused.
+  static json::Json Attach(State& state, const std::shared_ptr<std::weak_ptr<NodeLink>>& attached,
+                           const std::shared_ptr<protocol::Connection>& self,
+                           const protocol::AttachNodeRequest& request);
 
   std::shared_ptr<State> state_;  // shared with the connection handlers
   std::unique_ptr<protocol::Server> server_;

@@ -40,6 +40,24 @@ std::filesystem::path SelfPath(const char* argv0) {
   return error || self.empty() ? std::filesystem::path(argv0 ? argv0 : "asg-worker") : self;
 }
 
+/// The address of `option` (--serve, --data-listen): `text` resolved
+/// (protocol::ResolveListenAddress); one that other hosts can reach needs a token, else the
+/// UsageError says that it accepts `peers` from other hosts.
+protocol::HostPort ListenAddress(const std::string& option, const std::string& text,
+                                 const std::string& token, const std::string& peers) {
+  protocol::HostPort address;
+  try {
+    address = protocol::ResolveListenAddress(text);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(option + " " + error.what());
+  }
+  if (!protocol::IsLoopbackHost(address.host) && token.empty()) {
+    throw UsageError(option + " " + address.host + " accepts " + peers +
+                     " from other hosts: give --token (or set ASG_TOKEN)");
+  }
+  return address;
+}
+
 }  // namespace
 
 WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
@@ -54,7 +72,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     ("token", po::value<std::string>(),
      "shared secret presented to the client (default: environment variable ASG_TOKEN)")
     ("data-listen", po::value<std::string>()->default_value("127.0.0.1:0"),
-     "HOST:PORT of the data port vehicle nodes attach to (port 0: a free port)")
+     "HOST:PORT of the data port vehicle nodes attach to (port 0: a free port; a host name is "
+     "resolved); any address other than loopback requires a token")
     ("node-spin-us", po::value<int>()->default_value(0),
      "lock-step runs with vehicle nodes: microseconds the simulation thread polls for a Step "
      "reply before it sleeps, 0..1000; a spin saves a wake-up per tick (faster runs) at the "
@@ -66,8 +85,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
      "actor catalog (JSON)")
     ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
     ("serve", po::value<std::string>(),
-     "HOST:PORT to serve interactive clients on (port 0: a free port); any address other than "
-     "loopback requires a token")
+     "HOST:PORT to serve interactive clients on (port 0: a free port; a host name is "
+     "resolved); any address other than loopback requires a token")
     ("open", po::value<std::string>(),
      "with --serve: a scenario folder of a result (DIR/scenario_NNNN) to load at start")
     ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")
@@ -108,17 +127,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   if (values.count("open") && !interactive) throw UsageError("--open needs --serve");
   if (interactive) {
     command.mode = WorkerCommand::Mode::kInteractive;
-    protocol::HostPort address;
-    const std::string text = values["serve"].as<std::string>();
-    try {
-      address = protocol::ParseListenAddress(text);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string("--serve ") + error.what());
-    }
-    if (!protocol::IsLoopbackHost(address.host) && token.empty()) {
-      throw UsageError("--serve " + values["serve"].as<std::string>() +
-                       " is reachable beyond this machine: give --token (or ASG_TOKEN)");
-    }
+    const protocol::HostPort address =
+        ListenAddress("--serve", values["serve"].as<std::string>(), token, "clients");
     command.interactive.host = address.host;
     command.interactive.port = address.port;
     command.interactive.token = token;
@@ -143,7 +153,8 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   }
   command.settings.token = token;
   command.settings.reconnect = values.count("reconnect") > 0;
-  command.settings.data_listen = values["data-listen"].as<std::string>();
+  command.settings.data_listen = protocol::HostPortText(ListenAddress(
+      "--data-listen", values["data-listen"].as<std::string>(), token, "vehicle nodes"));
   const int spin = values["node-spin-us"].as<int>();
   if (spin < 0 || spin > 1000) {
     throw UsageError("--node-spin-us " + std::to_string(spin) + " is outside 0..1000");

@@ -14,6 +14,7 @@
 #include <thread>
 #include <variant>
 
+#include "core/log_clip.h"
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
 #include "protocol/messages_json.h"
@@ -72,10 +73,11 @@ class Session {
     try {
       const auto reply = protocol::RequestMessage<protocol::RegisterWorkerResponse>(
           *connection_, request, {}, kReplyTimeout);
-      Log(core::LogLevel::kInfo, reply.message + " by " + connection_->peer());
+      Log(core::LogLevel::kInfo, core::ClipForLog(reply.message) + " by " + connection_->peer());
       return true;
     } catch (const std::runtime_error& error) {  // RequestError or DecodeError
-      Log(core::LogLevel::kError, std::string("registration failed: ") + error.what());
+      Log(core::LogLevel::kError,
+          "registration failed: " + core::ClipForLog(error.what(), core::kLogMessageBytes));
       return false;
     }
   }
@@ -119,7 +121,8 @@ class Session {
       }
     });
     if (const auto* preempted = std::get_if<ScenarioPreempted>(&outcome)) {
-      Log(core::LogLevel::kWarning, scenario + " preempted: " + preempted->reason);
+      Log(core::LogLevel::kWarning,
+          scenario + " preempted: " + core::ClipForLog(preempted->reason, core::kLogMessageBytes));
       Deliver(protocol::RunPreemptedRequest{settings_.worker_id, number, preempted->reason});
       return;
     }
@@ -168,7 +171,7 @@ class Session {
     try {
       connection_->Request(protocol::TypeOf<T>(), Json(body), std::move(attachment), kReplyTimeout);
     } catch (const protocol::RequestError& error) {
-      Log(core::LogLevel::kWarning, error.what());
+      Log(core::LogLevel::kWarning, core::ClipForLog(error.what(), core::kLogMessageBytes));
     }
   }
 
@@ -198,7 +201,8 @@ class Session {
     std::lock_guard lock(mutex_);
     closed_ = true;
     changed_.notify_all();
-    Log(core::LogLevel::kInfo, "connection closed: " + reason);
+    Log(core::LogLevel::kInfo,
+        "connection closed: " + core::ClipForLog(reason, core::kLogMessageBytes));
     if (current_ && !settings_.reconnect) {
       // The client is gone and nobody wants this run's result: let it finish for a grace
       // period, then leave without it.

@@ -7,10 +7,11 @@
 #include <utility>
 
 #include "client/nodes/node_links.h"
+#include "core/log_clip.h"
 #include "protocol/generator_messages.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
-#include "protocol/token.h"
+#include "protocol/token_guard.h"
 #include "protocol/trajectory_codec.h"
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
@@ -108,7 +109,8 @@ Connection::Handler Guarded(std::weak_ptr<Connection> weak,
     auto self = weak.lock();
     if (!self) return;
     if (!registered->load()) {
-      logger->Warning("refused " + message.type + " from " + peer + ": not registered");
+      logger->Warning("refused " + core::ClipForLog(message.type) + " from " + peer +
+                      ": not registered");
       self->ReplyError(
           message.reference,
           "register with " + protocol::TypeOf<protocol::RegisterWorkerRequest>() + " first");
@@ -156,11 +158,14 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
                                              const Message& message) {
         auto self = weak.lock();
         if (!self) return;
-        if (!token.empty() && !protocol::TokensEqual(token, request.token)) {
+        const protocol::TokenCheck check =
+            protocol::TokenGuard::Process().Check(token, request.token, peer);
+        if (check != protocol::TokenCheck::kAccepted) {
+          const std::string reason = protocol::TokenRefusal(check, peer);
           logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
-                          std::to_string(request.pid) + ") from " + peer + ": wrong token");
-          self->ReplyError(message.reference, "refused: wrong token");
-          self->Close("wrong token");
+                          std::to_string(request.pid) + ") from " + peer + ": " + reason);
+          self->ReplyError(message.reference, "refused: " + reason);
+          self->Close(reason);
           return;
         }
         if (node->load())
@@ -242,8 +247,8 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
     const std::string refusal = link == nullptr ? "refused: this client runs no external search"
                                                 : link->Offer(self, request);
     if (!refusal.empty()) {
-      logger->Warning("scenario generator '" + request.generator_name + "' from " + peer + " " +
-                      refusal);
+      logger->Warning("scenario generator '" + core::ClipForLog(request.generator_name) +
+                      "' from " + peer + " " + refusal);
       self->ReplyError(message.reference, refusal);
       self->Close(refusal);
       return;
@@ -251,7 +256,8 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
     generator->store(true);
     self->MarkRegistered();
     self->Reply(message, json::Json(protocol::GeneratorRegistrationResponse{true, link->search()}));
-    logger->Info("scenario generator '" + request.generator_name + "' registered from " + peer);
+    logger->Info("scenario generator '" + core::ClipForLog(request.generator_name) +
+                 "' registered from " + peer);
   });
 
   // Vehicle nodes share the port: their requests go to the farm loop as farm_event::Node events.
@@ -279,10 +285,12 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
     // A worker registers with RegisterWorker, a vehicle node with an accepted
     // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
     if (auto self = weak.lock(); self && !self->registered()) {
-      logger->Warning("connection from " + peer + " closed before registering: " + reason);
+      logger->Warning("connection from " + peer + " closed before registering: " +
+                      core::ClipForLog(reason, core::kLogMessageBytes));
     }
     if (generator->load()) {
-      logger->Info("scenario generator from " + peer + " closed: " + reason);
+      logger->Info("scenario generator from " + peer +
+                   " closed: " + core::ClipForLog(reason, core::kLogMessageBytes));
       link->Closed(raw, reason);
       return;
     }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <variant>
 
+#include "core/log_clip.h"
+
 namespace asg::client {
 
 namespace {
@@ -136,7 +138,8 @@ void FarmLoop::On(WorkerKey key, farm_event::Status& event, SteadyClock::time_po
 void FarmLoop::On(WorkerKey key, farm_event::RunRefused& event, SteadyClock::time_point) {
   if (!links_.contains(key)) return;
   context_.logger->Warning(WorkerName(key) + " did not accept scenario " +
-                           std::to_string(event.scenario_number) + ": " + event.reason);
+                           std::to_string(event.scenario_number) + ": " +
+                           core::ClipForLog(event.reason, core::kLogMessageBytes));
 }
 
 void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_point now) {
@@ -145,7 +148,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_po
   WorkerChannel& channel = *it->second.channel;
   if (!event.error.empty()) {
     context_.logger->Warning("refused a malformed AnalyzeScenario from " + WorkerName(key) + ": " +
-                             event.error);
+                             core::ClipForLog(event.error, core::kLogMessageBytes));
     channel.Refuse(event.request, event.error);
     if (book_.scheduler().AssignedTo(key)) {
       Apply(book_.Resubmit(key, now, "malformed AnalyzeScenario: " + event.error), now);
@@ -191,12 +194,14 @@ void FarmLoop::On(WorkerKey key, farm_event::Issue& event, SteadyClock::time_poi
           protocol::WorkerIssueNotificationRequest::ISSUE_PROBLEM_CREATING_SCENE ||
       !number) {
     context_.logger->Warning(WorkerName(key) + " reports issue " +
-                             std::to_string(event.issue.issue_id) + ": " + event.issue.message);
+                             std::to_string(event.issue.issue_id) + ": " +
+                             core::ClipForLog(event.issue.message, core::kLogMessageBytes));
     return;
   }
   // The scenario itself is bad: it is recorded invalid and not retried.
-  context_.logger->Warning("scenario " + std::to_string(*number) + " invalid: " + WorkerName(key) +
-                           " cannot create the scene: " + event.issue.message);
+  context_.logger->Warning(
+      "scenario " + std::to_string(*number) + " invalid: " + WorkerName(key) +
+      " cannot create the scene: " + core::ClipForLog(event.issue.message, core::kLogMessageBytes));
   EndAttempt(key, AttemptOutcome::kInvalidScene, event.issue.message, now);
   context_.records->RecordUnrunnable(*number, results::ScenarioStatus::kInvalid,
                                      event.issue.message);

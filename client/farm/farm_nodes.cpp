@@ -3,6 +3,7 @@
 // the wait for nodes that never get ready, are in farm_loop.cpp (AssignIdleWorkers,
 // CheckNodeWait).
 #include "client/farm/farm_loop.h"
+#include "core/log_clip.h"
 
 namespace asg::client {
 
@@ -29,7 +30,8 @@ void FarmLoop::On(WorkerKey, farm_event::Node& event, SteadyClock::time_point) {
     case RerunEffect::kQueued:
     case RerunEffect::kAfterCurrent:
       context_.logger->Info("scenario " + std::to_string(number) + " will run again: node '" +
-                            rerun->node_name + "' asked (" + rerun->reason + ")");
+                            rerun->node_name + "' asked (" +
+                            core::ClipForLog(rerun->reason, core::kLogMessageBytes) + ")");
       return;
     case RerunEffect::kIgnored:
       context_.logger->Warning("scenario " + std::to_string(number) + ": rerun asked by node '" +
@@ -49,7 +51,8 @@ void FarmLoop::On(WorkerKey key, farm_event::Preempted& event, SteadyClock::time
   }
   // The attempt counts as failed; the scenario is queued again and runs once the gate opens,
   // i.e. when the worker's nodes have sent NotifyReady for it.
-  LoseWorker(key, AttemptOutcome::kPreempted, "preempted: " + event.preempted.reason, now);
+  LoseWorker(key, AttemptOutcome::kPreempted,
+             "preempted: " + core::ClipForLog(event.preempted.reason, core::kLogMessageBytes), now);
 }
 
 }  // namespace asg::client

@@ -5,6 +5,7 @@
 #include <utility>
 #include <variant>
 
+#include "core/log_clip.h"
 #include "protocol/messages_json.h"
 #include "protocol/typed_connection.h"
 
@@ -47,9 +48,9 @@ void NodeControl::OnUnregister(const NodeEvent& event, const node_event::Unregis
   const bool same = it != links_.end() && it->second.worker_id == unregister.worker_id &&
                     it->second.node_name == unregister.node_name;
   if (!same) {
-    event.connection->ReplyError(
-        event.request.reference,
-        "node '" + unregister.node_name + "' is not registered on this connection");
+    event.connection->ReplyError(event.request.reference,
+                                 "node '" + core::ClipForLog(unregister.node_name) +
+                                     "' is not registered on this connection");
     return;
   }
   registry_.Unregister(it->second.worker_id, it->second.node_name);
@@ -76,10 +77,11 @@ void NodeControl::OnRegister(const NodeEvent& event, const node_event::Register&
                                  "this connection already registered a node");
     return;
   }
-  const NodeVerdict verdict = registry_.Register(registration);
+  const NodeVerdict verdict = registry_.Register(registration, event.connection->peer());
   if (!verdict.ok) {
     Log(core::LogLevel::kWarning, verdict.error + " (from " + event.connection->peer() + ")");
     event.connection->ReplyError(event.request.reference, verdict.error);
+    if (verdict.close) event.connection->Close("RegisterVehicleNode refused: wrong token");
     return;
   }
   links_[event.link] = {event.connection, registration.worker_id, registration.node_name};
@@ -99,7 +101,8 @@ std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
   protocol::NotifyReadyRequest ready = request.ready;
   // A rerun the farm could not honour is refused here rather than accepted and then ignored.
   if (ready.request_rerun && rerun_possible && !rerun_possible(ready.last_scenario_number)) {
-    Log(core::LogLevel::kInfo, "node '" + ready.node_name + "' asked to rerun scenario " +
+    Log(core::LogLevel::kInfo, "node '" + core::ClipForLog(ready.node_name) +
+                                   "' asked to rerun scenario " +
                                    std::to_string(ready.last_scenario_number) +
                                    ": refused, its last attempt did not end done");
     ready.request_rerun = false;
@@ -108,7 +111,7 @@ std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
   if (it == links_.end() || it->second.worker_id != ready.worker_id ||
       it->second.node_name != ready.node_name) {
     event.connection->ReplyError(event.request.reference,
-                                 "node '" + ready.node_name + "' of worker " +
+                                 "node '" + core::ClipForLog(ready.node_name) + "' of worker " +
                                      std::to_string(ready.worker_id) +
                                      " is not registered on this connection");
     return std::nullopt;
@@ -120,10 +123,11 @@ std::optional<AcceptedRerun> NodeControl::OnReady(const NodeEvent& event,
   }
   event.connection->Reply(event.request, Json(outcome.response));
   if (ready.request_rerun) {
-    Log(core::LogLevel::kInfo, "node '" + ready.node_name + "' asked to rerun scenario " +
-                                   std::to_string(ready.last_scenario_number) + " (" +
-                                   ready.reason_for_rerun +
-                                   "): " + (outcome.rerun ? "accepted" : "refused"));
+    Log(core::LogLevel::kInfo,
+        "node '" + ready.node_name + "' asked to rerun scenario " +
+            std::to_string(ready.last_scenario_number) + " (" +
+            core::ClipForLog(ready.reason_for_rerun, core::kLogMessageBytes) +
+            "): " + (outcome.rerun ? "accepted" : "refused"));
   }
   return outcome.rerun;
 }
@@ -142,9 +146,9 @@ void NodeControl::OnSaveFile(const NodeEvent& event, const node_event::SaveFile&
   if (it->second.worker_id != save.worker_id || it->second.node_name != save.node_name) {
     event.connection->ReplyError(
         event.request.reference,
-        "node '" + save.node_name + "' of worker " + std::to_string(save.worker_id) +
-            " is not the node registered on this connection ('" + it->second.node_name +
-            "' of worker " + std::to_string(it->second.worker_id) + ")");
+        "node '" + core::ClipForLog(save.node_name) + "' of worker " +
+            std::to_string(save.worker_id) + " is not the node registered on this connection ('" +
+            it->second.node_name + "' of worker " + std::to_string(it->second.worker_id) + ")");
     return;
   }
   if (!registry_.MayUpload(save.worker_id, save.node_name, save.scenario_number)) {

@@ -42,15 +42,47 @@ bool Inside(const fs::path& folder, const fs::path& path) {
 }
 
 /// Throws NodeFileError when a component of `path` below `batch_dir` is a symbolic link: node
-/// files are written, moved and removed only inside the batch folder.
+/// files are written, moved and removed only inside the batch folder. The error, which may go to
+/// a peer, names the link relative to the batch folder and not its target.
 void RequireNoLinkBelow(const fs::path& batch_dir, const fs::path& path) {
   if (const auto link = results::FirstLinkBelow(batch_dir, path)) {
-    throw NodeFileError("refused: " + results::DescribeLink(*link) + ", which is not followed");
+    throw NodeFileError("refused: " + link->lexically_relative(batch_dir).string() +
+                        " is a symbolic link, which is not followed");
   }
 }
 
+/// `message` with every mention of `batch_dir` made relative to it: error replies go to a peer,
+/// which is not told the client's local paths.
+std::string WithoutBatchDir(std::string message, const fs::path& batch_dir) {
+  const std::string prefix = batch_dir.string() + "/";
+  for (size_t at = message.find(prefix); at != std::string::npos; at = message.find(prefix, at)) {
+    message.erase(at, prefix.size());
+  }
+  return message;
+}
+
+/// Writes `target` atomically through a temporary file of a fixed-length name in its folder,
+/// ".upload.tmp-<pid>" (uploads are serialized), so that any name the checks allow, up to 255
+/// bytes, can be written; a killed upload's temporary is named as results::IsTemporaryFileName
+/// says. Throws results::ResultError naming the path and the system error.
+void WriteThroughTemporary(const fs::path& target, const std::string& bytes) {
+  const fs::path temporary = target.parent_path() / (".upload.tmp-" + std::to_string(::getpid()));
+  try {
+    results::WriteFileSynced(temporary, bytes);
+    if (::rename(temporary.c_str(), target.c_str()) != 0) {
+      throw results::ResultError(target.string() +
+                                 ": cannot rename into place: " + std::strerror(errno));
+    }
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  results::SyncDirectory(target.parent_path());
+}
+
 /// Moves every file under `from` to the same relative place under `to`, replacing files there
-/// when `overwrite`, else leaving `from`'s copy behind; then removes `from`. Both lie in
+/// when `overwrite`, else leaving `from`'s copy behind (and a temporary file of a killed upload);
+/// then removes `from`. Both lie in
 /// `batch_dir`; no symbolic link is followed: a linked `from` is left alone, a link below `to`
 /// throws NodeFileError.
 void MergeInto(const fs::path& batch_dir, const fs::path& from, const fs::path& to,
@@ -58,7 +90,11 @@ void MergeInto(const fs::path& batch_dir, const fs::path& from, const fs::path& 
   if (!results::IsRealFolder(from) || results::FirstLinkBelow(batch_dir, from)) return;
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(from)) {
-    if (entry.is_regular_file() && !entry.is_symlink()) files.push_back(entry.path());
+    // A killed upload's temporary file is left behind, to go with `from`.
+    if (entry.is_regular_file() && !entry.is_symlink() &&
+        !results::IsTemporaryFileName(entry.path().filename().string())) {
+      files.push_back(entry.path());
+    }
   }
   for (const fs::path& file : files) {
     const fs::path target = to / file.lexically_relative(from);
@@ -138,7 +174,10 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
   RequireNoLinkBelow(batch_dir_, folder);
   std::error_code error;
   fs::create_directories(folder, error);
-  if (error) throw NodeFileError("cannot create " + folder.string() + ": " + error.message());
+  if (error) {
+    throw NodeFileError("cannot create the node's folder " +
+                        fs::relative(folder, batch_dir_).string() + ": " + error.message());
+  }
   // The checks above leave no way out of the folder but a symbolic link on the way.
   if (!Inside(folder, target)) {
     throw NodeFileError("refused: '" + relative_path + "' resolves outside the node's folder");
@@ -151,9 +190,9 @@ std::string NodeFileStore::Write(uint32_t scenario_number, const std::string& no
     throw NodeFileError("refused: '" + relative_path + "' is a folder");
   }
   try {
-    results::WriteFileAtomically(target, bytes);
+    WriteThroughTemporary(target, bytes);
   } catch (const results::ResultError& error) {
-    throw NodeFileError(error.what());
+    throw NodeFileError(WithoutBatchDir(error.what(), batch_dir_));
   }
   return (fs::path(results::ScenarioFolderName(scenario_number, variant)) / "nodes" / node_name /
           relative_path)

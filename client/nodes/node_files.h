@@ -17,8 +17,10 @@
 // No symbolic link inside the batch folder is followed: an upload or a move through one is
 // refused, and a link in place of DIR/.nodes or of a staged folder is removed itself, never
 // what it points to.
-// Every file is written as a temporary file in its final folder, fsynced and renamed into
-// place, so a node file that exists is complete. Nodes on the client's host that write into
+// Every file is written as a temporary file of a fixed-length name (".upload.tmp-<pid>") in its
+// final folder, fsynced and renamed into place, so a node file that exists is complete and a
+// name of up to 255 bytes can be written; staged files are moved without the temporaries a
+// killed upload left. Nodes on the client's host that write into
 // save_dir directly are kept the same way, except for writes during the publishing rename.
 #pragma once
 
@@ -33,7 +35,8 @@
 
 namespace asg::client {
 
-/// A refused or failed node file; the message is sent back in the Error reply.
+/// A refused or failed node file; the message is sent back in the Error reply, so it names
+/// paths relative to the batch folder, never the client's absolute ones.
 class NodeFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

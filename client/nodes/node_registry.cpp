@@ -4,7 +4,8 @@
 #include <utility>
 
 #include "client/batch/batch.h"
-#include "protocol/token.h"
+#include "core/log_clip.h"
+#include "protocol/token_guard.h"
 #include "results/folder.h"
 
 namespace asg::client {
@@ -13,8 +14,10 @@ namespace {
 
 NodeVerdict Refuse(std::string error) { return {false, std::move(error)}; }
 
+/// "node 'NAME' of worker N", the name clipped (core::ClipForLog): it goes to the log and to
+/// the peer before it is checked.
 std::string NodeLabel(uint16_t worker_id, const std::string& node_name) {
-  return "node '" + node_name + "' of worker " + std::to_string(worker_id);
+  return "node '" + core::ClipForLog(node_name) + "' of worker " + std::to_string(worker_id);
 }
 
 }  // namespace
@@ -40,10 +43,15 @@ bool NodeRegistry::AddWorker(uint16_t worker_id, const std::string& data_endpoin
   return true;
 }
 
-NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registration) {
+NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registration,
+                                   std::string_view peer) {
   const std::string label = NodeLabel(registration.worker_id, registration.node_name);
-  if (!settings_.token.empty() && !protocol::TokensEqual(settings_.token, registration.token)) {
-    return Refuse("refused " + label + ": wrong token");
+  const protocol::TokenCheck check =
+      protocol::TokenGuard::Process().Check(settings_.token, registration.token, peer);
+  if (check != protocol::TokenCheck::kAccepted) {
+    NodeVerdict verdict = Refuse("refused " + label + ": " + protocol::TokenRefusal(check, peer));
+    verdict.close = true;
+    return verdict;
   }
   if (!IsSafeNodeName(registration.node_name)) {
     return Refuse("refused " + label +

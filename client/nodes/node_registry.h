@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -42,7 +43,8 @@ struct NodeRegistrySettings {
 /// Outcome of a node request: success, or the description sent back in an Error reply.
 struct NodeVerdict {
   bool ok = false;
-  std::string error;  ///< why it was refused; empty when ok
+  std::string error;   ///< why it was refused; empty when ok
+  bool close = false;  ///< the connection is closed after the Error reply (a wrong token)
 };
 
 /// A rerun the registry accepted; the owner runs the scenario again.
@@ -71,10 +73,12 @@ class NodeRegistry {
   /// updates it, an empty one leaves it. Returns whether the operating info changed.
   bool AddWorker(uint16_t worker_id, const std::string& data_endpoint);
 
-  /// Registers a node: refused for a wrong token, an unknown worker id, a name that is not a
-  /// safe folder name (see IsSafeNodeName), a name taken on that worker, or a worker that
-  /// already has nodes_per_worker nodes.
-  NodeVerdict Register(const protocol::NodeRegistration& registration);
+  /// Registers a node from `peer` ("ADDRESS:PORT"): refused for a wrong token (and then its
+  /// connection is to be closed; the token is checked by protocol::TokenGuard::Process(), which
+  /// also refuses an address after too many wrong tokens), an unknown worker id, a name that is
+  /// not a safe folder name (see IsSafeNodeName), a name taken on that worker, or a worker that
+  /// already has nodes_per_worker nodes. Refusals name the node, its name clipped for the log.
+  NodeVerdict Register(const protocol::NodeRegistration& registration, std::string_view peer = {});
 
   /// Removes a node (unregistered or its connection closed), which closes its worker's gate.
   /// Returns false when no such node was registered.

@@ -95,15 +95,32 @@ Reply ExternalStrategy::Call(const Request& request) {
 }
 
 std::vector<search::Candidate> ExternalStrategy::Ask(size_t count) {
+  ThrowIfStopped();
   std::vector<search::Candidate> accepted;
+  try {
+    AskRounds(count, &accepted);
+  } catch (const std::runtime_error& error) {
+    // Candidates accepted in earlier rounds of this Ask still run; the error ends the search at
+    // the next Ask or Tell.
+    if (accepted.empty()) throw;
+    stopped_ = error.what();
+  }
+  return accepted;
+}
+
+void ExternalStrategy::ThrowIfStopped() const {
+  if (!stopped_.empty()) throw std::runtime_error(stopped_);
+}
+
+void ExternalStrategy::AskRounds(size_t count, std::vector<search::Candidate>* accepted) {
   protocol::ProposeScenariosRequest request;
   std::string last_refusal;
-  for (uint32_t round = 0; round < settings_.max_rounds && accepted.size() < count; ++round) {
-    request.count = static_cast<uint32_t>(count - accepted.size());
+  for (uint32_t round = 0; round < settings_.max_rounds && accepted->size() < count; ++round) {
+    request.count = static_cast<uint32_t>(count - accepted->size());
     request.first_id = next_id_;
     request.round = round;
     const auto reply = Call<protocol::ProposeScenariosResponse>(request);
-    if (reply.scenarios.empty()) return accepted;  // nothing to propose now
+    if (reply.scenarios.empty()) return;  // nothing to propose now
     if (reply.scenarios.size() > request.count) {
       throw std::runtime_error("scenario generator: " + std::to_string(reply.scenarios.size()) +
                                " scenarios proposed, " + std::to_string(request.count) +
@@ -113,16 +130,7 @@ std::vector<search::Candidate> ExternalStrategy::Ask(size_t count) {
     for (size_t i = 0; i < reply.scenarios.size(); ++i) {
       const protocol::Proposal& proposal = reply.scenarios[i];
       search::Candidate candidate;
-      uint32_t generation = 0;
-      for (const uint64_t parent : proposal.parents) {
-        const auto known = generation_of_.find(parent);
-        if (known == generation_of_.end()) {
-          throw std::runtime_error("scenario generator: scenarios[" + std::to_string(i) +
-                                   "].parents: " + std::to_string(parent) +
-                                   " is not the id of an earlier candidate");
-        }
-        generation = std::max(generation, known->second + 1);
-      }
+      candidate.generation = GenerationOf(proposal, i);
       if (std::string why = CheckProposal(space_, proposal, &candidate.obstacles); !why.empty()) {
         last_refusal = "scenarios[" + std::to_string(i) + "]." + why;
         request.rejected.push_back({static_cast<uint32_t>(i), why});
@@ -131,21 +139,34 @@ std::vector<search::Candidate> ExternalStrategy::Ask(size_t count) {
       candidate.id = next_id_++;
       candidate.parents = proposal.parents;
       candidate.origin = proposal.origin.empty() ? "external" : proposal.origin;
-      candidate.generation = generation;
-      generation_of_[candidate.id] = generation;
+      generation_of_[candidate.id] = candidate.generation;
       awaiting_[candidate.id] = proposal;
-      accepted.push_back(std::move(candidate));
+      accepted->push_back(std::move(candidate));
     }
   }
-  if (accepted.empty()) {
+  if (accepted->empty()) {
     throw std::runtime_error("scenario generator: every proposal of " +
                              std::to_string(settings_.max_rounds) +
                              " rounds was refused; the last: " + last_refusal);
   }
-  return accepted;
+}
+
+uint32_t ExternalStrategy::GenerationOf(const protocol::Proposal& proposal, size_t index) const {
+  uint32_t generation = 0;
+  for (const uint64_t parent : proposal.parents) {
+    const auto known = generation_of_.find(parent);
+    if (known == generation_of_.end()) {
+      throw std::runtime_error("scenario generator: scenarios[" + std::to_string(index) +
+                               "].parents: " + std::to_string(parent) +
+                               " is not the id of an earlier candidate");
+    }
+    generation = std::max(generation, known->second + 1);
+  }
+  return generation;
 }
 
 void ExternalStrategy::Tell(const std::vector<search::Evaluation>& evaluations) {
+  ThrowIfStopped();
   protocol::ScenarioResultsRequest request;
   for (const search::Evaluation& evaluation : evaluations) {
     const auto proposal = awaiting_.find(evaluation.id);

@@ -13,6 +13,8 @@
 // answers with something that does not decode or breaks the protocol (more proposals than
 // asked, unknown parents), leaves, or has every proposal of an Ask refused in max_rounds
 // rounds makes Ask or Tell throw std::runtime_error with the reason; the search stops there.
+// An Ask that accepted candidates in earlier rounds before the error returns them (they run, as
+// the search's log says), and the next Ask or Tell throws the error.
 #pragma once
 
 #include <chrono>
@@ -46,6 +48,15 @@ class ExternalStrategy : public search::Strategy {
   std::string name() const override { return "external"; }
 
  private:
+  /// The rounds of one Ask: appends the accepted candidates to `accepted` as they come; throws
+  /// std::runtime_error as Ask does.
+  void AskRounds(size_t count, std::vector<search::Candidate>* accepted);
+  /// The lineage generation of the `index`th proposal of a reply (one more than its parents'
+  /// highest, 0 without parents); throws std::runtime_error naming a parent that is no earlier
+  /// candidate.
+  uint32_t GenerationOf(const protocol::Proposal& proposal, size_t index) const;
+  /// Throws the error that ended an Ask which still returned candidates, if there was one.
+  void ThrowIfStopped() const;
   protocol::Connection& Generator();
   template <class Reply, class Request>
   Reply Call(const Request& request);
@@ -57,6 +68,7 @@ class ExternalStrategy : public search::Strategy {
   uint64_t next_id_ = 1;
   std::map<uint64_t, uint32_t> generation_of_;       // every id -> its lineage generation
   std::map<uint64_t, protocol::Proposal> awaiting_;  // proposed, not told yet
+  std::string stopped_;  // the error of an Ask that still returned candidates
 };
 
 }  // namespace asg::client

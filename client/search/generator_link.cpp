@@ -5,7 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "protocol/token.h"
+#include "core/log_clip.h"
+#include "protocol/token_guard.h"
 #include "protocol/typed_connection.h"
 
 namespace asg::client {
@@ -15,8 +16,10 @@ GeneratorLink::GeneratorLink(json::Json search, std::string token)
 
 std::string GeneratorLink::Offer(const std::shared_ptr<protocol::Connection>& connection,
                                  const protocol::GeneratorRegistration& registration) {
-  if (!token_.empty() && !protocol::TokensEqual(token_, registration.token)) {
-    return "refused: wrong token";
+  const protocol::TokenCheck check =
+      protocol::TokenGuard::Process().Check(token_, registration.token, connection->peer());
+  if (check != protocol::TokenCheck::kAccepted) {
+    return "refused: " + protocol::TokenRefusal(check, connection->peer());
   }
   std::lock_guard lock(mutex_);
   if (!cancelled_.empty()) return "refused: the search is over (" + cancelled_ + ")";
@@ -24,7 +27,7 @@ std::string GeneratorLink::Offer(const std::shared_ptr<protocol::Connection>& co
     return "refused: generator '" + name_ + "' serves this search already";
   }
   connection_ = connection;
-  name_ = registration.generator_name;
+  name_ = core::ClipForLog(registration.generator_name);
   // A registered generator need not send heartbeats: it may think for as long as reply_timeout
   // allows, and its connection closing governs the rest (as for vehicle nodes).
   connection->SetPeerTimeout(std::chrono::milliseconds(0));

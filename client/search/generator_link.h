@@ -28,7 +28,10 @@ class GeneratorLink final : public GeneratorPort {
   GeneratorLink(json::Json search, std::string token);
 
   /// A RegisterGenerator arrived on `connection` (io thread). Returns an empty string when
-  /// accepted (the reply is the caller's to send, with search()), else why it was refused. An
+  /// accepted (the reply is the caller's to send, with search()), else why it was refused (the
+  /// caller closes the connection then). The token is checked by
+  /// protocol::TokenGuard::Process(), which also refuses an address after too many wrong
+  /// tokens. An
   /// accepted generator's connection is never closed for silence from then on
   /// (Connection::SetPeerTimeout(0)): the search's reply_timeout bounds each answer.
   std::string Offer(const std::shared_ptr<protocol::Connection>& connection,
@@ -57,7 +60,7 @@ class GeneratorLink final : public GeneratorPort {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::shared_ptr<protocol::Connection> connection_;  // the registered generator, if any
-  std::string name_;
+  std::string name_;       // the generator's name, clipped for the log (core::ClipForLog)
   std::string gone_;       // why the generator left; not empty once it has
   std::string cancelled_;  // Cancel's reason
 };

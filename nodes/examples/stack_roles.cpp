@@ -20,7 +20,8 @@ constexpr std::chrono::milliseconds kReplyTimeout{8000};
 
 std::unique_ptr<protocol::Server> Listen(protocol::IoThreads& io, const std::string& listen,
                                          protocol::Server::AcceptHandler on_accept) {
-  const protocol::HostPort address = protocol::ParseHostPort(listen);
+  // A host name (e.g. "localhost") is resolved: the server binds an address.
+  const protocol::HostPort address = protocol::ResolveListenAddress(listen);
   return std::make_unique<protocol::Server>(io.context().get_executor(), address.host, address.port,
                                             protocol::ConnectionSettings{}, std::move(on_accept));
 }

@@ -62,6 +62,8 @@ TEST(ClientCommandLine, LauncherOptionsAreCheckedBeforeAnythingRuns) {
       {{"--launcher", "slurm", "--cpus-per-worker", "0"}, "--cpus-per-worker 0 is outside 1..1024"},
       {{"--workers", "65536"}, "--workers 65536 is outside 0..65535"},
       {{"--launcher", "none", "--listen", "0.0.0.0:0"}, "give --token (or set ASG_TOKEN)"},
+      {{"--listen", "nosuch.invalid:0"},
+       "--listen \"nosuch.invalid:0\": host \"nosuch.invalid\" does not resolve"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> arguments = {"run", batch, "--out", out};
@@ -76,6 +78,19 @@ TEST(ClientCommandLine, LauncherOptionsAreCheckedBeforeAnythingRuns) {
                              "--sbatch-arg", "SLURM_ARRAY_TASK_ID"}) {
     EXPECT_NE(ReadText(dir.path() / "client.txt").find(option), std::string::npos) << option;
   }
+}
+
+TEST(ClientCommandLine, AHostNameToListenOnIsResolved) {
+  TempDir dir;
+  WriteJson(dir.path() / "b.json", SmallBatch("b", testing::PlainScenarios(1)));
+  EXPECT_EQ(
+      Client(dir, {"run", (dir.path() / "b.json").string(), "--out", (dir.path() / "out").string(),
+                   "--workers", "1", "--listen", "localhost:0"}),
+      0)
+      << ReadText(dir.path() / "client.txt");
+  EXPECT_NE(ReadText(dir.path() / "out" / "asg_log.txt").find("listening on 127.0.0.1:"),
+            std::string::npos);
+  EXPECT_EQ(Result(dir.path() / "out", 1)["status"], "done");
 }
 
 TEST(ClientChecks, AnInvalidScenarioStopsTheRunBeforeAnythingRunsUnlessAllowed) {

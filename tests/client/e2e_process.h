@@ -66,6 +66,9 @@ class Child {
   /// Sends a signal to the process.
   void Signal(int signal_number) { ::kill(child_.id(), signal_number); }
 
+  /// The process id.
+  int pid() const { return child_.id(); }
+
   /// What the process has written so far.
   std::string Output() const { return ReadText(output_); }
 

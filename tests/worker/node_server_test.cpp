@@ -7,6 +7,7 @@
 
 #include "protocol/endpoint.h"
 #include "protocol/io_threads.h"
+#include "protocol/token_guard.h"
 #include "tests/worker/node_fake_node.h"
 
 namespace asg::worker {
@@ -23,6 +24,8 @@ NodeServerSettings WithToken(const std::string& token) {
 
 class NodeServerTest : public ::testing::Test {
  protected:
+  ~NodeServerTest() override { protocol::TokenGuard::Process().Clear(); }
+
   /// Connects to the server and sends AttachNode; returns the connection (started).
   std::shared_ptr<protocol::Connection> Connect() {
     auto connection = protocol::Connect(client_io_.context().get_executor(), server_.endpoint(),
@@ -57,6 +60,52 @@ TEST_F(NodeServerTest, AttachesWithTheTokenAndRefusesAWrongOne) {
     EXPECT_NE(std::string(error.what()).find("wrong token"), std::string::npos) << error.what();
   }
   EXPECT_EQ(server_.AttachedNames(), std::vector<std::string>{"planner"});
+}
+
+/// Waits until `connection` has closed; false when it is still open after a generous deadline.
+bool WaitClosed(const protocol::Connection& connection) {
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (connection.IsOpen() && Clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+  return !connection.IsOpen();
+}
+
+TEST_F(NodeServerTest, AWrongTokenClosesTheConnectionSoTheRightOneCannotFollowOnIt) {
+  auto guessing = Connect();
+  EXPECT_THROW(Attach(*guessing, "intruder", "guess"), protocol::RequestError);
+  EXPECT_THROW(Attach(*guessing, "intruder", "secret"), protocol::RequestError);
+  EXPECT_TRUE(server_.AttachedNames().empty());
+  EXPECT_TRUE(WaitClosed(*guessing));
+}
+
+TEST_F(NodeServerTest, AnAddressWithTooManyWrongTokensIsRefusedForAWhile) {
+  for (int i = 1; i < protocol::TokenGuard::kMaxFailures; ++i) {
+    auto guessing = Connect();
+    EXPECT_THROW(Attach(*guessing, "intruder", "guess" + std::to_string(i)),
+                 protocol::RequestError);
+  }
+  auto last = Connect();
+  EXPECT_THROW(Attach(*last, "intruder", "guess"), protocol::RequestError);
+  // 127.0.0.1 is refused now, even with the right token.
+  auto right = Connect();
+  try {
+    Attach(*right, "planner", "secret");
+    FAIL() << "attached right after too many wrong tokens";
+  } catch (const protocol::RequestError& error) {
+    EXPECT_NE(std::string(error.what()).find("too many wrong tokens from 127.0.0.1"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_TRUE(WaitClosed(*right));
+}
+
+TEST(NodeServerListenTest, AHostNameIsResolvedToTheAddressItBinds) {
+  protocol::IoThreads io{1};
+  NodeServerSettings settings;
+  settings.listen = "localhost:0";
+  NodeServer server(io.context().get_executor(), settings);
+  EXPECT_EQ(server.endpoint().rfind("127.0.0.1:", 0), 0u) << server.endpoint();
 }
 
 TEST_F(NodeServerTest, RefusesADuplicateNameUntilTheHolderLeaves) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace asg::worker {
@@ -23,6 +25,41 @@ TEST(WorkerOptions, TheNodeSpinIsOffByDefaultAndBounded) {
   } catch (const UsageError& error) {
     EXPECT_STREQ(error.what(), "--node-spin-us 5000 is outside 0..1000");
   }
+}
+
+/// The UsageError of a command line, or "" when it parses.
+std::string UsageErrorOf(std::vector<const char*> arguments) {
+  try {
+    Parse(std::move(arguments));
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(WorkerOptions, ADataPortOtherHostsCanReachNeedsAToken) {
+  ::unsetenv("ASG_TOKEN");
+  EXPECT_EQ(UsageErrorOf({"--connect", "127.0.0.1:9000", "--data-listen", "0.0.0.0:0"}),
+            "--data-listen 0.0.0.0 accepts vehicle nodes from other hosts: give --token (or set "
+            "ASG_TOKEN)");
+  EXPECT_EQ(Parse({"--connect", "127.0.0.1:9000", "--data-listen", "0.0.0.0:0", "--token", "t"})
+                .settings.data_listen,
+            "0.0.0.0:0");
+  EXPECT_EQ(Parse({"--connect", "127.0.0.1:9000"}).settings.data_listen, "127.0.0.1:0");
+}
+
+TEST(WorkerOptions, HostNamesOfListeningAddressesAreResolved) {
+  ::unsetenv("ASG_TOKEN");
+  EXPECT_EQ(
+      Parse({"--connect", "localhost:9000", "--data-listen", "localhost:0"}).settings.data_listen,
+      "127.0.0.1:0");
+  EXPECT_EQ(Parse({"--serve", "localhost:0"}).interactive.host, "127.0.0.1");
+  EXPECT_NE(UsageErrorOf({"--serve", "nosuch.invalid:0"}).find("does not resolve"),
+            std::string::npos);
+  EXPECT_NE(
+      UsageErrorOf({"--connect", "127.0.0.1:9000", "--data-listen", "nosuch.invalid:0"})
+          .find("--data-listen \"nosuch.invalid:0\": host \"nosuch.invalid\" does not resolve"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "protocol/token.h"
+#include "core/log_clip.h"
+#include "protocol/token_guard.h"
+#include "worker/worker_log.h"
 
 namespace asg::worker::serve {
 namespace {
@@ -69,14 +71,16 @@ void ClientHub::Accept(std::shared_ptr<protocol::Connection> connection) {
 
 void ClientHub::OnMessage(const std::shared_ptr<protocol::Connection>& connection, int client_id,
                           const protocol::Message& message) {
-  logs_.Communication(client_id, message.type, "request", "info", message.reference);
+  // Nothing of a connection that has not given the token is kept or logged but one clipped line.
+  if (connection->registered()) {
+    logs_.Communication(client_id, message.type, "request", "info", message.reference);
+  }
   if (message.type == kHello) {
     Hello(*connection, client_id, message);
     return;
   }
   if (!connection->registered()) {
-    connection->ReplyError(message.reference, "refused: send Hello {token} first");
-    connection->Close("no token");
+    Refuse(*connection, client_id, message, "send Hello {token} first");
     return;
   }
   if (deferred_) {
@@ -93,13 +97,26 @@ void ClientHub::Hello(protocol::Connection& connection, int client_id,
   const std::string given = token != message.message.end() && token->is_string()
                                 ? token->get<std::string>()
                                 : std::string();
-  if (!settings_.token.empty() && !protocol::TokensEqual(settings_.token, given)) {
-    connection.ReplyError(message.reference, "refused: wrong token");
-    connection.Close("wrong token");
+  const protocol::TokenCheck check =
+      protocol::TokenGuard::Process().Check(settings_.token, given, connection.peer());
+  if (check != protocol::TokenCheck::kAccepted) {
+    Refuse(connection, client_id, message, protocol::TokenRefusal(check, connection.peer()));
     return;
   }
-  connection.MarkRegistered();
+  if (!connection.registered()) {
+    connection.MarkRegistered();
+    logs_.Communication(client_id, message.type, "request", "info", message.reference);
+  }
   SendReply(connection, client_id, message, {{"success", true}, {"client_id", client_id}}, {});
+}
+
+void ClientHub::Refuse(protocol::Connection& connection, int client_id,
+                       const protocol::Message& request, const std::string& reason) {
+  Log(core::LogLevel::kWarning, "client " + std::to_string(client_id) + " from " +
+                                    connection.peer() + " refused (" +
+                                    core::ClipForLog(request.type) + "): " + reason);
+  connection.ReplyError(request.reference, "refused: " + reason);
+  connection.Close(reason);
 }
 
 void ClientHub::Dispatch(const std::shared_ptr<protocol::Connection>& connection, int client_id,
@@ -107,8 +124,9 @@ void ClientHub::Dispatch(const std::shared_ptr<protocol::Connection>& connection
   const auto& services = Services();
   const auto service = services.find(message.type);
   if (service == services.end()) {
-    ReplyError(*connection, client_id, message,
-               "unknown service \"" + message.type + "\" (ListServices lists them)");
+    ReplyError(
+        *connection, client_id, message,
+        "unknown service \"" + core::ClipForLog(message.type) + "\" (ListServices lists them)");
     return;
   }
   if (quitting_ && !AnsweredWhileQuitting(message.type)) {

@@ -1,8 +1,10 @@
 // The interactive worker's client hub: the listening server and every client connection, their
 // client ids, the token check (Hello), routing each request to its service, the replies and the
 // frames pushed to clients (goal feedback and results, Event frames of subscribers), every one of
-// them logged in the communication log. While a StepSimulation is answered later, the requests
-// that arrive meanwhile wait here, in order, and are handled once it is answered.
+// them logged in the communication log. With a token, nothing a connection sends before its
+// Hello is accepted is logged there or kept: a refused one leaves one clipped line on stderr. While
+// a StepSimulation is answered later, the requests that arrive meanwhile wait here, in order, and
+// are handled once it is answered.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -73,8 +75,12 @@ class ClientHub {
   void Accept(std::shared_ptr<protocol::Connection> connection);
   void OnMessage(const std::shared_ptr<protocol::Connection>& connection, int client_id,
                  const protocol::Message& message);
-  /// Answers Hello: checks the token.
+  /// Answers Hello: checks the token (protocol::TokenGuard::Process()).
   void Hello(protocol::Connection& connection, int client_id, const protocol::Message& message);
+  /// Answers Error "refused: <reason>", closes the connection and logs one clipped line on
+  /// stderr (not in the session's logs).
+  void Refuse(protocol::Connection& connection, int client_id, const protocol::Message& request,
+              const std::string& reason);
   void Dispatch(const std::shared_ptr<protocol::Connection>& connection, int client_id,
                 const protocol::Message& message);
   /// Answers Error with `description` and logs it.

@@ -160,10 +160,19 @@ bool RunsScenario1(const protocol::NodeOperatingInfo& info) {
 TEST(NodeControlTest, ANodeRegistersGetsTheDataEndpointAndGatesTheScenario) {
   testutil::TempDir temp;
   ControlPlane plane(temp.path());
+  {
+    // A wrong token closes the connection: the right one cannot follow on it.
+    RawNode guessing(plane);
+    EXPECT_THROW(guessing.connection().Request(
+                     "RegisterVehicleNode", Json(protocol::NodeRegistration{1, "stack", "wrong"})),
+                 protocol::RequestError);
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (guessing.connection().IsOpen() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_FALSE(guessing.connection().IsOpen());
+  }
   RawNode node(plane);
-  EXPECT_THROW(node.connection().Request("RegisterVehicleNode",
-                                         Json(protocol::NodeRegistration{1, "stack", "wrong"})),
-               protocol::RequestError);
   const protocol::Message reply = node.connection().Request(
       "RegisterVehicleNode", Json(protocol::NodeRegistration{1, "stack", "s3cret"}));
   EXPECT_EQ(reply.message.at("received"), true);

@@ -26,15 +26,15 @@ const std::filesystem::path kRandomGenerator =
     kSource / "nodes" / "python" / "examples" / "random_generator.py";
 const std::filesystem::path kTestGenerator = kSource / "tests" / "nodes" / "e2e_test_generator.py";
 
-// The small test batch with an external search of `budget` candidates, 8 per generation, over up
-// to 3 trees and 3 bushes.
-Json ExternalBatch(int budget, double connect_timeout = 30.0) {
+// The small test batch with an external search of `budget` candidates, `generation_size` per
+// generation, over up to 3 trees and 3 bushes.
+Json ExternalBatch(int budget, double connect_timeout = 30.0, int generation_size = 8) {
   Json batch = testing::SmallBatch("external", Json::array());
   batch.erase("scenarios");
   batch["search"] = {
       {"strategy", "external"},
       {"budget", {{"scenarios", budget}}},
-      {"generation_size", 8},
+      {"generation_size", generation_size},
       {"strategy_settings", {{"connect_timeout", connect_timeout}, {"reply_timeout", 30}}},
       {"space",
        {{"classes",
@@ -174,6 +174,25 @@ TEST(ExternalGenerator, AFailingGeneratorStopsTheSearchAndWhatRanIsKept) {
   EXPECT_NE(output.find("deliberate failure in the second ask"), std::string::npos) << output;
   // The first generation was proposed before the failure: it ran and was recorded.
   EXPECT_EQ(Json::parse(ReadText(client.out() / "summary.json"))["total"], 8);
+  for (int number = 1; number <= 8; ++number) {
+    EXPECT_EQ(testing::Result(client.out(), number)["status"], "done") << number;
+  }
+  EXPECT_FALSE(std::filesystem::exists(client.out() / Folder(9)));
+}
+
+TEST(ExternalGenerator, CandidatesAcceptedBeforeTheGeneratorLeftMidAskStillRun) {
+  TempDir dir;
+  Client client(dir.path(), "out", ExternalBatch(24, 30.0, 12), 2);
+  Child generator = Generator(kTestGenerator, client, dir.path() / "generator.txt",
+                              {"--mode", "exit-third-round"});
+  EXPECT_EQ(client.Wait(), 1) << client.Output();
+  generator.Wait(seconds(10));
+  ASSERT_NE(generator.Output().find("exiting in round 2"), std::string::npos) << generator.Output();
+  const std::string output = client.Output();
+  EXPECT_NE(output.find("error: search stopped: scenario generator: "), std::string::npos)
+      << output;
+  // Rounds 0 and 1 of the first ask proposed 4 valid scenarios each: the 8 accepted run.
+  EXPECT_EQ(Json::parse(ReadText(client.out() / "summary.json"))["total"], 8) << output;
   for (int number = 1; number <= 8; ++number) {
     EXPECT_EQ(testing::Result(client.out(), number)["status"], "done") << number;
   }

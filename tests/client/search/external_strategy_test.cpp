@@ -291,6 +291,31 @@ TEST_F(GeneratorFixture, ProtocolBreachesStopTheSearchWithTheReason) {
   }
 }
 
+TEST_F(GeneratorFixture, CandidatesAcceptedBeforeTheGeneratorLeavesMidAskAreReturned) {
+  // Rounds 0 and 1 propose one valid scenario and one outside the space; round 2 never comes
+  // back: the generator closes its connection instead of answering.
+  propose_ = [this](const protocol::ProposeScenariosRequest& request) {
+    if (request.round == 2) generator_->Close("stopped in round 2");
+    protocol::ProposeScenariosResponse reply = OneTree();
+    reply.scenarios.push_back(Layout({{"tree", 99.0, 10.0, 0.0, 1.0}}));
+    return reply;
+  };
+  Register("s3cret");
+  ExternalStrategy strategy = Strategy();
+  const std::vector<search::Candidate> accepted = strategy.Ask(4);
+  ASSERT_EQ(accepted.size(), 2u);
+  EXPECT_EQ(accepted[0].id, 1u);
+  EXPECT_EQ(accepted[1].id, 2u);
+  // The error ends the search at the next call.
+  try {
+    strategy.Ask(2);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("scenario generator: ", 0), 0u) << error.what();
+  }
+  EXPECT_THROW(strategy.Tell({{1, 0.5, false}}), std::runtime_error);
+}
+
 TEST_F(GeneratorFixture, AGeneratorThatLeavesOrNeverComesFailsTheWait) {
   EXPECT_THROW(link_.Await(50ms), std::runtime_error);
   Register("s3cret");

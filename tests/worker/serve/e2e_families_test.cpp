@@ -19,6 +19,7 @@ namespace asg::worker {
 namespace {
 
 using json::Json;
+using testing::FarmDir;
 using testing::ServedClient;
 using testing::ServedWorker;
 using testing::SmallRequest;
@@ -75,28 +76,6 @@ std::multiset<std::string> Types(const Json& reply) {
   for (const Json& entry : reply["entries"]) types.insert(entry["type"].get<std::string>());
   return types;
 }
-
-/// A fresh folder of its own (ServedWorker's TempDir has the test's name and would empty a
-/// testutil::TempDir of the same test), removed on destruction.
-class FarmDir {
- public:
-  FarmDir()
-      : path_(std::filesystem::temp_directory_path() /
-              ("asg_test_serve_farm_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~FarmDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  FarmDir(const FarmDir&) = delete;
-  FarmDir& operator=(const FarmDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // --- RoadRunner SSE ----------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "core/log_clip.h"
 #include "results/files.h"
 #include "tests/temp_dir.h"
 
@@ -98,6 +99,44 @@ TEST(SessionLogsTest, AFolderGetsBothLogsAsJsonLinesAppendedFromThenOn) {
   logs.Diagnostic(4, "info", "again");
   logs.Flush();
   EXPECT_EQ(Lines(folder / "diagnostic_log.jsonl").size(), 2u);
+}
+
+TEST(SessionLogsTest, WhatAClientSendsIsClippedAndMemoryIsBoundedInBytes) {
+  SessionLogs logs;
+  logs.Communication(1, std::string(4 << 20, 't'), "request", "info", 1);
+  EXPECT_EQ(logs.QueryCommunication({})[0]["type"],
+            std::string(core::kLogFieldBytes, 't') + "... (4194304 bytes)");
+  const std::string message(core::kLogMessageBytes, 'm');
+  for (size_t i = 0; i < SessionLogs::kMaxEntries; ++i) logs.Diagnostic(1, "info", message);
+  // 100,000 messages of 2,000 bytes would take 200 MB: only the latest 16 MiB's worth are kept.
+  const size_t kept = logs.QueryDiagnostics({}).size();
+  EXPECT_GT(kept, 1000u);
+  EXPECT_LE(kept * message.size(), SessionLogs::kMaxBytes);
+}
+
+TEST(SessionLogsTest, TheFilesTakeAtMostTheirBytesPerSecond) {
+  testutil::TempDir dir;
+  SessionLogs logs;
+  const std::filesystem::path folder = dir.path() / "interactive";
+  const auto start = std::chrono::steady_clock::now();
+  logs.SetFolder(folder);
+  const std::string message(core::kLogMessageBytes, 'm');
+  for (int i = 0; i < 20'000; ++i) logs.Diagnostic(1, "info", message);  // 40 MB of lines
+  logs.Flush();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::vector<std::string> lines = Lines(folder / "diagnostic_log.jsonl");
+  const auto written =
+      static_cast<double>(std::filesystem::file_size(folder / "diagnostic_log.jsonl"));
+  EXPECT_LE(written, (1.0 + seconds) * SessionLogs::kMaxFileBytesPerSecond + 100.0);
+  // The lines left out are counted: written and counted add up.
+  ASSERT_TRUE(json::Json::parse(lines.back()).contains("not_written")) << lines.back();
+  size_t entries = 0;
+  for (const std::string& line : lines) {
+    const json::Json parsed = json::Json::parse(line);
+    entries += parsed.contains("not_written") ? parsed["not_written"].get<size_t>() : 1;
+  }
+  EXPECT_EQ(entries, 20'000u);
 }
 
 TEST(SessionLogsTest, AFolderThatCannotBeMadeIsNamed) {

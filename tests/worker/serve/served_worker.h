@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -21,6 +22,28 @@ namespace asg::worker::testing {
 
 using client::testing::Child;
 using client::testing::Executable;
+
+/// A fresh folder of its own (ServedWorker's TempDir has the test's name and would empty a
+/// testutil::TempDir of the same test), removed on destruction.
+class FarmDir {
+ public:
+  FarmDir()
+      : path_(std::filesystem::temp_directory_path() /
+              ("asg_test_serve_farm_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~FarmDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  FarmDir(const FarmDir&) = delete;
+  FarmDir& operator=(const FarmDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 /// `asg-worker --serve 127.0.0.1:0 [extra...]` running until destroyed.
 class ServedWorker {
@@ -54,6 +77,8 @@ class ServedWorker {
   int Wait(std::chrono::milliseconds timeout) { return child_->Wait(timeout); }
   /// What the worker printed.
   std::string Output() const { return child_->Output(); }
+  /// The worker's process id.
+  int pid() const { return child_->pid(); }
 
  private:
   testutil::TempDir dir_;
