@@ -2,8 +2,11 @@
 // scenario generator, the worker's data port, the interactive worker's Hello), with a bound on
 // guessing: a peer that gives a wrong token is refused and its connection closed, and an address
 // that gave kMaxFailures wrong tokens within kFailureWindow is refused without a check for
-// kRefusal, whatever token it gives. Peers on one address share its count. The state is bounded:
-// at most kMaxAddresses addresses are remembered, the least recently failed forgotten first.
+// kRefusal, whatever token it gives. Peers on one address share its count. Loopback addresses
+// are not counted (their wrong tokens are refused one per connection): the farm's own local
+// workers share them with anyone on the host, who could otherwise lock them out. The state is
+// bounded: at most kMaxAddresses addresses are remembered, the least recently failed forgotten
+// first.
 #pragma once
 
 #include <chrono>
@@ -39,7 +42,8 @@ class TokenGuard {
 
   /// kAccepted when `expected` is empty (no token asked for) or `given` equals it (compared in
   /// constant time, TokensEqual); kTooManyFailures while the address of `peer` ("ADDRESS:PORT",
-  /// Connection::peer()) is refused; else kWrong, which counts against the address.
+  /// Connection::peer()) is refused; else kWrong, which counts against the address unless it is
+  /// a loopback one (IsLoopbackPeerAddress).
   TokenCheck Check(std::string_view expected, std::string_view given, std::string_view peer,
                    Clock::time_point now = Clock::now());
 
@@ -69,6 +73,10 @@ class TokenGuard {
 /// Why a check refused `peer`: "wrong token", or "too many wrong tokens from ADDRESS; try
 /// again in 10 s".
 std::string TokenRefusal(TokenCheck check, std::string_view peer);
+
+/// Whether a peer's address (PeerAddress) is a loopback one: 127.*, ::1, or 127.* mapped into
+/// IPv6 (::ffff:127.0.0.1).
+bool IsLoopbackPeerAddress(std::string_view address);
 
 /// The address of a peer "ADDRESS:PORT" (an IPv6 address without brackets), e.g. "127.0.0.1".
 std::string_view PeerAddress(std::string_view peer);

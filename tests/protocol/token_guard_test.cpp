@@ -38,7 +38,7 @@ TEST(TokenGuardTest, WrongTokensOutsideTheWindowAreForgotten) {
   TokenGuard guard;
   Clock::time_point now = Clock::now();
   for (int i = 0; i < 3 * TokenGuard::kMaxFailures; ++i) {
-    EXPECT_EQ(guard.Check("s3cret", "guess", "::1:7000", now), TokenCheck::kWrong) << i;
+    EXPECT_EQ(guard.Check("s3cret", "guess", "10.0.0.3:7000", now), TokenCheck::kWrong) << i;
     now += TokenGuard::kFailureWindow / (TokenGuard::kMaxFailures - 1) + std::chrono::seconds(1);
   }
 }
@@ -53,6 +53,25 @@ TEST(TokenGuardTest, TheAddressesRememberedAreBounded) {
                 now);
   }
   EXPECT_EQ(guard.addresses(), TokenGuard::kMaxAddresses);
+}
+
+TEST(TokenGuardTest, ALoopbackAddressIsNeverRefusedForItsWrongTokens) {
+  TokenGuard guard;
+  const Clock::time_point now = Clock::now();
+  for (const char* address : {"127.0.0.1", "127.3.2.1", "::1", "::ffff:127.0.0.1"}) {
+    for (int i = 0; i < 3 * TokenGuard::kMaxFailures; ++i) {
+      EXPECT_EQ(guard.Check("s3cret", "guess", std::string(address) + ":7000", now),
+                TokenCheck::kWrong)
+          << address;
+    }
+    // The farm's own local peers still register with the right token.
+    EXPECT_EQ(guard.Check("s3cret", "s3cret", std::string(address) + ":7001", now),
+              TokenCheck::kAccepted)
+        << address;
+  }
+  EXPECT_EQ(guard.addresses(), 0u);
+  EXPECT_FALSE(IsLoopbackPeerAddress("::ffff:10.0.0.1"));
+  EXPECT_FALSE(IsLoopbackPeerAddress("10.127.0.1"));
 }
 
 TEST(TokenGuardTest, PeerAddressDropsThePort) {

@@ -79,25 +79,18 @@ TEST_F(NodeServerTest, AWrongTokenClosesTheConnectionSoTheRightOneCannotFollowOn
   EXPECT_TRUE(WaitClosed(*guessing));
 }
 
-TEST_F(NodeServerTest, AnAddressWithTooManyWrongTokensIsRefusedForAWhile) {
-  for (int i = 1; i < protocol::TokenGuard::kMaxFailures; ++i) {
+TEST_F(NodeServerTest, LoopbackGuessesAreRefusedOneByOneWithoutLockingTheRightTokenOut) {
+  for (int i = 0; i < 2 * protocol::TokenGuard::kMaxFailures; ++i) {
     auto guessing = Connect();
     EXPECT_THROW(Attach(*guessing, "intruder", "guess" + std::to_string(i)),
                  protocol::RequestError);
+    EXPECT_TRUE(WaitClosed(*guessing));
   }
-  auto last = Connect();
-  EXPECT_THROW(Attach(*last, "intruder", "guess"), protocol::RequestError);
-  // 127.0.0.1 is refused now, even with the right token.
+  // 127.0.0.1 is shared with the farm's own local nodes: after the guesses the right token
+  // still attaches (an address other hosts use is refused for a while: token_guard_test).
   auto right = Connect();
-  try {
-    Attach(*right, "planner", "secret");
-    FAIL() << "attached right after too many wrong tokens";
-  } catch (const protocol::RequestError& error) {
-    EXPECT_NE(std::string(error.what()).find("too many wrong tokens from 127.0.0.1"),
-              std::string::npos)
-        << error.what();
-  }
-  EXPECT_TRUE(WaitClosed(*right));
+  Attach(*right, "planner", "secret");
+  EXPECT_EQ(server_.AttachedNames(), std::vector<std::string>{"planner"});
 }
 
 TEST(NodeServerListenTest, AHostNameIsResolvedToTheAddressItBinds) {

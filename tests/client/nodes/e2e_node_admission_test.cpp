@@ -98,7 +98,7 @@ TEST(NodeAdmissionTest, RefusedRegistrationsWithHugeNamesLeaveTheLogSmall) {
   EXPECT_LT(std::filesystem::file_size(client.log()) - before, 64u << 10);
 }
 
-TEST(NodeAdmissionTest, AWrongTokenClosesTheConnectionAndRepeatedOnesRefuseTheAddress) {
+TEST(NodeAdmissionTest, AWrongTokenClosesTheConnectionAndLoopbackGuessesLockNoOneOut) {
   testutil::TempDir dir;
   WaitingClient client(dir.path());
   auto guessing = client.Connect();
@@ -110,16 +110,17 @@ TEST(NodeAdmissionTest, AWrongTokenClosesTheConnectionAndRepeatedOnesRefuseTheAd
   EXPECT_NE(second, "");
   EXPECT_EQ(second.find("unknown worker id"), std::string::npos) << second;
   EXPECT_TRUE(WaitClosed(*guessing));
-  for (int i = 1; i < 5; ++i) {
+  for (int i = 1; i < 10; ++i) {
     auto next = client.Connect();
     EXPECT_NE(WaitingClient::Register(*next, "stack", "guess").find("wrong token"),
               std::string::npos);
   }
-  // Five wrong tokens from 127.0.0.1: the right one is refused too, for a while.
+  // Ten wrong tokens from 127.0.0.1, which the farm's own local peers share: the right token
+  // still passes and reaches the registry (which refuses worker 1 as unknown: no worker runs).
   auto right = client.Connect();
   const std::string refusal = WaitingClient::Register(*right, "stack", "s3cret");
-  EXPECT_NE(refusal.find("too many wrong tokens from 127.0.0.1"), std::string::npos) << refusal;
-  EXPECT_TRUE(WaitClosed(*right));
+  EXPECT_EQ(refusal.find("too many wrong tokens"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("unknown worker id"), std::string::npos) << refusal;
 }
 
 }  // namespace

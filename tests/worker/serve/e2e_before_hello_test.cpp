@@ -110,16 +110,18 @@ TEST(ServeBeforeHelloTest, ConnectionsThatNeverSayHelloAreNeitherKeptNorLogged) 
   EXPECT_LT(worker.Output().size(), 64u << 10);
 }
 
-TEST(ServeBeforeHelloTest, RepeatedWrongTokensRefuseTheAddressForAWhile) {
+TEST(ServeBeforeHelloTest, LoopbackGuessesAreRefusedOneByOneWithoutLockingTheRightTokenOut) {
   ServedWorker worker({"--token", "s3cret"});
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 10; ++i) {
     auto guessing = worker.Connect();
     EXPECT_NE(guessing->ErrorOf("Hello", {{"token", "guess"}}).find("wrong token"),
               std::string::npos);
   }
+  // 127.0.0.1 is shared with the host's other users: the right token still says Hello (an
+  // address other hosts use is refused for a while: token_guard_test).
   auto right = worker.Connect();
-  const std::string refusal = right->ErrorOf("Hello", {{"token", "s3cret"}});
-  EXPECT_NE(refusal.find("too many wrong tokens from 127.0.0.1"), std::string::npos) << refusal;
+  right->Call("Hello", {{"token", "s3cret"}});
+  EXPECT_NO_THROW(right->Call("GetSimulationState"));
 }
 
 }  // namespace
