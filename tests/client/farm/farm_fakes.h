@@ -32,23 +32,29 @@ struct WorkerTrace {
 /// A worker that runs each scenario it is sent at once: it pushes StatusCode RUNNING, its
 /// AnalyzeScenario (done, one trajectory point, 1.5 s of sim time) and READY into the loop's
 /// queue. One given `dies` dies at its first scenario instead: its connection closes and `dies`
-/// is called (e.g. to have the launcher report its process gone).
+/// is called (e.g. to have the launcher report its process gone). `before_run`, when given, is
+/// called with each scenario's number before the worker runs it (e.g. to let the result writer
+/// catch up, so that a test sees the loop react to a write at a known point).
 class FakeWorker final : public WorkerChannel {
  public:
   FakeWorker(WorkerKey key, uint16_t worker_id, EventQueue* events, WorkerTrace* trace,
-             std::function<void()> dies = nullptr)
+             std::function<void()> dies = nullptr,
+             std::function<void(uint32_t)> before_run = nullptr)
       : identity_{worker_id, 1000 + worker_id, "127.0.0.1:" + std::to_string(40000 + worker_id),
                   ""},
         key_(key),
         events_(events),
         trace_(trace),
-        dies_(std::move(dies)) {}
+        dies_(std::move(dies)),
+        before_run_(std::move(before_run)) {}
 
   /// The events of this worker registering and saying it is ready.
   static void Register(WorkerKey key, uint16_t worker_id, EventQueue* events, WorkerTrace* trace,
-                       std::function<void()> dies = nullptr) {
-    events->Push(FarmEvent{key, farm_event::Registered{std::make_unique<FakeWorker>(
-                                    key, worker_id, events, trace, std::move(dies))}});
+                       std::function<void()> dies = nullptr,
+                       std::function<void(uint32_t)> before_run = nullptr) {
+    events->Push(FarmEvent{
+        key, farm_event::Registered{std::make_unique<FakeWorker>(
+                 key, worker_id, events, trace, std::move(dies), std::move(before_run))}});
     events->Push(FarmEvent{key, farm_event::Status{protocol::StatusCode::ONLINE_AND_READY}});
   }
 
@@ -57,6 +63,7 @@ class FakeWorker final : public WorkerChannel {
   void SendRun(uint32_t scenario_number, const json::Json& request) override {
     trace_->sent.emplace_back(identity_.worker_id, scenario_number);
     EXPECT_EQ(request["scenario_number"], scenario_number);
+    if (before_run_) before_run_(scenario_number);
     if (dies_) {
       events_->Push(FarmEvent{key_, farm_event::Closed{"connection reset"}});
       dies_();
@@ -90,6 +97,7 @@ class FakeWorker final : public WorkerChannel {
   EventQueue* events_;
   WorkerTrace* trace_;
   std::function<void()> dies_;
+  std::function<void(uint32_t)> before_run_;
   bool open_ = true;
   uint64_t reference_ = 0;
 };

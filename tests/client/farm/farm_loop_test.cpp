@@ -195,7 +195,11 @@ class FarmLoopManyTest : public FarmLoopTest {
 
 TEST_F(FarmLoopManyTest, AResultThatCannotBeWrittenStopsTheLoopAndIsNamed) {
   FarmLoop loop(Context());
-  FakeWorker::Register(1, 11, &events_, &trace_);
+  // Before each scenario after the first the writer has tried the folders submitted so far, so
+  // the loop meets the failure of scenario 1's folder while scenarios remain to hand out.
+  FakeWorker::Register(1, 11, &events_, &trace_, nullptr, [this](uint32_t number) {
+    if (number > 1) writer_.Drain();
+  });
   {
     const testutil::FileSizeLimit limit(1);  // no file can be written, as on a full disk
     loop.Run();  // returns at the first failure, not after the 200 scenarios
