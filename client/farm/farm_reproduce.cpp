@@ -52,7 +52,8 @@ void AdmitReproductionRuns(FarmRun& run, uint32_t reproduce) {
   BatchFailures found =
       FindBatchFailures(out_dir, reader, run.batch.settings.failures.regret_threshold);
   const ScenarioBook& book = run.records->book();
-  const uint32_t first_number = book.plans().rbegin()->first + 1;
+  // A batch that planned nothing (a generator that proposed no scenario) has nothing to run again.
+  const uint32_t first_number = book.plans().empty() ? 1 : book.plans().rbegin()->first + 1;
   const std::vector<ReproductionRun> runs = PlanReproductionRuns(found, reproduce, first_number);
   run.batch_failures = std::move(found);
   if (runs.empty()) return;

@@ -9,6 +9,7 @@ with a misbehaviour chosen by --mode:
                   a corner of the space, far from start, goal and path; the rest 1 km outside
                   it) and the generator exits in round 2: the 8 accepted candidates must run
   print-told      every result told is printed ("told: <id> <failure_id or None>")
+  propose-nothing every ask is answered with no scenario
 
     python3 e2e_test_generator.py --connect HOST:PORT --mode MODE
 """
@@ -39,6 +40,8 @@ class TestGenerator(RandomSearch):
         if not rejected:
             self.asks += 1
         self.round = self.round + 1 if rejected else 0
+        if self.mode == "propose-nothing":
+            return []
         if self.mode == "fail-second-ask" and self.asks == 2:
             raise RuntimeError("deliberate failure in the second ask")
         if self.mode == "exit-third-round" and self.asks == 1 and self.round == 2:
@@ -67,7 +70,7 @@ def main() -> int:
     parser.add_argument("--connect", required=True)
     parser.add_argument("--mode", required=True,
                         choices=["outside-first", "fail-second-ask", "exit-third-round",
-                                 "print-told"])
+                                 "print-told", "propose-nothing"])
     args = parser.parse_args()
     generator = TestGenerator(args.mode, args.connect, "test-" + args.mode)
     print(f"ended: {generator.run()}", flush=True)

@@ -199,6 +199,19 @@ TEST(ExternalGenerator, CandidatesAcceptedBeforeTheGeneratorLeftMidAskStillRun) 
   EXPECT_FALSE(std::filesystem::exists(client.out() / Folder(9)));
 }
 
+TEST(ExternalGenerator, AGeneratorThatProposesNothingEndsTheSearchWithNoScenario) {
+  TempDir dir;
+  Client client(dir.path(), "out", ExternalBatch(8), 1);
+  Child generator = Generator(kTestGenerator, client, dir.path() / "generator.txt",
+                              {"--mode", "propose-nothing"});
+  const int code = client.Wait();
+  generator.Wait(seconds(10));
+  const std::string output = client.Output();
+  EXPECT_EQ(code, 0) << output;  // the client ends by itself, nothing ran, nothing failed
+  EXPECT_EQ(Json::parse(ReadText(client.out() / "summary.json"))["total"], 0) << output;
+  EXPECT_FALSE(std::filesystem::exists(client.out() / Folder(1)));
+}
+
 TEST(ExternalGenerator, NoGeneratorEndsWithAClearErrorAfterTheConnectTimeout) {
   TempDir dir;
   Client client(dir.path(), "out", ExternalBatch(8, 1.0), 1);
