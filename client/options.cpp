@@ -94,7 +94,7 @@ connect back to --listen (default: this host's first non-loopback address), with
 and running tasks (squeue), the array is cancelled (scancel) when the batch ends, on Ctrl-C and
 when the client fails, a lost task's scenario runs on the other tasks, and a new array is
 submitted for the remainder when every task is gone. none launches nothing and waits for
-workers started by any other means (docs: README, "Beyond one machine").
+workers started by any other means (docs/development.md, "Beyond one machine").
 
 Exit codes: 0 batch completed (every scenario done, or invalid with --allow-invalid), 1 some
 scenarios failed or a worker found one invalid (or the farm or the search could not go on), 2

@@ -1,8 +1,9 @@
 # The modules, lowest first, and what each may use: the one table of the project's layering.
 # The root CMakeLists.txt adds them in this order; tests/architecture/layering_test.py fails
 # naming the file and line of any #include of a module not listed as usable, and of any module
-# the README's module map lists differently. A module is a folder (a sub-folder of another
-# module's folder when it is a library of its own, e.g. client/farm) and one library target.
+# the module map of docs/development.md lists differently. A module is a folder (a sub-folder of
+# another module's folder when it is a library of its own, e.g. client/farm) and one library
+# target.
 #
 #          module           may use
 asg_module(core)

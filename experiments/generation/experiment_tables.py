@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Markdown tables of a generation experiment's JSON (run_experiment.py writes it; the README's
-tables are printed by this): per method the distinct and reliable distinct failures at regret
->= 0.375 and >= 0.75, the first find, the raw count at >= 0.75 and the wall time per trial; the
-same at equal wall time; the paired comparison of the best method with BACRE; and the paper's
-raw counts (docs/search-strategies.md keeps them).
+"""Markdown tables of a generation experiment's JSON (run_experiment.py writes it; the tables of
+docs/performance.md are printed by this): per method the distinct and reliable distinct failures
+at regret >= 0.375 and >= 0.75, the first find, the raw count at >= 0.75 and the wall time per
+trial; the same at equal wall time; the paired comparison of the best method with BACRE; and the
+paper's raw counts (docs/search-strategies.md keeps them).
 
 Usage: experiments/generation/experiment_tables.py [docs/generation_experiment.json]
 """

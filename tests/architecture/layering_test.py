@@ -7,7 +7,7 @@ test fails, naming the file and the line, when:
     may include what <module> may, plus tests/ helpers; experiments/ may include anything);
   - a module's row lists a module that comes after it in the table (dependencies point down);
   - a module's CMakeLists.txt links an asg:: library its row does not list;
-  - the README's module map differs from the table.
+  - the module map of docs/development.md differs from the table.
 Usage: layering_test.py SOURCE_DIR
 """
 import os
@@ -19,6 +19,7 @@ TEST_ROW = re.compile(r'^asg_tests_may_also_use\(([\w/]+)((?:\s+[\w/]+)*)\s*\)')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SKIP_DIRS = {'.git', 'node_modules', '__pycache__'}
 SOURCE_ENDINGS = ('.h', '.cpp', '.cc', '.hpp')
+MODULE_MAP = 'docs/development.md'  # the document whose table must match the layering
 
 
 def read_table(root):
@@ -128,9 +129,9 @@ def check_link_deps(root, rows):
     return errors
 
 
-def check_readme(root, rows):
-    """The README's module map: a table row per module, `| `module/` | owns | may use |`."""
-    path = os.path.join(root, 'README.md')
+def check_module_map(root, rows):
+    """The module map of MODULE_MAP: a table row per module, `| `module/` | owns | may use |`."""
+    path = os.path.join(root, MODULE_MAP)
     with open(path) as f:
         lines = f.read().split('\n')
     found = {}
@@ -142,14 +143,14 @@ def check_readme(root, rows):
     errors = []
     for module, allowed, _ in rows:
         if module not in found:
-            errors.append(f'README.md: the module map has no row for `{module}/`')
+            errors.append(f'{MODULE_MAP}: the module map has no row for `{module}/`')
         elif found[module][0] != sorted(allowed):
-            errors.append(f'README.md:{found[module][1]}: `{module}/` may use '
+            errors.append(f'{MODULE_MAP}:{found[module][1]}: `{module}/` may use '
                           f'{" ".join(found[module][0]) or "nothing"} in the module map, but '
                           f'{" ".join(sorted(allowed)) or "nothing"} in cmake/Modules.cmake')
     for module, (_, number) in found.items():
         if module not in dict((r[0], 1) for r in rows):
-            errors.append(f'README.md:{number}: the module map lists `{module}/`, which '
+            errors.append(f'{MODULE_MAP}:{number}: the module map lists `{module}/`, which '
                           f'cmake/Modules.cmake does not')
     return errors
 
@@ -161,7 +162,7 @@ def main():
         print('layering: no asg_module rows in cmake/Modules.cmake')
         return 1
     errors = (check_table(rows) + check_includes(root, rows, test_extras) + check_link_deps(root, rows) +
-              check_readme(root, rows))
+              check_module_map(root, rows))
     for error in errors:
         print(error)
     print(f'layering: {len(rows)} modules, {len(errors)} problems')
