@@ -156,6 +156,8 @@ int main(int argc, char** argv) {
                  "to record them as invalid and run the others\n";
     return asg::client::kExitUsage;
   }
+  // Runs that may hardly mean anything are named before anything runs.
+  std::cerr << asg::client::CheckWarnings(batch, 5);
   // The batch runs on the farm, its search (if any) feeding the farm more scenarios. The process
   // boundary: a farm that cannot start or go on ends with a message; one whose output folder
   // cannot be made or written is a usage error naming the path.

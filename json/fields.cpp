@@ -9,19 +9,29 @@
 namespace asg::json {
 namespace {
 
-// Case-insensitive Levenshtein distance.
+// Whether two characters are the same letter, case aside.
+bool SameLetter(char a, char b) {
+  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+}
+
+// Case-insensitive edit distance where a swap of two neighbouring characters ("scael" for
+// "scale") is one edit, like an insertion, a deletion or a substitution (optimal string
+// alignment). Three rows: the one two back is where a swap comes from.
 size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> before(b.size() + 1);
+  std::vector<size_t> previous(b.size() + 1);
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
+    before.swap(previous);
+    previous.swap(row);
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
+      const bool same = SameLetter(a[i - 1], b[j - 1]);
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (same ? 0 : 1)});
+      if (i > 1 && j > 1 && SameLetter(a[i - 1], b[j - 2]) && SameLetter(a[i - 2], b[j - 1])) {
+        row[j] = std::min(row[j], before[j - 2] + 1);
+      }
     }
   }
   return row[b.size()];

@@ -171,6 +171,7 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
         // every generated scenario is invalid with the decoder's error
       }
     }
+    CheckGeneratedStart(spec, batch.defaults, origin);
     const uint32_t first = spec.start_number.value_or(used.empty() ? 1 : used.rbegin()->first + 1);
     for (uint32_t i = 0; i < spec.count; ++i) {
       const std::string source = "generate[" + std::to_string(i) + "]";

@@ -139,6 +139,9 @@ struct PlannedScenario {
   std::string source;            ///< place in the batch file: "scenarios[2]" or "generate[0]"
   PlanStatus status = PlanStatus::kValid;
   std::string error;  ///< kInvalid only: "<source>.<json path>: <problem>"
+  /// kValid only: what may run but hardly means anything (scene_checks.h SceneWarnings), each
+  /// located like `error`.
+  std::vector<std::string> warnings;
   /// The request as it will be written to request.json: the re-encoded decoded request when
   /// valid (every field present), the merged JSON as found when invalid.
   Json request_json;
@@ -204,10 +207,25 @@ void ResolveSimTimeout(protocol::RunScenarioRequest* request);
 void DecodePlannedRequest(const Json& merged, const std::string& source, PlannedScenario* planned,
                           const Json* overrides = nullptr, const Json* defaults = nullptr);
 
-/// What `asg-client check` prints: the first `max_errors` invalid scenarios as
-/// "<origin>: scenario N: <error>" lines (then "... and K more invalid scenarios"), and a last
-/// line "<origin>: S scenarios: V valid, I invalid" (plus the search, if any).
+/// What `asg-client check` prints: the invalid scenarios' errors (CheckErrors), the warnings
+/// (CheckWarnings), the timeouts left off (TimeoutNote), and a last line "<origin>: S scenarios:
+/// V valid, I invalid" (plus the search, if any).
 std::string CheckReport(const Batch& batch, size_t max_errors = 10);
+
+/// The invalid scenarios' errors, one line each: an error written in "defaults" once, for every
+/// scenario it makes invalid, "<origin>: defaults.<path>: <problem> (in all 200 scenarios)" (or
+/// "(in 2 scenarios: 1, 4)"); any other as "<origin>: scenario N: <error>". At most `max_lines`
+/// lines, then "... and K more invalid scenarios".
+std::string CheckErrors(const Batch& batch, size_t max_lines);
+
+/// The valid scenarios' warnings, grouped like CheckErrors' lines with "warning: " after the
+/// origin; at most `max_lines` lines, then "... and K more warnings".
+std::string CheckWarnings(const Batch& batch, size_t max_lines);
+
+/// One line when the stuck or idling timeout (or both) is off (negative, the request's default)
+/// in some valid scenario: "<origin>: note: the stuck and idling timeouts are off (-1) in all 24
+/// scenarios: ..."; "" when every valid scenario sets both.
+std::string TimeoutNote(const Batch& batch);
 
 /// An error of a planned scenario at JSON `path` (relative to the request): "<source>.<path>:
 /// <problem>", or "defaults.<path>: <problem> (in <source>)" when the value was written in
@@ -215,7 +233,8 @@ std::string CheckReport(const Batch& batch, size_t max_errors = 10);
 std::string LocatedError(const std::string& path, const std::string& problem,
                          const std::string& source, const Json* overrides, const Json* defaults);
 
-/// Marks a valid planned scenario invalid when its scene cannot run (scene_checks.h).
+/// Marks a valid planned scenario invalid when its scene cannot run, else records its scene's
+/// warnings (scene_checks.h).
 void CheckPlannedScene(const ActorClasses* classes, const Json* overrides, const Json* defaults,
                        PlannedScenario* planned);
 

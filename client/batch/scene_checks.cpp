@@ -1,11 +1,13 @@
-// Scene checks against the catalog's classes and the landscape's extent.
+// Scene checks against the catalog's classes, the landscape's extent and the capture settings.
 #include "client/batch/scene_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "catalog/actor_catalog.h"
 #include "core/number_format.h"
+#include "json/field_values.h"
 #include "terrain/landscape.h"
 
 namespace asg::client {
@@ -24,9 +26,45 @@ bool Inside(const terrain::LandscapeGrid& grid, double value) {
   return std::isfinite(value) && value >= grid.min_xy() && value <= grid.max_xy();
 }
 
+// "\"trees\" is not an actor class of actors.json; did you mean \"tree\"?", else the catalog's
+// short names (its aliases) or, without any, its count of names and the first.
 std::string UnknownClass(const std::string& name, const ActorClasses& classes) {
-  return "\"" + name + "\" is not an actor class of " + classes.catalog + " (" +
-         std::to_string(classes.names.size()) + " names, e.g. \"" + *classes.names.begin() + "\")";
+  const std::string start = "\"" + name + "\" is not an actor class of " + classes.catalog;
+  const std::vector<std::string_view> names(classes.names.begin(), classes.names.end());
+  const std::string_view guess = json::ClosestName(name, names);
+  if (!guess.empty()) return start + "; did you mean \"" + std::string(guess) + "\"?";
+  if (classes.aliases.empty()) {
+    return start + " (" + std::to_string(classes.names.size()) + " names, e.g. \"" +
+           *classes.names.begin() + "\")";
+  }
+  std::string aliases;
+  for (const std::string& alias : classes.aliases) {
+    aliases += (aliases.empty() ? "\"" : ", \"") + alias + "\"";
+  }
+  return start + " (its short names: " + aliases + ")";
+}
+
+// The first capture setting of `request` that renders no image, or nullopt: an aerial view
+// asked for without any aerial_padding (one image per padding).
+std::optional<SceneProblem> CheckCapture(const protocol::RunScenarioRequest& request) {
+  const protocol::SceneCaptureSettings& settings = request.scene_capture_settings;
+  if (!request.take_scene_capture || !settings.aerial_padding.empty()) return std::nullopt;
+  const std::pair<const char*, bool> aerials[] = {
+      {"ortho_aerial", settings.ortho_aerial}, {"perspective_aerial", settings.perspective_aerial}};
+  for (const auto& [name, wanted] : aerials) {
+    if (!wanted) continue;
+    return SceneProblem{"scene_capture_settings.aerial_padding",
+                        std::string("empty, so ") + name +
+                            " renders no image (one per padding): give at least one padding [m], "
+                            "e.g. [5]"};
+  }
+  return std::nullopt;
+}
+
+// Whether `value` lies on the grid's edge or outside it (within 1 mm of the edge counts as on).
+bool OnOrOutsideEdge(const terrain::LandscapeGrid& grid, double value) {
+  constexpr double kOnEdge = 1e-3;  // [m]
+  return !(value > grid.min_xy() + kOnEdge && value < grid.max_xy() - kOnEdge);
 }
 
 }  // namespace
@@ -35,8 +73,10 @@ ActorClasses ReadActorClasses(const std::filesystem::path& catalog) {
   ActorClasses classes;
   classes.catalog = catalog.string();
   try {
-    for (std::string& name : catalog::ActorCatalog::FromFile(catalog.string()).Names()) {
-      classes.names.insert(std::move(name));
+    const catalog::ActorCatalog read = catalog::ActorCatalog::FromFile(catalog.string());
+    for (std::string& name : read.Names()) classes.names.insert(std::move(name));
+    for (const catalog::ActorClass& actor : read.classes()) {
+      classes.aliases.insert(actor.aliases.begin(), actor.aliases.end());
     }
   } catch (const catalog::CatalogError& error) {
     throw BatchError(error.what());
@@ -62,6 +102,7 @@ std::optional<SceneProblem> CheckScene(const protocol::RunScenarioRequest& reque
     if (!Inside(grid, point->x)) return SceneProblem{std::string(name) + ".x", outside(point->x)};
     if (!Inside(grid, point->y)) return SceneProblem{std::string(name) + ".y", outside(point->y)};
   }
+  if (std::optional<SceneProblem> capture = CheckCapture(request)) return capture;
   const auto& layouts = request.scene_description.ssa_array;
   for (size_t k = 0; k < layouts.size(); ++k) {
     const std::string path = "scene_description.ssa_array[" + std::to_string(k) + "]";
@@ -80,6 +121,56 @@ std::optional<SceneProblem> CheckScene(const protocol::RunScenarioRequest& reque
     }
   }
   return std::nullopt;
+}
+
+std::vector<SceneProblem> SceneWarnings(const protocol::RunScenarioRequest& request) {
+  std::vector<SceneProblem> warnings;
+  terrain::LandscapeGrid grid;
+  try {
+    grid = terrain::PlanLandscapeGrid(request.scene_description.landscape);
+  } catch (const std::invalid_argument&) {
+    return warnings;
+  }
+  const std::pair<const char*, const protocol::Point*> points[] = {
+      {"vehicle_start_location", &request.vehicle_start_location},
+      {"vehicle_goal_location", &request.vehicle_goal_location}};
+  for (const auto& [name, point] : points) {
+    const bool start = point == &request.vehicle_start_location;
+    for (const auto& [axis, value] : {std::pair{".x", point->x}, std::pair{".y", point->y}}) {
+      if (!OnOrOutsideEdge(grid, value)) continue;
+      warnings.push_back(
+          {std::string(name) + axis,
+           FormatNumber(value) + " lies on the edge of the landscape " + Extent(grid) +
+               (start ? ": the run is likely to end out of bounds at once"
+                      : ": the vehicle may leave the landscape on its way to the goal")});
+      break;
+    }
+  }
+  const double dx = request.vehicle_goal_location.x - request.vehicle_start_location.x;
+  const double dy = request.vehicle_goal_location.y - request.vehicle_start_location.y;
+  const double distance = std::hypot(dx, dy);
+  if (distance <= request.goal_radius) {
+    warnings.push_back(
+        {"vehicle_goal_location", FormatNumber(std::round(distance * 100.0) / 100.0) +
+                                      " m from the start, within goal_radius " +
+                                      FormatNumber(request.goal_radius) +
+                                      " m: the run succeeds before the vehicle moves"});
+  }
+  return warnings;
+}
+
+void CheckGeneratedStart(const GenerateSpec& spec, const Json& defaults,
+                         const std::string& origin) {
+  const bool places_actors =
+      std::any_of(spec.actors.begin(), spec.actors.end(),
+                  [](const GeneratedActorSpec& a) { return a.count_max > 0; });
+  if (!places_actors || spec.start_x || spec.start_y) return;
+  if (defaults.is_object() && defaults.contains("vehicle_start_location")) return;
+  throw BatchError(origin +
+                   ": generate.start: not given, nor defaults.vehicle_start_location: every "
+                   "scenario would start at (0, 0), the landscape's corner, with the actors kept "
+                   "start_clearance from it; give generate.start or "
+                   "defaults.vehicle_start_location");
 }
 
 void CheckGenerateSpec(const GenerateSpec& spec, const protocol::LandscapeDescription& landscape,

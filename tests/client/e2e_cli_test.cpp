@@ -101,10 +101,12 @@ TEST(ClientChecks, AnInvalidScenarioStopsTheRunBeforeAnythingRunsUnlessAllowed) 
   const std::string file = (dir.path() / "typo.json").string();
   EXPECT_EQ(Client(dir, {"run", file, "--out", (dir.path() / "out").string()}), 2);
   const std::string output = ReadText(dir.path() / "client.txt");
-  EXPECT_NE(output.find(file + ": scenario 1: defaults.goal_radious: unknown field; did you "
-                               "mean \"goal_radius\"? (in scenarios[0])"),
+  // The typo in "defaults" is named once, with the scenarios it makes invalid.
+  EXPECT_NE(output.find(file + ": defaults.goal_radious: unknown field; did you mean "
+                               "\"goal_radius\"? (in all 3 scenarios)\n"),
             std::string::npos)
       << output;
+  EXPECT_EQ(output.find("scenario 2"), std::string::npos) << output;
   EXPECT_NE(output.find(file + ": 3 scenarios: 0 valid, 3 invalid"), std::string::npos);
   EXPECT_NE(output.find("nothing was run"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));

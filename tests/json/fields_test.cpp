@@ -157,6 +157,11 @@ TEST(FieldReader, NamesAnUnknownKeyAndTheKeyItLikelyMisspells) {
   EXPECT_EQ(ErrorOf<Probe>(R"({"name": "a", "colour": 2})"),
             "probe.colour: unknown field (fields: \"name\", \"size\", \"count\", \"shape\", "
             "\"weight\", \"values\", \"pair\", \"span\")");
+  // Two neighbouring characters swapped are one slip.
+  EXPECT_EQ(ErrorOf<Probe>(R"({"name": "a", "szie": 2})"),
+            "probe.szie: unknown field; did you mean \"size\"?");
+  EXPECT_EQ(ErrorOf<Probe>(R"({"name": "a", "shpae": "box"})"),
+            "probe.shpae: unknown field; did you mean \"shape\"?");
   // One character is too short to be a likely slip.
   EXPECT_EQ(ErrorOf<Probe>(R"({"name": "a", "z": 2})").rfind("probe.z: unknown field (fields:", 0),
             0u);
