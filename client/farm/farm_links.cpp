@@ -11,7 +11,7 @@
 #include "protocol/generator_messages.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "protocol/trajectory_codec.h"
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
@@ -215,14 +215,11 @@ void WorkerLinks::SetRegisterWorker(Connection& connection, const Link& link,
       [link, token](const protocol::RegisterWorkerRequest& request, const Message& message) {
         auto self = link.weak.lock();
         if (!self) return;
-        const protocol::TokenCheck check =
-            protocol::TokenGuard::Process().Check(token, request.token, link.peer);
-        if (check != protocol::TokenCheck::kAccepted) {
-          const std::string reason = protocol::TokenRefusal(check, link.peer);
+        const auto log_refusal = [&](const std::string& reason) {
           link.logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
                                std::to_string(request.pid) + ") from " + link.peer + ": " + reason);
-          self->ReplyError(message.reference, "refused: " + reason);
-          self->Close(reason);
+        };
+        if (!protocol::AdmitToken(*self, message, token, request.token, "refused: ", log_refusal)) {
           return;
         }
         if (link.node->load())
