@@ -72,6 +72,92 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
   return 0;
 }
 
+/// `asg-client report DIR`: the batch report written again. Returns the exit code.
+int RunReport(const asg::client::ClientCommand& command) {
+  if (!WritableBatchFolder(command.report_dir, std::cerr)) return asg::client::kExitUsage;
+  try {
+    asg::client::WriteBatchReportWithFailures(command.report_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitSomeFailed;
+  }
+  std::cout << "report: " << (command.report_dir / "index.html").string() << "\n";
+  return 0;
+}
+
+/// `asg-client replay`: the top failures of a batch run again. Returns the exit code.
+int RunReplayCommand(const asg::client::ClientCommand& command) {
+  // The process boundary, as for run below.
+  try {
+    return asg::client::RunReplay(command.replay, command.settings, std::cout, std::cerr);
+  } catch (const asg::client::OutputFolderError& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitSomeFailed;
+  }
+}
+
+/// Plans the batch file into `batch`, its scenes' actor classes checked against the catalog the
+/// workers will use when it is known and readable (remote workers may have their own). Returns
+/// false after saying why on stderr.
+bool LoadBatch(const asg::client::ClientCommand& command, asg::client::Batch* batch) {
+  std::optional<asg::client::ActorClasses> classes;
+  std::error_code ignored_error;
+  if (!command.catalog.empty() && std::filesystem::exists(command.catalog, ignored_error)) {
+    try {
+      classes = asg::client::ReadActorClasses(command.catalog);
+    } catch (const asg::client::BatchError& error) {
+      std::cerr << "asg-client: " << error.what() << "\n";
+      return false;
+    }
+  }
+  try {
+    *batch = asg::client::LoadBatchFile(command.batch_file, classes ? &*classes : nullptr);
+  } catch (const asg::client::BatchError& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// `asg-client check` and `asg-client run`: the batch checked, then (run) run on the farm, its
+/// search (if any) feeding the farm more scenarios. Returns the exit code.
+int RunBatch(const asg::client::ClientCommand& command) {
+  using asg::client::ClientCommand;
+  asg::client::Batch batch;
+  if (!LoadBatch(command, &batch)) return asg::client::kExitUsage;
+  // Checked before anything runs.
+  if (command.mode == ClientCommand::Mode::kCheck) {
+    std::cout << asg::client::CheckReport(batch);
+    return batch.CountInvalid() == 0 ? 0 : asg::client::kExitUsage;
+  }
+  if (batch.CountInvalid() > 0 && !command.allow_invalid) {
+    std::cerr << asg::client::CheckReport(batch, 5)
+              << "asg-client: nothing was run; fix the invalid scenarios, or give --allow-invalid "
+                 "to record them as invalid and run the others\n";
+    return asg::client::kExitUsage;
+  }
+  // Runs that may hardly mean anything are named before anything runs.
+  std::cerr << asg::client::CheckWarnings(batch, 5);
+  // The process boundary: a farm that cannot start or go on ends with a message; one whose
+  // output folder cannot be made or written is a usage error naming the path.
+  try {
+    return asg::client::RunFarm(batch, command.settings, std::cout,
+                                asg::client::SearchFeedFor(batch, command.settings));
+  } catch (const asg::client::OutputFolderError& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
+  } catch (const std::filesystem::filesystem_error& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitSomeFailed;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,82 +182,13 @@ int main(int argc, char** argv) {
               << "\n";
     return 0;
   }
-  if (command.mode == ClientCommand::Mode::kReport) {
-    if (!WritableBatchFolder(command.report_dir, std::cerr)) return asg::client::kExitUsage;
-    try {
-      asg::client::WriteBatchReportWithFailures(command.report_dir);
-    } catch (const std::exception& error) {
-      std::cerr << "asg-client: " << error.what() << "\n";
-      return asg::client::kExitSomeFailed;
-    }
-    std::cout << "report: " << (command.report_dir / "index.html").string() << "\n";
-    return 0;
-  }
+  if (command.mode == ClientCommand::Mode::kReport) return RunReport(command);
   if (command.mode == ClientCommand::Mode::kFailures) {
     return RunFailures(command, std::cout, std::cerr);
   }
   command.settings.live_progress = ::isatty(STDOUT_FILENO) == 1;
   // Every worker connection holds a descriptor, and the result writer opens files beside them.
   asg::core::RaiseOpenFileLimit();
-  if (command.mode == ClientCommand::Mode::kReplay) {
-    // The process boundary, as for run below.
-    try {
-      return asg::client::RunReplay(command.replay, command.settings, std::cout, std::cerr);
-    } catch (const asg::client::OutputFolderError& error) {
-      std::cerr << "asg-client: " << error.what() << "\n";
-      return asg::client::kExitUsage;
-    } catch (const std::exception& error) {
-      std::cerr << "asg-client: " << error.what() << "\n";
-      return asg::client::kExitSomeFailed;
-    }
-  }
-
-  // The scenes' actor classes are checked against the catalog the workers will use, when it is
-  // known and readable (remote workers may have their own).
-  std::optional<asg::client::ActorClasses> classes;
-  std::error_code ignored_error;
-  if (!command.catalog.empty() && std::filesystem::exists(command.catalog, ignored_error)) {
-    try {
-      classes = asg::client::ReadActorClasses(command.catalog);
-    } catch (const asg::client::BatchError& error) {
-      std::cerr << "asg-client: " << error.what() << "\n";
-      return asg::client::kExitUsage;
-    }
-  }
-  asg::client::Batch batch;
-  try {
-    batch = asg::client::LoadBatchFile(command.batch_file, classes ? &*classes : nullptr);
-  } catch (const asg::client::BatchError& error) {
-    std::cerr << "asg-client: " << error.what() << "\n";
-    return asg::client::kExitUsage;
-  }
-  // Checked before anything runs.
-  if (command.mode == ClientCommand::Mode::kCheck) {
-    std::cout << asg::client::CheckReport(batch);
-    return batch.CountInvalid() == 0 ? 0 : asg::client::kExitUsage;
-  }
-  if (batch.CountInvalid() > 0 && !command.allow_invalid) {
-    std::cerr << asg::client::CheckReport(batch, 5)
-              << "asg-client: nothing was run; fix the invalid scenarios, or give --allow-invalid "
-                 "to record them as invalid and run the others\n";
-    return asg::client::kExitUsage;
-  }
-  // Runs that may hardly mean anything are named before anything runs.
-  std::cerr << asg::client::CheckWarnings(batch, 5);
-  // The batch runs on the farm, its search (if any) feeding the farm more scenarios. The process
-  // boundary: a farm that cannot start or go on ends with a message; one whose output folder
-  // cannot be made or written is a usage error naming the path.
-  try {
-    return asg::client::RunFarm(batch, command.settings, std::cout,
-                                asg::client::SearchFeedFor(batch, command.settings));
-  } catch (const asg::client::OutputFolderError& error) {
-    std::cerr << "asg-client: " << error.what() << "\n";
-    return asg::client::kExitUsage;
-  } catch (const std::filesystem::filesystem_error& error) {
-    std::cerr << "asg-client: " << error.what() << "\n";
-    return asg::client::kExitUsage;
-  } catch (const std::exception& error) {
-    std::cerr << "asg-client: " << error.what() << "\n";
-    return asg::client::kExitSomeFailed;
-  }
+  if (command.mode == ClientCommand::Mode::kReplay) return RunReplayCommand(command);
+  return RunBatch(command);
 }

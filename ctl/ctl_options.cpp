@@ -67,10 +67,8 @@ json::Json ParseRequestBody(const std::string& text) {
   return body;
 }
 
-}  // namespace
-
-CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
-                               const std::optional<std::string>& env_token) {
+/// The options shown by --help (the positional ones are not).
+po::options_description NamedOptions() {
   po::options_description options(kUsage);
   // clang-format off
   options.add_options()
@@ -85,7 +83,50 @@ CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
      "seconds to connect and to wait for the reply, > 0")
     ("follow,f", "after the reply, print every Event frame's body as one JSON line until the "
      "connection closes or SIGINT / SIGTERM (for SubscribeEvents)");
+  // clang-format on
+  return options;
+}
+
+/// The mode, service, request body and --follow of `command`: --list, or SERVICE ['{json}'].
+void SetService(const po::variables_map& values, CtlCommand* command) {
+  if (values.count("list")) {
+    if (values.count("service")) {
+      throw UsageError("--list takes no SERVICE (got \"" + values["service"].as<std::string>() +
+                       "\")");
+    }
+    if (values.count("follow")) throw UsageError("--list and --follow do not go together");
+    command->mode = CtlCommand::Mode::kList;
+    command->service = "ListServices";
+    return;
+  }
+  if (!values.count("service")) {
+    throw UsageError("no SERVICE given after " + command->address + " (or --list)");
+  }
+  command->mode = CtlCommand::Mode::kCall;
+  command->service = values["service"].as<std::string>();
+  if (command->service.empty()) throw UsageError("the SERVICE is empty");
+  if (values.count("json")) command->request = ParseRequestBody(values["json"].as<std::string>());
+  command->follow = values.count("follow") > 0;
+}
+
+/// --timeout in whole milliseconds (at least 1); a UsageError unless in (0, 1e6] seconds.
+std::chrono::milliseconds TimeoutOption(const po::variables_map& values) {
+  const double seconds = values["timeout"].as<double>();
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > 1e6) {
+    std::ostringstream text;
+    text << "--timeout " << seconds << " is not in (0, 1e6] seconds";
+    throw UsageError(text.str());
+  }
+  return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(std::ceil(seconds * 1000))));
+}
+
+}  // namespace
+
+CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
+                               const std::optional<std::string>& env_token) {
+  const po::options_description options = NamedOptions();
   po::options_description positional_options;
+  // clang-format off
   positional_options.add_options()
     ("address", po::value<std::string>(), "HOST:PORT of the interactive worker")
     ("service", po::value<std::string>(), "the service to call")
@@ -120,34 +161,8 @@ CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  const bool list = values.count("list") > 0;
-  if (list) {
-    if (values.count("service")) {
-      throw UsageError("--list takes no SERVICE (got \"" + values["service"].as<std::string>() +
-                       "\")");
-    }
-    if (values.count("follow")) throw UsageError("--list and --follow do not go together");
-    command.mode = CtlCommand::Mode::kList;
-    command.service = "ListServices";
-  } else {
-    if (!values.count("service")) {
-      throw UsageError("no SERVICE given after " + command.address + " (or --list)");
-    }
-    command.mode = CtlCommand::Mode::kCall;
-    command.service = values["service"].as<std::string>();
-    if (command.service.empty()) throw UsageError("the SERVICE is empty");
-    if (values.count("json")) command.request = ParseRequestBody(values["json"].as<std::string>());
-    command.follow = values.count("follow") > 0;
-  }
-
-  const double seconds = values["timeout"].as<double>();
-  if (!std::isfinite(seconds) || seconds <= 0 || seconds > 1e6) {
-    std::ostringstream text;
-    text << "--timeout " << seconds << " is not in (0, 1e6] seconds";
-    throw UsageError(text.str());
-  }
-  command.timeout =
-      std::chrono::milliseconds(std::max<int64_t>(1, std::llround(std::ceil(seconds * 1000))));
+  SetService(values, &command);
+  command.timeout = TimeoutOption(values);
   if (values.count("out")) {
     command.out_dir = values["out"].as<std::string>();
     if (command.out_dir.empty()) throw UsageError("--out is empty");

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -104,6 +105,135 @@ std::string ValidUtf8(std::string_view text) {
   return valid.append(text);
 }
 
+// Checks the header at the start of `buffered`: kFrame when the whole frame is there (its lengths
+// in `json_bytes` and `attachment_bytes`), kNeedMore, or kError for a bad magic or a length over
+// `max_frame_bytes` (the frame boundaries are lost), described in `error`.
+FrameDecoder::Status ReadHeader(std::string_view buffered, size_t max_frame_bytes,
+                                FrameError* error, size_t* json_bytes, size_t* attachment_bytes) {
+  using Status = FrameDecoder::Status;
+  const auto lost = [error](FrameErrorKind kind, std::string description) {
+    *error = FrameError{kind, std::move(description), 0, true};
+    return Status::kError;
+  };
+  const char* header = buffered.data();
+  // The magic is checked on the bytes present, so garbage is refused before a full header.
+  const size_t magic_bytes = std::min(buffered.size(), kFrameMagic.size());
+  if (std::string_view(header, magic_bytes) != kFrameMagic.substr(0, magic_bytes)) {
+    const std::string_view seen(header, magic_bytes);
+    return lost(FrameErrorKind::kBadMagic,
+                "frame header: magic is " + HexBytes(seen) + ", expected \"ASG1\"");
+  }
+  if (buffered.size() < kFrameHeaderBytes) return Status::kNeedMore;
+
+  *json_bytes = GetUint32BigEndian(header + 4);
+  *attachment_bytes = GetUint32BigEndian(header + 8);
+  if (*json_bytes > max_frame_bytes) {
+    return lost(FrameErrorKind::kJsonTooLong,
+                "frame header: JSON length " + std::to_string(*json_bytes) +
+                    " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes");
+  }
+  if (*attachment_bytes > max_frame_bytes - *json_bytes) {
+    return lost(FrameErrorKind::kAttachmentTooLong,
+                "frame header: attachment length " + std::to_string(*attachment_bytes) +
+                    " bytes with JSON length " + std::to_string(*json_bytes) +
+                    " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes");
+  }
+  if (buffered.size() < kFrameHeaderBytes + *json_bytes + *attachment_bytes) {
+    return Status::kNeedMore;
+  }
+  return Status::kFrame;
+}
+
+// A payload error: the frame was skipped whole and the stream goes on.
+FrameError PayloadError(FrameErrorKind kind, std::string description, int64_t reference = 0) {
+  return FrameError{kind, std::move(description), reference, false};
+}
+
+// Parses a frame's JSON text into `envelope`; the error when it is not well-formed UTF-8, not
+// strict JSON or not an object.
+std::optional<FrameError> ParseEnvelope(std::string_view json_text, Json* envelope) {
+  if (const size_t bad = FindInvalidUtf8(json_text); bad != std::string_view::npos) {
+    return PayloadError(FrameErrorKind::kInvalidUtf8, "frame JSON: invalid UTF-8 at byte " +
+                                                          std::to_string(bad) + " (" +
+                                                          HexBytes(json_text.substr(bad, 1)) + ")");
+  }
+  try {
+    *envelope = json::ParseJsonStrict<Json>(json_text);
+  } catch (const Json::parse_error& parse_error) {
+    return PayloadError(FrameErrorKind::kInvalidJson,
+                        std::string("frame JSON: ") + parse_error.what());
+  } catch (const Json::out_of_range& range_error) {
+    // A number beyond the range of a double (1e400).
+    return PayloadError(FrameErrorKind::kInvalidJson,
+                        std::string("frame JSON: ") + range_error.what());
+  } catch (const DecodeError& decode_error) {
+    // The path is that of the envelope: a repeated key of the body reads "message.<key>".
+    return PayloadError(FrameErrorKind::kRefusedJson,
+                        std::string("frame JSON: ") + decode_error.what());
+  }
+  if (!envelope->is_object()) {
+    return PayloadError(FrameErrorKind::kNotAnObject,
+                        std::string("frame JSON: the envelope is of type ") +
+                            envelope->type_name() + ", expected an object");
+  }
+  return std::nullopt;
+}
+
+// Reads the envelope's "reference" into `reference`; the error when it is missing or not a
+// 64-bit integer.
+std::optional<FrameError> ReadReference(const Json& envelope, int64_t* reference) {
+  const auto reference_it = envelope.find("reference");
+  if (reference_it == envelope.end()) {
+    return PayloadError(FrameErrorKind::kBadEnvelope, "envelope: \"reference\" is missing");
+  }
+  if (reference_it->is_number_integer() &&
+      (reference_it->is_number_unsigned()
+           ? reference_it->get<uint64_t>() <= uint64_t{std::numeric_limits<int64_t>::max()}
+           : true)) {
+    *reference = reference_it->get<int64_t>();
+    return std::nullopt;
+  }
+  return PayloadError(FrameErrorKind::kBadEnvelope,
+                      "envelope: \"reference\" is " +
+                          json::ShortJson(*reference_it, kMaxValueShown) +
+                          ", expected a 64-bit integer");
+}
+
+// The error when the envelope's "type" is not a non-empty string, its "message" not an object,
+// or it has another key; the error carries the frame's `reference`.
+std::optional<FrameError> CheckEnvelope(const Json& envelope, int64_t reference) {
+  const auto type_it = envelope.find("type");
+  if (type_it == envelope.end()) {
+    return PayloadError(FrameErrorKind::kBadEnvelope, "envelope: \"type\" is missing", reference);
+  }
+  if (!type_it->is_string() || type_it->get_ref<const std::string&>().empty()) {
+    return PayloadError(FrameErrorKind::kBadEnvelope,
+                        "envelope: \"type\" is " + json::ShortJson(*type_it, kMaxValueShown) +
+                            ", expected a non-empty string",
+                        reference);
+  }
+  const auto message_it = envelope.find("message");
+  if (message_it == envelope.end()) {
+    return PayloadError(FrameErrorKind::kBadEnvelope, "envelope: \"message\" is missing",
+                        reference);
+  }
+  if (!message_it->is_object()) {
+    return PayloadError(FrameErrorKind::kBadEnvelope,
+                        std::string("envelope: \"message\" is of type ") + message_it->type_name() +
+                            ", expected an object",
+                        reference);
+  }
+  for (const auto& [key, value] : envelope.items()) {
+    if (key != "type" && key != "reference" && key != "message") {
+      return PayloadError(
+          FrameErrorKind::kBadEnvelope,
+          "envelope: unknown key " + json::Quoted(json::CutText(key, json::kMaxKeyShown)),
+          reference);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string ResponseType(std::string_view service) {
@@ -201,122 +331,42 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
     *error = lost_error_;
     return Status::kError;
   }
-  const size_t available = buffered_bytes();
-  if (available == 0) {
+  if (buffered_bytes() == 0) {
     // Every byte fed is decoded: the storage a large frame needed is given back.
     buffer_.clear();
     read_offset_ = 0;
     if (buffer_.capacity() > kRetainedBufferBytes) std::string().swap(buffer_);
     return Status::kNeedMore;
   }
-  const char* header = buffer_.data() + read_offset_;
-
-  // The magic is checked on the bytes present, so garbage is refused before a full header.
-  const size_t magic_bytes = std::min(available, kFrameMagic.size());
-  if (std::string_view(header, magic_bytes) != kFrameMagic.substr(0, magic_bytes)) {
-    const std::string_view seen(header, magic_bytes);
-    return Fail(error, FrameErrorKind::kBadMagic,
-                "frame header: magic is " + HexBytes(seen) + ", expected \"ASG1\"", true);
+  size_t json_bytes = 0;
+  size_t attachment_bytes = 0;
+  const std::string_view buffered(buffer_.data() + read_offset_, buffered_bytes());
+  FrameError header_error;
+  const Status status =
+      ReadHeader(buffered, max_frame_bytes_, &header_error, &json_bytes, &attachment_bytes);
+  if (status == Status::kError) {
+    return Fail(error, header_error.kind, std::move(header_error.description), true);
   }
-  if (available < kFrameHeaderBytes) return Status::kNeedMore;
-
-  const size_t json_bytes = GetUint32BigEndian(header + 4);
-  const size_t attachment_bytes = GetUint32BigEndian(header + 8);
-  if (json_bytes > max_frame_bytes_) {
-    return Fail(error, FrameErrorKind::kJsonTooLong,
-                "frame header: JSON length " + std::to_string(json_bytes) +
-                    " bytes is over the cap of " + std::to_string(max_frame_bytes_) + " bytes",
-                true);
-  }
-  if (attachment_bytes > max_frame_bytes_ - json_bytes) {
-    return Fail(error, FrameErrorKind::kAttachmentTooLong,
-                "frame header: attachment length " + std::to_string(attachment_bytes) +
-                    " bytes with JSON length " + std::to_string(json_bytes) +
-                    " bytes is over the cap of " + std::to_string(max_frame_bytes_) + " bytes",
-                true);
-  }
-  if (available < kFrameHeaderBytes + json_bytes + attachment_bytes) return Status::kNeedMore;
+  if (status != Status::kFrame) return status;
 
   // The whole frame is here: consume it, then validate its payload.
+  const char* header = buffer_.data() + read_offset_;
   const std::string_view json_text(header + kFrameHeaderBytes, json_bytes);
   const std::string_view attachment(header + kFrameHeaderBytes + json_bytes, attachment_bytes);
   read_offset_ += kFrameHeaderBytes + json_bytes + attachment_bytes;
 
-  if (const size_t bad = FindInvalidUtf8(json_text); bad != std::string_view::npos) {
-    return Fail(error, FrameErrorKind::kInvalidUtf8,
-                "frame JSON: invalid UTF-8 at byte " + std::to_string(bad) + " (" +
-                    HexBytes(json_text.substr(bad, 1)) + ")",
-                false);
-  }
   Json envelope;
-  try {
-    envelope = json::ParseJsonStrict<Json>(json_text);
-  } catch (const Json::parse_error& parse_error) {
-    return Fail(error, FrameErrorKind::kInvalidJson,
-                std::string("frame JSON: ") + parse_error.what(), false);
-  } catch (const Json::out_of_range& range_error) {
-    // A number beyond the range of a double (1e400).
-    return Fail(error, FrameErrorKind::kInvalidJson,
-                std::string("frame JSON: ") + range_error.what(), false);
-  } catch (const DecodeError& decode_error) {
-    // The path is that of the envelope: a repeated key of the body reads "message.<key>".
-    return Fail(error, FrameErrorKind::kRefusedJson,
-                std::string("frame JSON: ") + decode_error.what(), false);
-  }
-  if (!envelope.is_object()) {
-    return Fail(error, FrameErrorKind::kNotAnObject,
-                std::string("frame JSON: the envelope is of type ") + envelope.type_name() +
-                    ", expected an object",
-                false);
-  }
   int64_t reference = 0;
-  const auto reference_it = envelope.find("reference");
-  if (reference_it == envelope.end()) {
-    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"reference\" is missing", false);
+  std::optional<FrameError> refused = ParseEnvelope(json_text, &envelope);
+  if (!refused) refused = ReadReference(envelope, &reference);
+  if (!refused) refused = CheckEnvelope(envelope, reference);
+  if (refused) {
+    *error = std::move(*refused);
+    return Status::kError;
   }
-  if (reference_it->is_number_integer() &&
-      (reference_it->is_number_unsigned()
-           ? reference_it->get<uint64_t>() <= uint64_t{std::numeric_limits<int64_t>::max()}
-           : true)) {
-    reference = reference_it->get<int64_t>();
-  } else {
-    return Fail(error, FrameErrorKind::kBadEnvelope,
-                "envelope: \"reference\" is " + json::ShortJson(*reference_it, kMaxValueShown) +
-                    ", expected a 64-bit integer",
-                false);
-  }
-  const auto type_it = envelope.find("type");
-  if (type_it == envelope.end()) {
-    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"type\" is missing", false,
-                reference);
-  }
-  if (!type_it->is_string() || type_it->get_ref<const std::string&>().empty()) {
-    return Fail(error, FrameErrorKind::kBadEnvelope,
-                "envelope: \"type\" is " + json::ShortJson(*type_it, kMaxValueShown) +
-                    ", expected a non-empty string",
-                false, reference);
-  }
-  const auto message_it = envelope.find("message");
-  if (message_it == envelope.end()) {
-    return Fail(error, FrameErrorKind::kBadEnvelope, "envelope: \"message\" is missing", false,
-                reference);
-  }
-  if (!message_it->is_object()) {
-    return Fail(error, FrameErrorKind::kBadEnvelope,
-                std::string("envelope: \"message\" is of type ") + message_it->type_name() +
-                    ", expected an object",
-                false, reference);
-  }
-  for (const auto& [key, value] : envelope.items()) {
-    if (key != "type" && key != "reference" && key != "message") {
-      return Fail(error, FrameErrorKind::kBadEnvelope,
-                  "envelope: unknown key " + json::Quoted(json::CutText(key, json::kMaxKeyShown)),
-                  false, reference);
-    }
-  }
-  message->type = std::move(type_it->get_ref<std::string&>());
+  message->type = std::move(envelope["type"].get_ref<std::string&>());
   message->reference = reference;
-  message->message = std::move(*message_it);
+  message->message = std::move(envelope["message"]);
   message->attachment.assign(attachment);
   return Status::kFrame;
 }

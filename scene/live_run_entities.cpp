@@ -2,6 +2,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
+#include <optional>
 
 #include "core/check.h"
 #include "core/number_format.h"
@@ -78,6 +79,31 @@ std::string PoseProblem(const Eigen::Vector3d& position,
 
 EntityOutcome Failure(EntityStatus status, std::string message, std::string name = {}) {
   return {status, std::move(message), std::move(name)};
+}
+
+// Why the resource of a spawn request names no spawnable kind of resource: none given, a
+// resource string, the vehicle, or a URI other than asg://; nullopt when it is an asg:// URI.
+std::optional<EntityOutcome> ResourceProblem(const SpawnRequest& request) {
+  if (request.uri.empty()) {
+    if (request.resource_string.empty()) {
+      return Failure(EntityStatus::kNoResource,
+                     "entity_resource: both uri and resource_string "
+                     "are empty");
+    }
+    return Failure(EntityStatus::kFeatureUnsupported,
+                   "entity_resource.resource_string: spawning from a resource string is not "
+                   "supported; use a uri from GetSpawnables");
+  }
+  if (request.uri == kVehicleUri) {
+    return Failure(EntityStatus::kOperationFailed,
+                   "uri \"asg://vehicle\": a scenario has exactly one vehicle, which exists; move "
+                   "it with SetEntityState");
+  }
+  if (request.uri.rfind("asg://", 0) != 0) {
+    return Failure(EntityStatus::kUnsupportedFormat,
+                   "uri \"" + request.uri + "\": only asg:// URIs (GetSpawnables) are understood");
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -210,26 +236,8 @@ EntityOutcome LiveRun::SetState(const std::string& name, const EntityStateChange
 
 EntityOutcome LiveRun::Spawn(const SpawnRequest& request) {
   ASG_CHECK(loaded());
-  if (request.uri.empty()) {
-    if (request.resource_string.empty()) {
-      return Failure(EntityStatus::kNoResource,
-                     "entity_resource: both uri and resource_string "
-                     "are empty");
-    }
-    return Failure(EntityStatus::kFeatureUnsupported,
-                   "entity_resource.resource_string: spawning from a resource string is not "
-                   "supported; use a uri from GetSpawnables");
-  }
-  if (request.uri == kVehicleUri) {
-    return Failure(EntityStatus::kOperationFailed,
-                   "uri \"asg://vehicle\": a scenario has exactly one vehicle, which exists; move "
-                   "it with SetEntityState");
-  }
+  if (std::optional<EntityOutcome> refused = ResourceProblem(request)) return *std::move(refused);
   const std::string scheme = kActorScheme;
-  if (request.uri.rfind("asg://", 0) != 0) {
-    return Failure(EntityStatus::kUnsupportedFormat,
-                   "uri \"" + request.uri + "\": only asg:// URIs (GetSpawnables) are understood");
-  }
   const ActorKind* kind = request.uri.rfind(scheme, 0) == 0
                               ? catalog_.Find(request.uri.substr(scheme.size()))
                               : nullptr;

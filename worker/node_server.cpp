@@ -9,7 +9,7 @@
 #include "core/log_clip.h"
 #include "protocol/endpoint.h"
 #include "protocol/messages_json.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "protocol/typed_connection.h"
 #include "worker/worker_log.h"
 
@@ -88,13 +88,9 @@ void NodeServer::Admit(const std::shared_ptr<State>& state,
         const auto request = protocol::DecodeMessage<protocol::AttachNodeRequest>(message.message);
         const std::shared_ptr<protocol::Connection> self = weak.lock();
         if (!self) return;
-        const protocol::TokenCheck check =
-            protocol::TokenGuard::Process().Check(state->token, request.token, self->peer());
-        if (check != protocol::TokenCheck::kAccepted) {
-          // A wrong token ends the connection: no second guess on it.
-          const std::string reason = protocol::TokenRefusal(check, self->peer());
-          self->ReplyError(message.reference, "AttachNode refused: " + reason);
-          self->Close(reason);
+        // A wrong token ends the connection: no second guess on it.
+        if (!protocol::AdmitToken(*self, message, state->token, request.token,
+                                  "AttachNode refused: ")) {
           return;
         }
         self->Reply(message, Attach(*state, attached, self, request));

@@ -58,17 +58,15 @@ protocol::HostPort ListenAddress(const std::string& option, const std::string& t
   return address;
 }
 
-}  // namespace
-
-WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
+/// asg-worker's options; --id and --fault-inject are stored in `id` and `fault_spec`, which must
+/// outlive the parse.
+po::options_description WorkerOptions(const char* argv0, int* id, std::string* fault_spec) {
   po::options_description options(kUsage);
-  int id = 0;
-  std::string fault_spec;
   // clang-format off
   options.add_options()
     ("help,h", "print this help and exit")
     ("connect", po::value<std::string>(), "HOST:PORT of the asg-client to serve")
-    ("id", po::value<int>(&id)->default_value(0), "worker id 0..65535, echoed in every result")
+    ("id", po::value<int>(id)->default_value(0), "worker id 0..65535, echoed in every result")
     ("token", po::value<std::string>(),
      "shared secret presented to the client (default: environment variable ASG_TOKEN)")
     ("data-listen", po::value<std::string>()->default_value("127.0.0.1:0"),
@@ -80,7 +78,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
      "cost of CPU the nodes may need")
     ("reconnect", "when the client goes away, connect again (every 0.5 s) instead of exiting")
     ("catalog", po::value<std::string>()->default_value(
-                    core::CatalogNextTo(SelfPath(argv[0])).string(),
+                    core::CatalogNextTo(SelfPath(argv0)).string(),
                     core::kCatalogNextToText),
      "actor catalog (JSON)")
     ("run-scenario", po::value<std::string>(), "run this RunScenario request file in-process")
@@ -90,11 +88,63 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
     ("open", po::value<std::string>(),
      "with --serve: a scenario folder of a result (DIR/scenario_NNNN) to load at start")
     ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")
-    ("fault-inject", po::value<std::string>(&fault_spec)->default_value(""),
+    ("fault-inject", po::value<std::string>(fault_spec)->default_value(""),
      "TESTING ONLY, deliberate faults: comma-separated crash-on=N (SIGKILL itself when about "
      "to run scenario N), hang-on=N (never finish N), silent-on=N (accept N, never start it), "
      "mismatch-on=N (report N's result as N+1)");
   // clang-format on
+  return options;
+}
+
+/// The token given with --token, else the environment variable ASG_TOKEN, else none.
+std::string TokenOption(const po::variables_map& values) {
+  if (values.count("token")) return values["token"].as<std::string>();
+  if (const char* from_environment = std::getenv("ASG_TOKEN")) return from_environment;
+  return {};
+}
+
+/// --serve: the interactive worker's settings.
+void SetInteractive(const po::variables_map& values, const std::string& token, uint16_t id,
+                    WorkerCommand* command) {
+  command->mode = WorkerCommand::Mode::kInteractive;
+  const protocol::HostPort address =
+      ListenAddress("--serve", values["serve"].as<std::string>(), token, "clients");
+  command->interactive.host = address.host;
+  command->interactive.port = address.port;
+  command->interactive.token = token;
+  command->interactive.worker_id = id;
+  if (values.count("open")) command->interactive.open = values["open"].as<std::string>();
+}
+
+/// --connect: the farm session's settings.
+void SetFarmSession(const po::variables_map& values, const std::string& token,
+                    const std::string& fault_spec, WorkerCommand* command) {
+  command->mode = WorkerCommand::Mode::kServe;
+  WorkerSettings& settings = command->settings;
+  settings.connect = values["connect"].as<std::string>();
+  try {
+    protocol::ParseHostPort(settings.connect);
+    settings.faults = ParseFaultInjection(fault_spec);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  settings.token = token;
+  settings.reconnect = values.count("reconnect") > 0;
+  settings.data_listen = protocol::HostPortText(ListenAddress(
+      "--data-listen", values["data-listen"].as<std::string>(), token, "vehicle nodes"));
+  const int spin = values["node-spin-us"].as<int>();
+  if (spin < 0 || spin > 1000) {
+    throw UsageError("--node-spin-us " + std::to_string(spin) + " is outside 0..1000");
+  }
+  settings.node_spin = std::chrono::microseconds(spin);
+}
+
+}  // namespace
+
+WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
+  int id = 0;
+  std::string fault_spec;
+  const po::options_description options = WorkerOptions(argv[0], &id, &fault_spec);
   po::variables_map values;
   try {
     po::store(po::parse_command_line(argc, argv, options), values);
@@ -118,48 +168,18 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   if (int{serve} + int{run} + int{interactive} != 1) {
     throw UsageError("give exactly one of --connect, --run-scenario and --serve");
   }
-  std::string token;
-  if (values.count("token")) {
-    token = values["token"].as<std::string>();
-  } else if (const char* from_environment = std::getenv("ASG_TOKEN")) {
-    token = from_environment;
-  }
+  const std::string token = TokenOption(values);
   if (values.count("open") && !interactive) throw UsageError("--open needs --serve");
   if (interactive) {
-    command.mode = WorkerCommand::Mode::kInteractive;
-    const protocol::HostPort address =
-        ListenAddress("--serve", values["serve"].as<std::string>(), token, "clients");
-    command.interactive.host = address.host;
-    command.interactive.port = address.port;
-    command.interactive.token = token;
-    command.interactive.worker_id = static_cast<uint16_t>(id);
-    if (values.count("open")) command.interactive.open = values["open"].as<std::string>();
-    return command;
-  }
-  if (run) {
+    SetInteractive(values, token, static_cast<uint16_t>(id), &command);
+  } else if (run) {
     if (!values.count("out")) throw UsageError("--run-scenario needs --out DIR");
     command.mode = WorkerCommand::Mode::kRunScenario;
     command.request_file = values["run-scenario"].as<std::string>();
     command.out_dir = values["out"].as<std::string>();
-    return command;
+  } else {
+    SetFarmSession(values, token, fault_spec, &command);
   }
-  command.mode = WorkerCommand::Mode::kServe;
-  command.settings.connect = values["connect"].as<std::string>();
-  try {
-    protocol::ParseHostPort(command.settings.connect);
-    command.settings.faults = ParseFaultInjection(fault_spec);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
-  command.settings.token = token;
-  command.settings.reconnect = values.count("reconnect") > 0;
-  command.settings.data_listen = protocol::HostPortText(ListenAddress(
-      "--data-listen", values["data-listen"].as<std::string>(), token, "vehicle nodes"));
-  const int spin = values["node-spin-us"].as<int>();
-  if (spin < 0 || spin > 1000) {
-    throw UsageError("--node-spin-us " + std::to_string(spin) + " is outside 0..1000");
-  }
-  command.settings.node_spin = std::chrono::microseconds(spin);
   return command;
 }
 

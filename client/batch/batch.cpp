@@ -88,6 +88,153 @@ std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& l
   return crossed;
 }
 
+/// What the planning stages of ParseBatch share.
+struct BatchPlan {
+  BatchPlan(const std::string& file, const ActorClasses* actor_classes, bool keep)
+      : origin(file), classes(actor_classes), keep_layouts(keep) {}
+
+  const std::string& origin;    ///< the batch file's name, for errors
+  const ActorClasses* classes;  ///< the catalog's classes, or null
+  bool keep_layouts = false;    ///< whether layout_json is kept (the batch has variants)
+  Batch batch;                  ///< the batch so far
+  Json base;                    ///< the base request: defaults over a default-constructed one
+  std::map<uint32_t, std::string> used;  ///< each scenario number taken, by its source
+  std::map<uint32_t, Json> layout_json;  ///< each layout's JSON before decoding, for variants
+};
+
+// The base request: fields absent from defaults and overrides take a default-constructed
+// request's values, except vehicle_nodes and regret, which are the batch's top-level settings
+// (defaults and overrides may still change them per scenario); regret is written only when not
+// the default.
+Json BaseRequest(const Batch& batch) {
+  protocol::RunScenarioRequest base_request;
+  base_request.vehicle_nodes = batch.settings.vehicle_nodes.spec;
+  if (batch.settings.regret.spec != protocol::RegretSpec{}) {
+    base_request.regret = batch.settings.regret.spec;
+  }
+  return DeepMerge(Json(base_request), batch.defaults);
+}
+
+// The numbers of the listed scenarios: given numbers first, then 1, 2, 3... for the rest,
+// skipping used ones; each is claimed in `used`.
+std::vector<uint32_t> NumberListed(const Json& listed, const std::string& origin,
+                                   std::map<uint32_t, std::string>* used) {
+  std::vector<uint32_t> numbers(listed.size(), 0);
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const std::string path = "scenarios[" + std::to_string(i) + "]";
+    numbers[i] = GivenNumber(listed[i], origin, path);
+    if (numbers[i] != 0) Claim(used, numbers[i], path, origin, path + ".scenario_number");
+  }
+  uint32_t next = 1;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    if (numbers[i] != 0) continue;
+    while (used->contains(next)) ++next;
+    const std::string path = "scenarios[" + std::to_string(i) + "]";
+    if (next > kMaxScenarioNumber) FailAt(origin, path, "no scenario number left (max 2147483647)");
+    numbers[i] = next;
+    Claim(used, next, path, origin, path);
+  }
+  return numbers;
+}
+
+// Plans the listed scenarios: numbered, seeded, merged over the base and decoded.
+void PlanListed(const std::vector<ScenarioOverrides>& scenarios, BatchPlan* plan) {
+  Batch& batch = plan->batch;
+  Json listed = Json::array();
+  for (const ScenarioOverrides& scenario : scenarios) listed.push_back(scenario.json);
+  const std::vector<uint32_t> numbers = NumberListed(listed, plan->origin, &plan->used);
+  for (size_t i = 0; i < listed.size(); ++i) {
+    PlannedScenario planned;
+    planned.scenario_number = numbers[i];
+    planned.source = "scenarios[" + std::to_string(i) + "]";
+    planned.seed =
+        SeedFor(listed[i], batch.settings.seed, numbers[i], plan->origin, planned.source);
+    Json merged = DeepMerge(plan->base, listed[i]);
+    merged["scenario_number"] = planned.scenario_number;
+    merged["seed"] = planned.seed;
+    if (plan->keep_layouts) plan->layout_json[planned.scenario_number] = merged;
+    DecodePlannedRequest(merged, planned.source, &planned, &listed[i], &batch.defaults);
+    CheckPlannedScene(plan->classes, &listed[i], &batch.defaults, &planned);
+    batch.scenarios.push_back(std::move(planned));
+  }
+}
+
+// Checks a generate section against the base request's landscape (when it decodes; otherwise
+// every generated scenario is invalid with the decoder's error) and its start.
+void CheckGenerate(const GenerateSpec& spec, const BatchPlan& plan) {
+  const Json& base = plan.base;
+  if (base.contains("scene_description") && base["scene_description"].contains("landscape")) {
+    protocol::LandscapeDescription landscape;
+    try {
+      protocol::Decode(base["scene_description"]["landscape"], "", &landscape);
+      CheckGenerateSpec(spec, landscape, plan.classes, plan.origin);
+    } catch (const json::DecodeError&) {
+      // every generated scenario is invalid with the decoder's error
+    }
+  }
+  CheckGeneratedStart(spec, plan.batch.defaults, plan.origin);
+}
+
+// Plans one generated scenario; one that cannot be generated is invalid with the reason.
+PlannedScenario PlanOneGenerated(const GenerateSpec& spec, uint32_t number,
+                                 const std::string& source, BatchPlan* plan) {
+  PlannedScenario planned;
+  planned.scenario_number = number;
+  planned.source = source;
+  planned.seed = ScenarioSeed(plan->batch.settings.seed, number);
+  try {
+    const Json generated = GenerateScenario(spec, plan->base, number, planned.seed);
+    if (plan->keep_layouts) plan->layout_json[number] = generated;
+    DecodePlannedRequest(generated, source, &planned, nullptr, &plan->batch.defaults);
+    CheckPlannedScene(plan->classes, nullptr, &plan->batch.defaults, &planned);
+  } catch (const GenerateError& error) {
+    planned.status = PlanStatus::kInvalid;
+    planned.error = source + ": " + error.what();
+    planned.request_json =
+        DeepMerge(plan->base, {{"scenario_number", number}, {"seed", planned.seed}});
+  }
+  return planned;
+}
+
+// Plans the generated scenarios, numbered on from start_number or past the highest listed one.
+void PlanGenerated(const GenerateSpec& spec, BatchPlan* plan) {
+  CheckGenerate(spec, *plan);
+  const std::map<uint32_t, std::string>& used = plan->used;
+  const uint32_t first = spec.start_number.value_or(used.empty() ? 1 : used.rbegin()->first + 1);
+  for (uint32_t i = 0; i < spec.count; ++i) {
+    const std::string source = "generate[" + std::to_string(i) + "]";
+    const uint32_t number = first + i;
+    if (number > kMaxScenarioNumber) {
+      FailAt(plan->origin, "generate",
+             source + " would be scenario " + std::to_string(number) +
+                 ", past the maximum 2147483647");
+    }
+    Claim(&plan->used, number, source, plan->origin, "generate");
+    plan->batch.scenarios.push_back(PlanOneGenerated(spec, number, source, plan));
+  }
+}
+
+// Resolves the search section; its scenarios are numbered on past every listed and generated one.
+void PlanSearch(const SearchSection& section, BatchPlan* plan) {
+  Batch& batch = plan->batch;
+  batch.search =
+      ResolveSearchSpec(section, plan->base, batch.settings.seed, plan->origin, "search");
+  if (plan->classes != nullptr) {
+    std::vector<std::string> names;
+    for (const search::ActorClassSpace& actor : batch.search->space.classes) {
+      names.push_back(actor.path_name);
+    }
+    CheckSearchClasses(names, *plan->classes, plan->origin);
+  }
+  batch.search_first_number = plan->used.empty() ? 1 : plan->used.rbegin()->first + 1;
+  const uint64_t last = uint64_t{batch.search_first_number} + batch.search->budget_scenarios - 1;
+  if (last > kMaxScenarioNumber) {
+    FailAt(plan->origin, "search.budget.scenarios",
+           "the searched scenarios would be numbered up to " + std::to_string(last) +
+               ", past the maximum 2147483647");
+  }
+}
+
 }  // namespace
 
 size_t Batch::CountInvalid() const {
@@ -108,116 +255,18 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
   const BatchFile file = DecodeBatchFile(root, origin);
   const std::vector<VariantOverrides> variants =
       file.variants.value_or(std::vector<VariantOverrides>{});
-  std::map<uint32_t, Json> layout_json;  // each layout's JSON before decoding, for the variants
-  Batch batch;
-  batch.origin = origin;
-  batch.settings = file.settings;
-  batch.settings.name = file.name.value_or(default_name);
-  batch.defaults = file.defaults.json;
-  Json listed = Json::array();
-  for (const ScenarioOverrides& scenario : file.scenarios) listed.push_back(scenario.json);
+  BatchPlan plan(origin, classes, !variants.empty());
+  plan.batch.origin = origin;
+  plan.batch.settings = file.settings;
+  plan.batch.settings.name = file.name.value_or(default_name);
+  plan.batch.defaults = file.defaults.json;
+  plan.base = BaseRequest(plan.batch);
+  plan.batch.base_request = plan.base;
 
-  // Fields absent from defaults and overrides take a default-constructed request's values,
-  // except vehicle_nodes and regret, which are the batch's top-level settings (defaults and
-  // overrides may still change them per scenario); regret is written only when not the default.
-  protocol::RunScenarioRequest base_request;
-  base_request.vehicle_nodes = batch.settings.vehicle_nodes.spec;
-  if (batch.settings.regret.spec != protocol::RegretSpec{}) {
-    base_request.regret = batch.settings.regret.spec;
-  }
-  const Json base = DeepMerge(Json(base_request), batch.defaults);
-  batch.base_request = base;
-
-  // Listed scenarios: given numbers first, then 1, 2, 3... for the rest, skipping used ones.
-  std::map<uint32_t, std::string> used;
-  std::vector<uint32_t> numbers(listed.size(), 0);
-  for (size_t i = 0; i < listed.size(); ++i) {
-    const std::string path = "scenarios[" + std::to_string(i) + "]";
-    numbers[i] = GivenNumber(listed[i], origin, path);
-    if (numbers[i] != 0) Claim(&used, numbers[i], path, origin, path + ".scenario_number");
-  }
-  uint32_t next = 1;
-  for (size_t i = 0; i < listed.size(); ++i) {
-    if (numbers[i] != 0) continue;
-    while (used.contains(next)) ++next;
-    const std::string path = "scenarios[" + std::to_string(i) + "]";
-    if (next > kMaxScenarioNumber) FailAt(origin, path, "no scenario number left (max 2147483647)");
-    numbers[i] = next;
-    Claim(&used, next, path, origin, path);
-  }
-  for (size_t i = 0; i < listed.size(); ++i) {
-    PlannedScenario planned;
-    planned.scenario_number = numbers[i];
-    planned.source = "scenarios[" + std::to_string(i) + "]";
-    planned.seed = SeedFor(listed[i], batch.settings.seed, numbers[i], origin, planned.source);
-    Json merged = DeepMerge(base, listed[i]);
-    merged["scenario_number"] = planned.scenario_number;
-    merged["seed"] = planned.seed;
-    if (!variants.empty()) layout_json[planned.scenario_number] = merged;
-    DecodePlannedRequest(merged, planned.source, &planned, &listed[i], &batch.defaults);
-    CheckPlannedScene(classes, &listed[i], &batch.defaults, &planned);
-    batch.scenarios.push_back(std::move(planned));
-  }
-
-  // Generated scenarios, numbered on from start_number or past the highest listed number.
-  if (file.generate) {
-    const GenerateSpec& spec = *file.generate;
-    if (base.contains("scene_description") && base["scene_description"].contains("landscape")) {
-      protocol::LandscapeDescription landscape;
-      try {
-        protocol::Decode(base["scene_description"]["landscape"], "", &landscape);
-        CheckGenerateSpec(spec, landscape, classes, origin);
-      } catch (const json::DecodeError&) {
-        // every generated scenario is invalid with the decoder's error
-      }
-    }
-    CheckGeneratedStart(spec, batch.defaults, origin);
-    const uint32_t first = spec.start_number.value_or(used.empty() ? 1 : used.rbegin()->first + 1);
-    for (uint32_t i = 0; i < spec.count; ++i) {
-      const std::string source = "generate[" + std::to_string(i) + "]";
-      const uint32_t number = first + i;
-      if (number > kMaxScenarioNumber) {
-        FailAt(origin, "generate",
-               source + " would be scenario " + std::to_string(number) +
-                   ", past the maximum 2147483647");
-      }
-      Claim(&used, number, source, origin, "generate");
-      PlannedScenario planned;
-      planned.scenario_number = number;
-      planned.source = source;
-      planned.seed = ScenarioSeed(batch.settings.seed, number);
-      try {
-        const Json generated = GenerateScenario(spec, base, number, planned.seed);
-        if (!variants.empty()) layout_json[number] = generated;
-        DecodePlannedRequest(generated, source, &planned, nullptr, &batch.defaults);
-        CheckPlannedScene(classes, nullptr, &batch.defaults, &planned);
-      } catch (const GenerateError& error) {
-        planned.status = PlanStatus::kInvalid;
-        planned.error = source + ": " + error.what();
-        planned.request_json =
-            DeepMerge(base, {{"scenario_number", number}, {"seed", planned.seed}});
-      }
-      batch.scenarios.push_back(std::move(planned));
-    }
-  }
-  // Searched scenarios: numbered on past every listed and generated one.
-  if (file.search) {
-    batch.search = ResolveSearchSpec(*file.search, base, batch.settings.seed, origin, "search");
-    if (classes != nullptr) {
-      std::vector<std::string> names;
-      for (const search::ActorClassSpace& actor : batch.search->space.classes) {
-        names.push_back(actor.path_name);
-      }
-      CheckSearchClasses(names, *classes, origin);
-    }
-    batch.search_first_number = used.empty() ? 1 : used.rbegin()->first + 1;
-    const uint64_t last = uint64_t{batch.search_first_number} + batch.search->budget_scenarios - 1;
-    if (last > kMaxScenarioNumber) {
-      FailAt(origin, "search.budget.scenarios",
-             "the searched scenarios would be numbered up to " + std::to_string(last) +
-                 ", past the maximum 2147483647");
-    }
-  }
+  PlanListed(file.scenarios, &plan);
+  if (file.generate) PlanGenerated(*file.generate, &plan);
+  if (file.search) PlanSearch(*file.search, &plan);
+  Batch& batch = plan.batch;
   if (batch.scenarios.empty() && !batch.search) {
     throw BatchError(origin +
                      ": the batch has no scenarios (give \"scenarios\", \"generate\" or "
@@ -228,10 +277,10 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
               return a.scenario_number < b.scenario_number;
             });
   if (!variants.empty()) {
-    batch.scenarios = CrossVariants(batch.scenarios, layout_json, variants, classes, origin);
+    batch.scenarios = CrossVariants(batch.scenarios, plan.layout_json, variants, classes, origin);
     for (const VariantOverrides& variant : variants) batch.variants.push_back(variant.name);
   }
-  return batch;
+  return std::move(plan.batch);
 }
 
 Batch ParseBatchText(std::string_view text, const std::string& origin,

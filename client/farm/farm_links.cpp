@@ -11,7 +11,7 @@
 #include "protocol/generator_messages.h"
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "protocol/trajectory_codec.h"
 #include "protocol/typed_connection.h"
 #include "protocol/worker_registration.h"
@@ -98,6 +98,26 @@ std::vector<protocol::CaptureImage> CutCaptures(const std::vector<protocol::Capt
   return captures;
 }
 
+/// The farm_event::Result of an AnalyzeScenario frame: its report decoded, with its captures and
+/// trajectory, or the error that the farm loop refuses it with (the scenario then runs again).
+farm_event::Result ResultEvent(const Message& message) {
+  farm_event::Result event;
+  event.request.type = message.type;
+  event.request.reference = message.reference;
+  // The connection boundary: a report that does not decode is refused by the farm loop,
+  // which then runs the scenario again.
+  try {
+    event.analysis = protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
+    const protocol::TrajectoryAttachment& packed = event.analysis.trajectory_attachment;
+    const uint64_t images = packed.count > 0 ? packed.offset : message.attachment.size();
+    event.captures = CutCaptures(event.analysis.captures, message.attachment, images);
+    protocol::UnpackTrajectory(&event.analysis, message.attachment);
+  } catch (const json::DecodeError& error) {
+    event.error = error.what();
+  }
+  return event;
+}
+
 /// A handler of T's frames that refuses an unregistered peer (Error reply, then close) and hands
 /// a registered one's decoded body to `handler(Connection&, const T&, const Message&)` (T =
 /// Message: the frame itself, undecoded).
@@ -137,91 +157,117 @@ WorkerLinks::WorkerLinks(const boost::asio::any_io_executor& executor, const Lin
               [this](std::shared_ptr<Connection> connection) { OnAccept(std::move(connection)); }) {
 }
 
+/// What the handlers of one accepted connection share. Copied into each handler: the handlers
+/// may outlive the links.
+struct WorkerLinks::Link {
+  std::weak_ptr<Connection> weak;   ///< the connection
+  const Connection* raw;            ///< the connection, to name it to the generator port
+  WorkerKey key;                    ///< the key of its events
+  std::string peer;                 ///< "ADDRESS:PORT"
+  EventQueue* queue;                ///< where its events go
+  core::Logger* logger;             ///< where refusals and closes are logged
+  GeneratorPort* generator_port;    ///< takes a generator's registration, or null
+  std::shared_ptr<TakenIds> taken;  ///< the worker ids of open registered connections
+  /// Registered as a worker (RegisterWorker accepted).
+  std::shared_ptr<std::atomic<bool>> registered = std::make_shared<std::atomic<bool>>(false);
+  /// Sent a vehicle node's control-plane request.
+  std::shared_ptr<std::atomic<bool>> node = std::make_shared<std::atomic<bool>>(false);
+  /// Registered as an external search's scenario generator.
+  std::shared_ptr<std::atomic<bool>> generator = std::make_shared<std::atomic<bool>>(false);
+  /// The worker id, valid once registered.
+  std::shared_ptr<std::atomic<uint16_t>> worker_id = std::make_shared<std::atomic<uint16_t>>(0);
+};
+
 void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
-  const WorkerKey key = next_key_.fetch_add(1);
-  auto registered = std::make_shared<std::atomic<bool>>(false);
-  auto node = std::make_shared<std::atomic<bool>>(false);  // sent a control-plane request
-  std::weak_ptr<Connection> weak = connection;
-  const std::string peer = connection->peer();
-  EventQueue* queue = queue_;
-  core::Logger* logger = logger_;
+  const Link link{connection,
+                  connection.get(),
+                  next_key_.fetch_add(1),
+                  connection->peer(),
+                  queue_,
+                  logger_,
+                  generator_,
+                  taken_};
+  SetRegisterWorker(*connection, link, settings_.token);
+  SetWorkerFrames(*connection, link);
+  SetRegisterGenerator(*connection, link);
 
-  // Every handler but RegisterWorker refuses an unregistered peer.
-  const auto guarded = [weak, registered, peer, logger]<class T>(auto handler) {
-    return Guarded<T>(weak, registered, peer, logger, std::move(handler));
+  // Vehicle nodes share the port: their requests go to the farm loop as farm_event::Node events.
+  SetNodeHandlers(connection, link.key, NodeEventPusher(link),
+                  [registered = link.registered, node = link.node, generator = link.generator] {
+                    if (registered->load() || generator->load()) return false;
+                    node->store(true);
+                    return true;
+                  });
+  SetClose(*connection, link);
+  connection->Start();
+}
+
+NodeEventSink WorkerLinks::NodeEventPusher(const Link& link) {
+  return [key = link.key, queue = link.queue](NodeEvent node_event) {
+    queue->Push(FarmEvent{key, farm_event::Node{std::move(node_event)}});
   };
+}
 
-  auto worker_id = std::make_shared<std::atomic<uint16_t>>(0);  // valid once registered
+void WorkerLinks::SetRegisterWorker(Connection& connection, const Link& link,
+                                    const std::string& token) {
   protocol::OnMessage<protocol::RegisterWorkerRequest>(
-      *connection, [taken = taken_, weak, registered, node, worker_id, peer, key, queue, logger,
-                    token = settings_.token](const protocol::RegisterWorkerRequest& request,
-                                             const Message& message) {
-        auto self = weak.lock();
+      connection,
+      [link, token](const protocol::RegisterWorkerRequest& request, const Message& message) {
+        auto self = link.weak.lock();
         if (!self) return;
-        const protocol::TokenCheck check =
-            protocol::TokenGuard::Process().Check(token, request.token, peer);
-        if (check != protocol::TokenCheck::kAccepted) {
-          const std::string reason = protocol::TokenRefusal(check, peer);
-          logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
-                          std::to_string(request.pid) + ") from " + peer + ": " + reason);
-          self->ReplyError(message.reference, "refused: " + reason);
-          self->Close(reason);
+        const auto log_refusal = [&](const std::string& reason) {
+          link.logger->Warning("refused worker " + std::to_string(request.worker_id) + " (pid " +
+                               std::to_string(request.pid) + ") from " + link.peer + ": " + reason);
+        };
+        if (!protocol::AdmitToken(*self, message, token, request.token, "refused: ", log_refusal)) {
           return;
         }
-        if (node->load())
+        if (link.node->load())
           throw std::runtime_error("a vehicle node's connection cannot register a worker");
-        if (registered->load()) throw std::runtime_error("already registered");
-        if (!taken->Take(request.worker_id)) {
+        if (link.registered->load()) throw std::runtime_error("already registered");
+        if (!link.taken->Take(request.worker_id)) {
           const std::string reason = "refused: worker id " + std::to_string(request.worker_id) +
                                      " is taken by another connected worker";
-          logger->Warning(reason + " (pid " + std::to_string(request.pid) + " from " + peer + ")");
+          link.logger->Warning(reason + " (pid " + std::to_string(request.pid) + " from " +
+                               link.peer + ")");
           self->ReplyError(message.reference, reason);
           self->Close("worker id " + std::to_string(request.worker_id) + " taken");
           return;
         }
-        worker_id->store(request.worker_id);
-        registered->store(true);
+        link.worker_id->store(request.worker_id);
+        link.registered->store(true);
         self->MarkRegistered();
         self->Reply(message,
                     json::Json(protocol::RegisterWorkerResponse{
                         true, "registered as worker " + std::to_string(request.worker_id)}));
-        WorkerIdentity identity{request.worker_id, request.pid, peer, request.data_endpoint};
-        queue->Push(FarmEvent{key, farm_event::Registered{std::make_unique<ConnectionChannel>(
-                                       self, std::move(identity), key, queue)}});
+        WorkerIdentity identity{request.worker_id, request.pid, link.peer, request.data_endpoint};
+        link.queue->Push(
+            FarmEvent{link.key, farm_event::Registered{std::make_unique<ConnectionChannel>(
+                                    self, std::move(identity), link.key, link.queue)}});
       });
+}
 
-  connection->SetHandler(
+void WorkerLinks::SetWorkerFrames(Connection& connection, const Link& link) {
+  // Every handler but RegisterWorker refuses an unregistered peer.
+  const auto guarded = [&link]<class T>(auto handler) {
+    return Guarded<T>(link.weak, link.registered, link.peer, link.logger, std::move(handler));
+  };
+  const WorkerKey key = link.key;
+  EventQueue* queue = link.queue;
+  connection.SetHandler(
       protocol::TypeOf<protocol::StatusCode>(),
       guarded.template operator()<protocol::StatusCode>(
           [key, queue](Connection&, const protocol::StatusCode& status, const Message&) {
             queue->Push(FarmEvent{key, farm_event::Status{status.status}});
           }));
-
   // A report that does not decode is not refused here: the farm loop refuses it and runs the
-  // scenario again, so its body is decoded below rather than by the guard.
-  connection->SetHandler(
-      protocol::TypeOf<protocol::AnalyzeScenarioRequest>(),
-      guarded.template operator()<Message>(
-          [key, queue](Connection&, const Message&, const Message& message) {
-            farm_event::Result event;
-            event.request.type = message.type;
-            event.request.reference = message.reference;
-            // The connection boundary: a report that does not decode is refused by the farm loop,
-            // which then runs the scenario again.
-            try {
-              event.analysis =
-                  protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
-              const protocol::TrajectoryAttachment& packed = event.analysis.trajectory_attachment;
-              const uint64_t images = packed.count > 0 ? packed.offset : message.attachment.size();
-              event.captures = CutCaptures(event.analysis.captures, message.attachment, images);
-              protocol::UnpackTrajectory(&event.analysis, message.attachment);
-            } catch (const json::DecodeError& error) {
-              event.error = error.what();
-            }
-            queue->Push(FarmEvent{key, std::move(event)});
-          }));
-
-  connection->SetHandler(
+  // scenario again, so its body is decoded by ResultEvent rather than by the guard.
+  connection.SetHandler(protocol::TypeOf<protocol::AnalyzeScenarioRequest>(),
+                        guarded.template operator()<Message>(
+                            [key, queue](Connection&, const Message&, const Message& message) {
+                              queue->Push(FarmEvent{key, ResultEvent(message)});
+                            }));
+  connection.SetHandler(
       protocol::TypeOf<protocol::WorkerIssueNotificationRequest>(),
       guarded.template operator()<protocol::WorkerIssueNotificationRequest>(
           [key, queue](Connection& self, const protocol::WorkerIssueNotificationRequest& issue,
@@ -229,48 +275,7 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
             self.Reply(message, json::Json(protocol::WorkerIssueNotificationResponse{true}));
             queue->Push(FarmEvent{key, farm_event::Issue{issue}});
           }));
-
-  // An external search's scenario generator: registered here, then used by the search.
-  auto generator = std::make_shared<std::atomic<bool>>(false);
-  const protocol::Connection* raw = connection.get();
-  protocol::OnMessage<
-      protocol::GeneratorRegistration>(*connection, [weak, registered, node, generator, peer,
-                                                     logger, link = generator_](
-                                                        const protocol::GeneratorRegistration&
-                                                            request,
-                                                        const Message& message) {
-    auto self = weak.lock();
-    if (!self) return;
-    if (registered->load() || node->load() || generator->load()) {
-      throw std::runtime_error("this connection is registered already");
-    }
-    const std::string refusal = link == nullptr ? "refused: this client runs no external search"
-                                                : link->Offer(self, request);
-    if (!refusal.empty()) {
-      logger->Warning("scenario generator '" + core::ClipForLog(request.generator_name) +
-                      "' from " + peer + " " + refusal);
-      self->ReplyError(message.reference, refusal);
-      self->Close(refusal);
-      return;
-    }
-    generator->store(true);
-    self->MarkRegistered();
-    self->Reply(message, json::Json(protocol::GeneratorRegistrationResponse{true, link->search()}));
-    logger->Info("scenario generator '" + core::ClipForLog(request.generator_name) +
-                 "' registered from " + peer);
-  });
-
-  // Vehicle nodes share the port: their requests go to the farm loop as farm_event::Node events.
-  const auto push_node = [key, queue](NodeEvent node_event) {
-    queue->Push(FarmEvent{key, farm_event::Node{std::move(node_event)}});
-  };
-  SetNodeHandlers(connection, key, push_node, [registered, node, generator] {
-    if (registered->load() || generator->load()) return false;
-    node->store(true);
-    return true;
-  });
-
-  connection->SetHandler(
+  connection.SetHandler(
       protocol::TypeOf<protocol::RunPreemptedRequest>(),
       guarded.template operator()<protocol::RunPreemptedRequest>(
           [key, queue](Connection& self, const protocol::RunPreemptedRequest& preempted,
@@ -278,29 +283,56 @@ void WorkerLinks::OnAccept(std::shared_ptr<Connection> connection) {
             self.Reply(message, json::Json{{"received", true}});
             queue->Push(FarmEvent{key, farm_event::Preempted{preempted}});
           }));
+}
 
-  connection->SetCloseHandler([taken = taken_, weak, registered, node, generator, worker_id, raw,
-                               link = generator_, key, queue, push_node, peer,
-                               logger](const std::string& reason) {
-    // A worker registers with RegisterWorker, a vehicle node with an accepted
-    // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
-    if (auto self = weak.lock(); self && !self->registered()) {
-      logger->Warning("connection from " + peer + " closed before registering: " +
-                      core::ClipForLog(reason, core::kLogMessageBytes));
+void WorkerLinks::SetRegisterGenerator(Connection& connection, const Link& link) {
+  // An external search's scenario generator: registered here, then used by the search.
+  protocol::OnMessage<
+      protocol::GeneratorRegistration>(connection, [link](const protocol::GeneratorRegistration&
+                                                              request,
+                                                          const Message& message) {
+    auto self = link.weak.lock();
+    if (!self) return;
+    if (link.registered->load() || link.node->load() || link.generator->load()) {
+      throw std::runtime_error("this connection is registered already");
     }
-    if (generator->load()) {
-      logger->Info("scenario generator from " + peer +
-                   " closed: " + core::ClipForLog(reason, core::kLogMessageBytes));
-      link->Closed(raw, reason);
+    GeneratorPort* port = link.generator_port;
+    const std::string refusal = port == nullptr ? "refused: this client runs no external search"
+                                                : port->Offer(self, request);
+    if (!refusal.empty()) {
+      link.logger->Warning("scenario generator '" + core::ClipForLog(request.generator_name) +
+                           "' from " + link.peer + " " + refusal);
+      self->ReplyError(message.reference, refusal);
+      self->Close(refusal);
       return;
     }
-    if (node->load()) push_node(NodeClosed(key, reason));
-    if (!registered->load()) return;
-    taken->Release(worker_id->load());
-    queue->Push(FarmEvent{key, farm_event::Closed{reason}});
+    link.generator->store(true);
+    self->MarkRegistered();
+    self->Reply(message, json::Json(protocol::GeneratorRegistrationResponse{true, port->search()}));
+    link.logger->Info("scenario generator '" + core::ClipForLog(request.generator_name) +
+                      "' registered from " + link.peer);
   });
+}
 
-  connection->Start();
+void WorkerLinks::SetClose(Connection& connection, const Link& link) {
+  connection.SetCloseHandler([link, push_node = NodeEventPusher(link)](const std::string& reason) {
+    // A worker registers with RegisterWorker, a vehicle node with an accepted
+    // RegisterVehicleNode (see NodeControl); a connection that did neither is only logged.
+    if (auto self = link.weak.lock(); self && !self->registered()) {
+      link.logger->Warning("connection from " + link.peer + " closed before registering: " +
+                           core::ClipForLog(reason, core::kLogMessageBytes));
+    }
+    if (link.generator->load()) {
+      link.logger->Info("scenario generator from " + link.peer +
+                        " closed: " + core::ClipForLog(reason, core::kLogMessageBytes));
+      link.generator_port->Closed(link.raw, reason);
+      return;
+    }
+    if (link.node->load()) push_node(NodeClosed(link.key, reason));
+    if (!link.registered->load()) return;
+    link.taken->Release(link.worker_id->load());
+    link.queue->Push(FarmEvent{link.key, farm_event::Closed{reason}});
+  });
 }
 
 }  // namespace asg::client

@@ -56,7 +56,22 @@ class WorkerLinks {
   void Stop() { server_.Stop(); }
 
  private:
+  struct Link;  // what the handlers of one accepted connection share (farm_links.cpp)
+
+  /// Sets the accepted connection's handlers, then starts it.
   void OnAccept(std::shared_ptr<protocol::Connection> connection);
+  /// "RegisterWorker": the token check, the worker id taken, then the farm_event::Registered.
+  static void SetRegisterWorker(protocol::Connection& connection, const Link& link,
+                                const std::string& token);
+  /// A registered worker's frames as events; each refuses an unregistered peer.
+  static void SetWorkerFrames(protocol::Connection& connection, const Link& link);
+  /// "RegisterGenerator": handed to the generator port.
+  static void SetRegisterGenerator(protocol::Connection& connection, const Link& link);
+  /// The close: the worker id released, and a farm_event::Closed (or the node's or the
+  /// generator's close) for what the connection registered as.
+  static void SetClose(protocol::Connection& connection, const Link& link);
+  /// Pushes a vehicle node's events of `link` to the farm loop as farm_event::Node events.
+  static NodeEventSink NodeEventPusher(const Link& link);
 
   LinkSettings settings_;
   EventQueue* queue_;

@@ -5,7 +5,7 @@
 
 #include "client/batch/batch.h"
 #include "core/log_clip.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "results/folder.h"
 
 namespace asg::client {
@@ -46,10 +46,9 @@ bool NodeRegistry::AddWorker(uint16_t worker_id, const std::string& data_endpoin
 NodeVerdict NodeRegistry::Register(const protocol::NodeRegistration& registration,
                                    std::string_view peer) {
   const std::string label = NodeLabel(registration.worker_id, registration.node_name);
-  const protocol::TokenCheck check =
-      protocol::TokenGuard::Process().Check(settings_.token, registration.token, peer);
-  if (check != protocol::TokenCheck::kAccepted) {
-    NodeVerdict verdict = Refuse("refused " + label + ": " + protocol::TokenRefusal(check, peer));
+  const std::string refusal = protocol::CheckPeerToken(settings_.token, registration.token, peer);
+  if (!refusal.empty()) {
+    NodeVerdict verdict = Refuse("refused " + label + ": " + refusal);
     verdict.close = true;
     return verdict;
   }

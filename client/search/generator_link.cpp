@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/log_clip.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "protocol/typed_connection.h"
 
 namespace asg::client {
@@ -16,11 +16,9 @@ GeneratorLink::GeneratorLink(json::Json search, std::string token)
 
 std::string GeneratorLink::Offer(const std::shared_ptr<protocol::Connection>& connection,
                                  const protocol::GeneratorRegistration& registration) {
-  const protocol::TokenCheck check =
-      protocol::TokenGuard::Process().Check(token_, registration.token, connection->peer());
-  if (check != protocol::TokenCheck::kAccepted) {
-    return "refused: " + protocol::TokenRefusal(check, connection->peer());
-  }
+  const std::string refusal =
+      protocol::CheckPeerToken(token_, registration.token, connection->peer());
+  if (!refusal.empty()) return "refused: " + refusal;
   std::lock_guard lock(mutex_);
   if (!cancelled_.empty()) return "refused: the search is over (" + cancelled_ + ")";
   if (connection_ || !gone_.empty()) {

@@ -3,20 +3,10 @@
 // output folders of another batch, --force, --retry failed and kept logs.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::RunToEnd;
-using testing::SmallBatch;
-using testing::WriteJson;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 int Client(const TempDir& dir, const std::vector<std::string>& arguments,
            const std::string& output = "client.txt") {
@@ -209,4 +199,4 @@ TEST(ClientChecks, RetryFailedRunsExactlyTheFailedScenariosAgainAndKeepsTheLogs)
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

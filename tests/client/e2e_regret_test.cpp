@@ -4,19 +4,10 @@
 // failure moment unless the batch's "regret" asks for the research code's formula.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 // One layout, a wall of nine trees across the straight line (x + y = 40), in four variants: ended
 // by the stuck timeout or by the sim timeout, measured to the failure moment or to the end.
@@ -83,4 +74,4 @@ TEST(RegretEndToEnd, AStuckVehicleScoresTheSameWhicheverTimeoutEndsTheRun) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

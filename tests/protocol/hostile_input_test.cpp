@@ -27,6 +27,75 @@ ConnectionSettings CappedSettings() {
 
 using testing::RawFrame;
 
+// The frames sent on one raw connection of the garbage test.
+struct GarbageBatch {
+  std::string bytes;
+  std::set<int64_t> echo_references;  // well-formed Echo requests
+  size_t unknown_types = 0;           // well-formed requests of unknown type
+  int64_t last_reference = 0;         // reference of the possibly stream-breaking frame
+};
+
+// What the garbage test's connections got back.
+struct GarbageTally {
+  size_t connections = 0;    // raw connections made
+  size_t error_replies = 0;  // Error replies on them
+};
+
+// Seeded garbage frames of five kinds.
+class GarbageMaker {
+ public:
+  explicit GarbageMaker(uint32_t seed) : rng_(seed) {}
+
+  // Appends one frame of a random kind to `batch` and returns the kind: 0 random bytes, 1 valid
+  // magic with random lengths and payload, 2 a valid frame with one JSON byte replaced (kinds 0..2
+  // may break the stream), 3 a valid frame of an unknown type, 4 a valid Echo request.
+  uint32_t AppendFrame(int frame, int64_t reference, GarbageBatch* batch) {
+    const uint32_t kind = Uniform(0, 4);
+    switch (kind) {
+      case 0:  // random bytes
+        batch->bytes += RandomBytes(Uniform(1, 64));
+        break;
+      case 1: {  // valid magic, random lengths, random payload
+        const bool small = Uniform(0, 1) == 0;
+        batch->bytes += testing::FrameHeader(small ? Uniform(0, 200) : Uniform(0, 0xFFFFFFFF),
+                                             small ? Uniform(0, 50) : Uniform(0, 0xFFFFFFFF));
+        batch->bytes += RandomBytes(Uniform(0, 100));
+        break;
+      }
+      case 2: {  // valid frame, one JSON byte replaced
+        std::string json =
+            testing::RequestBytes("Echo", reference, Json{{"k", frame}}).substr(kFrameHeaderBytes);
+        json[Uniform(0, static_cast<uint32_t>(json.size() - 1))] =
+            static_cast<char>(Uniform(0, 255));
+        batch->bytes += RawFrame(json);
+        break;
+      }
+      case 3:  // valid frame of an unknown type
+        batch->bytes +=
+            testing::RequestBytes("Garbage" + std::to_string(frame), reference, Json::object());
+        ++batch->unknown_types;
+        break;
+      default:  // valid request
+        batch->bytes += testing::RequestBytes("Echo", reference, Json{{"k", frame}});
+        batch->echo_references.insert(reference);
+        break;
+    }
+    return kind;
+  }
+
+ private:
+  uint32_t Uniform(uint32_t low, uint32_t high) {
+    return std::uniform_int_distribution<uint32_t>(low, high)(rng_);
+  }
+  std::string RandomBytes(size_t count) {
+    std::string bytes(count, '\0');
+    for (char& byte : bytes) byte = static_cast<char>(Uniform(0, 255));
+    return bytes;
+  }
+
+  std::mt19937 rng_;
+};
+
 // A client connected before the hostile one, and still served after it.
 class HostileInputTest : public ::testing::Test {
  protected:
@@ -63,6 +132,34 @@ class HostileInputTest : public ::testing::Test {
     auto late = server_.ConnectClient();
     EXPECT_EQ(late->Request("Echo", Json{{"late", 1}}).message["late"], 1);
     late->Close("test done");
+  }
+
+  // Sends `batch` on a raw connection that then stops sending, and expects an answer to every
+  // well-formed Echo before the last frame, an Error at least for every unknown type, only
+  // well-formed frames and a close.
+  void SendGarbageBatch(const GarbageBatch& batch, GarbageTally* tally) {
+    const size_t connection = ++tally->connections;
+    RawClient raw(server_.port());
+    raw.Write(batch.bytes);
+    raw.ShutdownSend();
+    const testing::RawReadResult result = raw.ReadUntilClosed();
+    ASSERT_TRUE(result.closed) << "connection " << connection;
+    ASSERT_EQ(result.decode_error, "") << "connection " << connection;
+    std::set<int64_t> answered;
+    size_t errors = 0;
+    for (const Message& reply : result.frames) {
+      if (reply.type == kErrorType) {
+        ++errors;
+        EXPECT_FALSE(ErrorDescription(reply.message).empty());
+      } else {
+        ASSERT_EQ(reply.type, "EchoResponse");
+        answered.insert(reply.reference);
+      }
+    }
+    answered.erase(batch.last_reference);  // a corrupted frame may still be a valid request
+    EXPECT_EQ(answered, batch.echo_references) << "connection " << connection;
+    EXPECT_GE(errors, batch.unknown_types) << "connection " << connection;
+    tally->error_replies += errors;
   }
 
   TestServer server_;
@@ -169,91 +266,21 @@ TEST_F(HostileInputTest, PeerClosingMidHeader) {
 // connection, and keep serving.
 TEST_F(HostileInputTest, RandomizedGarbageNeverStopsTheServer) {
   constexpr int kFrames = 3000;
-  std::mt19937 rng(20240611);
-  const auto uniform = [&](uint32_t low, uint32_t high) {
-    return std::uniform_int_distribution<uint32_t>(low, high)(rng);
-  };
-  const auto random_bytes = [&](size_t count) {
-    std::string bytes(count, '\0');
-    for (char& byte : bytes) byte = static_cast<char>(uniform(0, 255));
-    return bytes;
-  };
-
-  struct Batch {
-    std::string bytes;
-    std::set<int64_t> echo_references;  // well-formed Echo requests
-    size_t unknown_types = 0;           // well-formed requests of unknown type
-    int64_t last_reference = 0;         // reference of the possibly stream-breaking frame
-  };
-  size_t connections = 0;
-  size_t error_replies = 0;
-  const auto send_batch = [&](const Batch& batch) {
-    ++connections;
-    RawClient raw(server_.port());
-    raw.Write(batch.bytes);
-    raw.ShutdownSend();
-    const testing::RawReadResult result = raw.ReadUntilClosed();
-    ASSERT_TRUE(result.closed) << "connection " << connections;
-    ASSERT_EQ(result.decode_error, "") << "connection " << connections;
-    std::set<int64_t> answered;
-    size_t errors = 0;
-    for (const Message& reply : result.frames) {
-      if (reply.type == kErrorType) {
-        ++errors;
-        EXPECT_FALSE(ErrorDescription(reply.message).empty());
-      } else {
-        ASSERT_EQ(reply.type, "EchoResponse");
-        answered.insert(reply.reference);
-      }
-    }
-    answered.erase(batch.last_reference);  // a corrupted frame may still be a valid request
-    EXPECT_EQ(answered, batch.echo_references) << "connection " << connections;
-    EXPECT_GE(errors, batch.unknown_types) << "connection " << connections;
-    error_replies += errors;
-  };
-
-  Batch batch;
+  GarbageMaker maker(20240611);
+  GarbageTally tally;
+  GarbageBatch batch;
   for (int frame = 0; frame < kFrames; ++frame) {
     const int64_t reference = frame + 1;
-    const uint32_t kind = uniform(0, 4);
-    switch (kind) {
-      case 0:  // random bytes
-        batch.bytes += random_bytes(uniform(1, 64));
-        break;
-      case 1: {  // valid magic, random lengths, random payload
-        const bool small = uniform(0, 1) == 0;
-        batch.bytes += testing::FrameHeader(small ? uniform(0, 200) : uniform(0, 0xFFFFFFFF),
-                                            small ? uniform(0, 50) : uniform(0, 0xFFFFFFFF));
-        batch.bytes += random_bytes(uniform(0, 100));
-        break;
-      }
-      case 2: {  // valid frame, one JSON byte replaced
-        std::string json =
-            testing::RequestBytes("Echo", reference, Json{{"k", frame}}).substr(kFrameHeaderBytes);
-        json[uniform(0, static_cast<uint32_t>(json.size() - 1))] =
-            static_cast<char>(uniform(0, 255));
-        batch.bytes += RawFrame(json);
-        break;
-      }
-      case 3:  // valid frame of an unknown type
-        batch.bytes +=
-            testing::RequestBytes("Garbage" + std::to_string(frame), reference, Json::object());
-        ++batch.unknown_types;
-        break;
-      default:  // valid request
-        batch.bytes += testing::RequestBytes("Echo", reference, Json{{"k", frame}});
-        batch.echo_references.insert(reference);
-        break;
-    }
+    const uint32_t kind = maker.AppendFrame(frame, reference, &batch);
     if (kind <= 2 || frame == kFrames - 1) {
       batch.last_reference = reference;
-      send_batch(batch);
+      SendGarbageBatch(batch, &tally);
       if (::testing::Test::HasFatalFailure()) return;
-      batch = Batch{};
+      batch = GarbageBatch{};
     }
   }
-  EXPECT_GE(error_replies, connections / 2);
-  EXPECT_EQ(server_.WaitForCloses(connections).size(), connections);
+  EXPECT_GE(tally.error_replies, tally.connections / 2);
+  EXPECT_EQ(server_.WaitForCloses(tally.connections).size(), tally.connections);
   ExpectStillServing();
 }
 

@@ -5,7 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "core/log_clip.h"
-#include "protocol/token_guard.h"
+#include "protocol/token_gate.h"
 #include "worker/worker_log.h"
 
 namespace asg::worker::serve {
@@ -97,10 +97,9 @@ void ClientHub::Hello(protocol::Connection& connection, int client_id,
   const std::string given = token != message.message.end() && token->is_string()
                                 ? token->get<std::string>()
                                 : std::string();
-  const protocol::TokenCheck check =
-      protocol::TokenGuard::Process().Check(settings_.token, given, connection.peer());
-  if (check != protocol::TokenCheck::kAccepted) {
-    Refuse(connection, client_id, message, protocol::TokenRefusal(check, connection.peer()));
+  const std::string refusal = protocol::CheckPeerToken(settings_.token, given, connection.peer());
+  if (!refusal.empty()) {
+    Refuse(connection, client_id, message, refusal);
     return;
   }
   if (!connection.registered()) {

@@ -4,19 +4,10 @@
 // an interruption and --resume, and `asg-client failures` rebuilds the files from the folders.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 // Scenarios 1..8 of the straight driver from (8, 8) to (32, 32): 2, 3 and 7 hit a tree at
 // (20, 20), 5 hits one at (26, 26), 6 idles until its sim timeout; 1, 4 and 8 reach the goal.
@@ -29,19 +20,6 @@ Json FailingBatch() {
   const Json plain = Json::object();
   return testing::SmallBatch("failures", Json::array({plain, tree_at_20, tree_at_20, plain,
                                                       tree_at_26, idle, tree_at_20, plain}));
-}
-
-// Runs the batch into `out` with `workers`; returns the exit code.
-int RunBatch(const fs::path& batch, const fs::path& out, int workers, const fs::path& log) {
-  return RunToEnd(
-      Executable("asg-client"),
-      {"run", batch.string(), "--out", out.string(), "--workers", std::to_string(workers), "-q"},
-      log);
-}
-
-// failures.csv and failures.json of `out`, one after the other.
-std::string FailureFiles(const fs::path& out) {
-  return ReadText(out / "failures.csv") + ReadText(out / "failures.json");
 }
 
 TEST(FailuresEndToEnd, ABatchWritesItsDistinctFailuresTheSameWithOneOrTwoWorkers) {
@@ -149,4 +127,4 @@ TEST(FailuresEndToEnd, TheCommandNamesWhatItCannotUse) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

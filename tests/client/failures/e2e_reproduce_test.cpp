@@ -8,18 +8,10 @@
 
 #include <cmath>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 // The straight driver from (8, 8) to (32, 32): scenario 1 into a wall of nine trees across its
 // path (x + y = 40), scenario 2 past a tree whose centre is 1.095 m beside its path, which the
@@ -41,20 +33,6 @@ Json ReproducingBatch(uint32_t reproduce) {
   batch["seed"] = 7;
   batch["failures"] = {{"reproduce", reproduce}};
   return batch;
-}
-
-// Runs `batch` into `out` with `workers` (and more arguments); returns the exit code.
-int RunBatch(const fs::path& batch, const fs::path& out, int workers, const fs::path& log,
-             const std::vector<std::string>& more = {}) {
-  std::vector<std::string> arguments = {"run",       batch.string(),          "--out", out.string(),
-                                        "--workers", std::to_string(workers), "-q"};
-  arguments.insert(arguments.end(), more.begin(), more.end());
-  return RunToEnd(Executable("asg-client"), arguments, log);
-}
-
-// failures.csv and failures.json of `out`, one after the other.
-std::string FailureFiles(const fs::path& out) {
-  return ReadText(out / "failures.csv") + ReadText(out / "failures.json");
 }
 
 // A file of reproduction run `run` of scenario `representative` under `out`.
@@ -259,4 +237,4 @@ TEST(ReproduceEndToEnd, NoRunIsReproducedWhenReproduceIsZero) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -4,20 +4,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::RunToEnd;
-using testing::SmallBatch;
-using testing::WriteJson;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 Json MixedScenarios() {
   Json tree_in_path = {
@@ -317,4 +307,4 @@ TEST(FarmEndToEnd, WorkerWithoutEglRunsItsScenariosAndReportsTheCaptureError) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

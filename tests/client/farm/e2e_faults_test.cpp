@@ -2,23 +2,10 @@
 // real asg-client and asg-worker processes, faults injected with --fault-inject or from outside.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::AttemptOutcomes;
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::RunToEnd;
-using testing::SmallBatch;
-using testing::Timing;
-using testing::WriteJson;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 /// Runs asg-client on `batch` (written to FOLDER/batch.json) with `arguments` appended, results
 /// in FOLDER/out and its output in FOLDER/client.txt; returns the exit code.
@@ -207,4 +194,4 @@ TEST(FarmFaults, WideIdsAndNumbersWorkAndATakenWorkerIdIsRefused) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -4,18 +4,13 @@
 
 #include <string>
 
-#include "tests/client/e2e_process.h"
+#include "tests/client/e2e_test.h"
 #include "tests/protocol/loopback_fixture.h"
-#include "tests/temp_dir.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
 
 using protocol::testing::RawClient;
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testutil::TempDir;
 
 /// Sends `bytes` from a new connection to `port` and returns the description of the Error
 /// reply (throws when none comes within protocol::testing::kWait).
@@ -79,4 +74,4 @@ TEST(HostileFrames, AStrangersLargeFramesStopNeitherTheBatchNorItsWorkers) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

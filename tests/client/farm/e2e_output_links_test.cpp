@@ -5,17 +5,10 @@
 
 #include <map>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
 
 /// Every entry under `folder` without following links: a file's content, a link's target, a
 /// folder as "/".
@@ -156,4 +149,4 @@ TEST_F(OutputLinksTest, TheFolderItselfMayBeALink) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -13,18 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 /// A tmpfs of `size` ("2m") mounted on `path` while it lives; mounted() is false when it
 /// cannot be (not root, or not allowed here).
@@ -186,4 +178,4 @@ TEST(FarmOutput, ResumeRunsAgainTheFoldersThatAreNotWholeAndRemovesStaleTemporar
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

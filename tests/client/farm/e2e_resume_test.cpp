@@ -3,17 +3,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
   TempDir dir;
@@ -52,4 +45,4 @@ TEST(FarmResume, InterruptedRunResumedEqualsAStraightRun) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

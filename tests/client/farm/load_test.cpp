@@ -3,17 +3,10 @@
 // does and answering at once) through a real client, 2,000 scenarios.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 constexpr int kWorkers = 100;
 constexpr int kScenarios = 2000;
@@ -113,4 +106,4 @@ TEST(ClientLoad, HundredFakeWorkersServeTwoThousandScenariosIntoCompleteFolders)
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -12,23 +12,11 @@
 #include <string>
 #include <thread>
 
-#include "tests/client/e2e_process.h"
+#include "tests/client/e2e_test.h"
 #include "tests/client/launch/slurm_cluster.h"
-#include "tests/temp_dir.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testing::SlurmCluster;
-using testing::SmallBatch;
-using testing::WaitForText;
-using testing::WriteJson;
-using testutil::TempDir;
 
 constexpr int kScenarios = 200;
 
@@ -179,4 +167,4 @@ TEST_F(SlurmFarmTest, CtrlCCancelsTheArrayAndResumeFinishesTheBatch) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -10,14 +10,12 @@
 #include "protocol/io_threads.h"
 #include "protocol/node_messages.h"
 #include "protocol/typed_connection.h"
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
 
 using std::chrono::seconds;
-using testing::ReadText;
 
 /// [bytes] The node name of the flood: 60 KiB, within the 64 KiB a frame may hold before
 /// registration (a 4 MiB one is refused from its header).
@@ -124,4 +122,4 @@ TEST(NodeAdmissionTest, AWrongTokenClosesTheConnectionAndLoopbackGuessesLockNoOn
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

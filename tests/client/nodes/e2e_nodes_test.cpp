@@ -8,21 +8,11 @@
 #include <fstream>
 #include <optional>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
 
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testing::Result;
-using testing::SmallBatch;
-using testing::WaitForText;
-using testing::WriteJson;
-using testutil::TempDir;
-using Json = nlohmann::json;
 using std::chrono::seconds;
 
 const std::filesystem::path kSource = ASG_SOURCE_DIR;
@@ -279,4 +269,4 @@ TEST(NodesEndToEnd, NodeFilesLandInTheScenarioFolderAndEscapesAreRefused) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

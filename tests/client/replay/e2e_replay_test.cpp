@@ -2,23 +2,14 @@
 // asg-worker run a small search, then replay its top scenarios with captures into a new folder.
 #include <gtest/gtest.h>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
 #include <stb/stb_image.h>
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
-
-using testing::kBush;
 
 // The small test batch with a bacre search of 30 candidates, 10 per generation, over up to 3 trees
 // and 3 bushes.
@@ -71,31 +62,14 @@ size_t LineageLength(const std::filesystem::path& out, int number) {
   }
 }
 
-TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
-  TempDir dir;
-  const auto batch = dir.path() / "batch.json";
-  testing::WriteJson(batch, SearchBatch());
-  const auto search = dir.path() / "search";
-  ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"run", batch.string(), "--out", search.string(), "--workers", "2", "-q"},
-                     dir.path() / "search.txt"),
-            0)
-      << ReadText(dir.path() / "search.txt");
-  const std::vector<int> ranked = RankedNumbers(search, 30);
-  ASSERT_GE(ranked.size(), 2u);
-
-  const auto replay = dir.path() / "replay";
-  ASSERT_EQ(RunToEnd(Executable("asg-client"),
-                     {"replay", search.string(), "--top-runs", "2", "--runs", "2", "--captures",
-                      "--out", replay.string(), "--workers", "2", "-q"},
-                     dir.path() / "replay.txt"),
-            0)
-      << ReadText(dir.path() / "replay.txt");
-
-  // Four scenarios: runs 0 and 1 of the two highest-regret ones, each the source's scene.
+// Expects the replay of the top-runs ranking: runs 0 and 1 of the two highest-regret scenarios
+// of `search`, each the source's scene, in `replay`.
+void ExpectTopRunsReplayed(const fs::path& search, const fs::path& replay,
+                           const std::vector<int>& ranked) {
   EXPECT_EQ(Json::parse(ReadText(replay / "summary.json"))["total"], 4);
   EXPECT_FALSE(std::filesystem::exists(Folder(replay, 5)));
   const Json record = Json::parse(ReadText(replay / "replay.json"));
+  EXPECT_EQ(record["ranking"], "runs");
   ASSERT_EQ(record["scenarios"].size(), 4u);
   for (int number = 1; number <= 4; ++number) {
     const int source = ranked[(number - 1) / 2];
@@ -118,8 +92,12 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
   // The batch file written is an ordinary batch of full requests.
   const Json replay_batch = Json::parse(ReadText(replay / "replay_batch.json"));
   EXPECT_EQ(replay_batch["scenarios"].size(), 4u);
+}
 
-  // The mosaic: one row per top scenario, as many columns as the longest lineage.
+// Expects the mosaic of `replay`: one row per top scenario, as many columns as the longest
+// lineage in `search`.
+void ExpectFamilyTrees(const fs::path& search, const fs::path& replay,
+                       const std::vector<int>& ranked) {
   const std::string png = ReadText(replay / "family_trees.png");
   int width = 0;
   int height = 0;
@@ -136,10 +114,11 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
   const Json layout = Json::parse(ReadText(replay / "family_trees.json"));
   EXPECT_EQ(layout["rows"].size(), 2u);
   EXPECT_EQ(layout["rows"][0].back()["scenario_number"], ranked[0]);
-  EXPECT_EQ(record["ranking"], "runs");
+}
 
-  // By default the top distinct failures are replayed: one representative each, the highest
-  // max_regret first, never two copies of one failure.
+// Replays `search` with the default ranking into `dir`/distinct and expects the top distinct
+// failures: one representative each, the highest max_regret first, never two copies of one.
+void ExpectDistinctFailuresReplayed(const fs::path& dir, const fs::path& search) {
   const Json failures = Json::parse(ReadText(search / "failures.json"))["failures"];
   ASSERT_GE(failures.size(), 1u);
   std::vector<std::pair<double, int>> by_regret;  // (-max_regret, failure_id)
@@ -148,13 +127,13 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
     by_regret.push_back({-failure.value("max_regret", -1.0), failure["failure_id"].get<int>()});
   }
   std::sort(by_regret.begin(), by_regret.end());
-  const auto distinct = dir.path() / "distinct";
+  const auto distinct = dir / "distinct";
   ASSERT_EQ(RunToEnd(Executable("asg-client"),
                      {"replay", search.string(), "--top", "2", "--runs", "1", "--out",
                       distinct.string(), "--workers", "2", "-q"},
-                     dir.path() / "distinct.txt"),
+                     dir / "distinct.txt"),
             0)
-      << ReadText(dir.path() / "distinct.txt");
+      << ReadText(dir / "distinct.txt");
   const Json distinct_record = Json::parse(ReadText(distinct / "replay.json"));
   EXPECT_EQ(distinct_record["ranking"], "distinct_failures");
   const size_t count = std::min<size_t>(2, failures.size());
@@ -163,6 +142,29 @@ TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
     const Json& failure = failures[by_regret[i].second - 1];
     EXPECT_EQ(distinct_record["scenarios"][i]["source_scenario"], failure["representative"]) << i;
   }
+}
+
+TEST(FarmReplay, ReplaysTheTopScenariosWithCapturesAndDrawsTheirFamilyTrees) {
+  TempDir dir;
+  const auto batch = dir.path() / "batch.json";
+  testing::WriteJson(batch, SearchBatch());
+  const auto search = dir.path() / "search";
+  ASSERT_EQ(RunBatch(batch, search, 2, dir.path() / "search.txt"), 0)
+      << ReadText(dir.path() / "search.txt");
+  const std::vector<int> ranked = RankedNumbers(search, 30);
+  ASSERT_GE(ranked.size(), 2u);
+
+  const auto replay = dir.path() / "replay";
+  ASSERT_EQ(RunToEnd(Executable("asg-client"),
+                     {"replay", search.string(), "--top-runs", "2", "--runs", "2", "--captures",
+                      "--out", replay.string(), "--workers", "2", "-q"},
+                     dir.path() / "replay.txt"),
+            0)
+      << ReadText(dir.path() / "replay.txt");
+  ASSERT_NO_FATAL_FAILURE(ExpectTopRunsReplayed(search, replay, ranked));
+  ASSERT_NO_FATAL_FAILURE(ExpectFamilyTrees(search, replay, ranked));
+  // By default the top distinct failures are replayed.
+  ExpectDistinctFailuresReplayed(dir.path(), search);
 }
 
 TEST(FarmReplay, AFolderWithoutScenariosExitsTwoNamingIt) {
@@ -184,4 +186,4 @@ TEST(FarmReplay, AFolderWithoutScenariosExitsTwoNamingIt) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

@@ -6,19 +6,12 @@
 
 #include <optional>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
 
 using std::chrono::seconds;
-using testing::Child;
-using testing::Executable;
-using testing::ReadText;
-using testing::WriteJson;
-using testutil::TempDir;
-using Json = nlohmann::json;
 
 const std::filesystem::path kSource = ASG_SOURCE_DIR;
 const std::filesystem::path kPython = ASG_PYTHON3;
@@ -225,4 +218,4 @@ TEST(ExternalGenerator, NoGeneratorEndsWithAClearErrorAfterTheConnectTimeout) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing

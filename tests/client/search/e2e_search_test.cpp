@@ -9,19 +9,10 @@
 #include <set>
 #include <sstream>
 
-#include "tests/client/e2e_process.h"
-#include "tests/temp_dir.h"
+#include "tests/client/e2e_test.h"
 
-namespace asg::client {
+namespace asg::client::testing {
 namespace {
-
-using testing::Executable;
-using testing::ReadText;
-using testing::RunToEnd;
-using testutil::TempDir;
-using Json = nlohmann::json;
-
-using testing::kBush;
 
 // The small test batch with no listed scenarios and a search of `budget` candidates, 20 per
 // generation, over up to 3 trees and 3 bushes.
@@ -370,4 +361,4 @@ TEST(FarmSearch, AMapElitesSearchWritesItsArchiveAndResumesToTheSameOne) {
 }
 
 }  // namespace
-}  // namespace asg::client
+}  // namespace asg::client::testing
