@@ -97,7 +97,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kReport) {
-    if (!WritableBatchFolder(command.report_dir, std::cerr)) return asg::client::kExitUsage;
+    // A scenario's interactive/ folder gets a report of its own runs.
+    if (!asg::report::IsInteractiveFolder(command.report_dir) &&
+        !WritableBatchFolder(command.report_dir, std::cerr)) {
+      return asg::client::kExitUsage;
+    }
     try {
       asg::client::WriteBatchReportWithFailures(command.report_dir);
     } catch (const std::exception& error) {

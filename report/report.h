@@ -43,15 +43,18 @@ class ReportError : public std::runtime_error {
 /// True when `dir` is a folder holding batch_identity.json (what `run` writes first).
 bool IsBatchFolder(const std::filesystem::path& dir);
 
+/// True when `dir` is a scenario folder's interactive/ folder (docs/interactive.md) holding a
+/// scenario folder with a result.json: its report is written like a batch's.
+bool IsInteractiveFolder(const std::filesystem::path& dir);
+
 /// Writes the page code of report_assets.h into `batch_dir`/report/ (each file atomically).
 /// Throws ReportError or results::ResultError naming the folder or file that cannot be written.
 void InstallReportAssets(const std::filesystem::path& batch_dir);
 
-/// Writes the report of the batch folder `batch_dir` (see above), replacing an earlier one file
-/// by file atomically (a reader sees each page old or new, never a short one; the scenario
-/// pages as one group with one sync).
-/// Throws ReportError when `batch_dir` is not a batch folder, and ReportError or
-/// results::ResultError naming the file that cannot be read or written.
+/// Writes the report of the batch folder (or interactive folder) `batch_dir` (see above), replacing
+/// an earlier one file by file atomically (a reader sees each page old or new, never a short one;
+/// the scenario pages as one group with one sync). Throws ReportError when `batch_dir` is neither,
+/// and ReportError or results::ResultError naming the file that cannot be read or written.
 void WriteBatchReport(const std::filesystem::path& batch_dir);
 
 /// Rewrites a running batch's report on a thread of its own whenever scenario folders were
