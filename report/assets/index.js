@@ -178,7 +178,8 @@
       } },
     { key: "reason", label: "reason", cell: function (r) {
         return r.reason ? '<span class="swatch" style="background:' + ASG.reasonColor(r.reason) +
-            '"></span>' + esc(r.reason) : esc(r.error || "");
+            '"></span><span title="' + esc(r.reason) + '">' + esc(r.reason.replace(/^REASON_/, "")) +
+            "</span>" : esc(r.error || "");
       } },
     { key: "sim_time", label: "sim time [s]", cell: function (r) { return num(r.sim_time, 2); } },
     { key: "distance", label: "distance [m]", cell: function (r) { return num(r.distance, 2); } },

@@ -226,13 +226,7 @@ var ASG = (function () {
                      "stroke-width": 2, "class": "goal" }, map.g);
     }
     var reference = s.reference || [];
-    if (reference.length > 1) {
-      el("polyline", { points: reference.map(function (p) {
-                         return map.u(p[0], p[1]).toFixed(2) + "," + map.v(p[0], p[1]).toFixed(2);
-                       }).join(" "), fill: "none", stroke: "#CC79A7", "stroke-width": 2.5,
-                       "stroke-dasharray": "6 4", "data-vertices": reference.length,
-                       "class": "reference" }, map.g);
-    }
+    drawReference(map, reference);
     // The driven path, one line per stretch between teleports (a person's edits).
     trajectorySegments(s).forEach(function (segment, k) {
       var points = segment.map(function (i) {
@@ -277,6 +271,17 @@ var ASG = (function () {
       segments[segments.length - 1].push(i);
     });
     return segments;
+  }
+  // The reference path [[x, y], ...] [m] on `map`, dashed, its width in units of `unit` map
+  // pixels (1 when not given); nothing for fewer than two vertices.
+  function drawReference(map, reference, unit) {
+    if (!reference || reference.length < 2) return;
+    var w = unit || 1;
+    el("polyline", { points: reference.map(function (p) {
+                       return map.u(p[0], p[1]).toFixed(2) + "," + map.v(p[0], p[1]).toFixed(2);
+                     }).join(" "), fill: "none", stroke: "#CC79A7", "stroke-width": 2.5 * w,
+                     "stroke-dasharray": 6 * w + " " + 4 * w, "data-vertices": reference.length,
+                     "class": "reference" }, map.g);
   }
   // The actor class's last path element ("/Game/.../BP_Rock_01" -> "BP_Rock_01").
   function shortName(path) { return String(path).split("/").pop(); }
@@ -333,7 +338,7 @@ var ASG = (function () {
   return { el: el, label: label, svg: svg, fmt: fmt, ticks: ticks, axes: axes,
            barChart: barChart, histogram: histogram, linePlot: linePlot,
            landscapeMap: landscapeMap, scenarioMap: scenarioMap, reasonColor: reasonColor,
-           markContact: markContact, shortName: shortName, trajectorySegments: trajectorySegments,
+           markContact: markContact, drawReference: drawReference, shortName: shortName, trajectorySegments: trajectorySegments,
            legend: legend,
            watchImages: watchImages, REASON_COLORS: REASON_COLORS, STATUS_COLORS: STATUS_COLORS };
 })();

@@ -138,12 +138,7 @@
       var root = ASG.el("svg", { viewBox: "0 0 " + n + " " + n, preserveAspectRatio: "none",
                                  "class": "capture-overlay", "data-capture": img.alt }, holder);
       map.g = root;
-      if (s.reference && s.reference.length > 1) {
-        ASG.el("polyline", { points: s.reference.map(function (p) {
-                               return map.u(p[0], p[1]).toFixed(1) + "," + map.v(p[0], p[1]).toFixed(1);
-                             }).join(" "), fill: "none", stroke: "#CC79A7", "stroke-width": 6,
-                             "stroke-dasharray": "18 12", "class": "reference" }, root);
-      }
+      ASG.drawReference(map, s.reference, 3);
       ASG.markContact(map, s, 4);
     });
   }

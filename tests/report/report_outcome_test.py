@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 import report_test
-from report_test import load, read, run_batch, reproducing_batch
+from report_test import load, read, run_batch
 
 
 def client(*args, check=True):
@@ -41,11 +41,7 @@ class ReportOutcomeTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="asg_report_outcome_test_")
-        batch = os.path.join(cls.tmp, "reproduce.json")
-        with open(batch, "w") as file:
-            json.dump(reproducing_batch(), file)
-        cls.failing = os.path.join(cls.tmp, "failing")
-        run_batch(batch, cls.failing, "--workers", "2")
+        cls.failing = report_test.run_reproducing_batch(cls.tmp)
 
     @classmethod
     def tearDownClass(cls):
