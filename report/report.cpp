@@ -121,6 +121,35 @@ void AddRunFacts(const Json& summary, Json* batch) {
   (*batch)["resumed_run"] = Get(summary, "resumed_run");
 }
 
+/// Writes the page of every scenario folder of `batch_dir` and returns their table rows, by
+/// number (scenario_10000 after scenario_9999), then by name (a layout's variants); each row and
+/// page gets its failure kind and a replay's source, each page its interactive runs.
+Json WriteScenarioPages(const fs::path& batch_dir) {
+  const fs::path absolute_dir = fs::absolute(batch_dir).lexically_normal();
+  const std::map<int64_t, std::string> kinds = FailureKinds(batch_dir);
+  const std::map<int64_t, Json> sources = ReplaySources(batch_dir);
+  Json rows = Json::array();
+  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
+  results::AtomicFileGroup pages;
+  for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
+    const std::string folder = results::ScenarioFolderName(number, variant);
+    ReportScenario scenario;
+    Json row = ReadScenario(batch_dir / folder, &scenario);
+    const auto kind = kinds.find(number);
+    const auto source = sources.find(number);
+    row["failure_kind"] = kind == kinds.end() ? Json() : Json(kind->second);
+    row["source"] = source == sources.end() ? Json() : source->second;
+    scenario.page["failure_kind"] = row["failure_kind"];
+    scenario.page["source"] = row["source"];
+    scenario.page["interactive"] = InteractiveRuns(batch_dir / folder);
+    rows.push_back(std::move(row));
+    const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
+    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
+  }
+  pages.Commit();
+  return rows;
+}
+
 }  // namespace
 
 bool IsBatchFolder(const fs::path& dir) {
@@ -164,36 +193,8 @@ void WriteBatchReport(const fs::path& batch_dir) {
     summary = results::ReadJsonFile(batch_dir / "summary.json");
   }
 
-  // Scenario folders by number (scenario_10000 after scenario_9999), then by name (a layout's
-  // variants).
-  std::vector<std::string> folders;
-  for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
-    folders.push_back(results::ScenarioFolderName(number, variant));
-  }
-
   InstallReportAssets(batch_dir);
-
-  Json rows = Json::array();
-  const std::map<int64_t, std::string> kinds = FailureKinds(batch_dir);
-  const std::map<int64_t, Json> sources = ReplaySources(batch_dir);
-  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
-  results::AtomicFileGroup pages;
-  for (const std::string& folder : folders) {
-    ReportScenario scenario;
-    Json row = ReadScenario(batch_dir / folder, &scenario);
-    const int64_t number = row["number"].get<int64_t>();
-    const auto kind = kinds.find(number);
-    const auto source = sources.find(number);
-    row["failure_kind"] = kind == kinds.end() ? Json() : Json(kind->second);
-    row["source"] = source == sources.end() ? Json() : source->second;
-    scenario.page["failure_kind"] = row["failure_kind"];
-    scenario.page["source"] = row["source"];
-    scenario.page["interactive"] = InteractiveRuns(batch_dir / folder);
-    rows.push_back(std::move(row));
-    const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
-    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
-  }
-  pages.Commit();
+  const Json rows = WriteScenarioPages(batch_dir);
 
   std::set<int64_t> workers;  // the workers that ran a scenario
   for (const Json& row : rows) {
