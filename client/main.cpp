@@ -74,7 +74,11 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
 
 /// `asg-client report DIR`: the batch report written again. Returns the exit code.
 int RunReport(const asg::client::ClientCommand& command) {
-  if (!WritableBatchFolder(command.report_dir, std::cerr)) return asg::client::kExitUsage;
+  // A scenario's interactive/ folder gets a report of its own runs.
+  if (!asg::report::IsInteractiveFolder(command.report_dir) &&
+      !WritableBatchFolder(command.report_dir, std::cerr)) {
+    return asg::client::kExitUsage;
+  }
   try {
     asg::client::WriteBatchReportWithFailures(command.report_dir);
   } catch (const std::exception& error) {

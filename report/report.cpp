@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -52,11 +53,121 @@ Json FailureCounts(const Json& summary) {
           {"page", "failures.html"}};
 }
 
+/// Each scenario's failure kind (docs/failures.md) by scenario number, from failures.json: its
+/// distinct failure's kind for every member, "contact" for a near miss; empty without the file.
+std::map<int64_t, std::string> FailureKinds(const fs::path& batch_dir) {
+  std::map<int64_t, std::string> kinds;
+  if (!fs::is_regular_file(batch_dir / "failures.json")) return kinds;
+  const Json failures = results::ReadJsonFile(batch_dir / "failures.json");
+  for (const Json& failure : Get(failures, "failures").is_array() ? failures["failures"] : Json()) {
+    const Json kind = Get(failure, "kind"), members = Get(failure, "member_scenarios");
+    if (!kind.is_string() || !members.is_array()) continue;
+    for (const Json& member : members) {
+      if (member.is_number_integer()) kinds[member.get<int64_t>()] = kind.get<std::string>();
+    }
+  }
+  const Json contacts = Get(failures, "contact_scenarios");
+  for (const Json& number : contacts.is_array() ? contacts : Json::array()) {
+    if (number.is_number_integer()) kinds[number.get<int64_t>()] = "contact";
+  }
+  return kinds;
+}
+
+/// A replay batch's sources by scenario number, from replay.json: the source scenario's page
+/// (an absolute path) and number; empty for another batch.
+std::map<int64_t, Json> ReplaySources(const fs::path& batch_dir) {
+  std::map<int64_t, Json> sources;
+  if (!fs::is_regular_file(batch_dir / "replay.json")) return sources;
+  const Json replay = results::ReadJsonFile(batch_dir / "replay.json");
+  const Json source_dir = Get(replay, "source"), scenarios = Get(replay, "scenarios");
+  if (!source_dir.is_string() || !scenarios.is_array()) return sources;
+  for (const Json& entry : scenarios) {
+    const Json number = Get(entry, "scenario_number"), source = Get(entry, "source_scenario");
+    if (!number.is_number_integer() || !source.is_number_unsigned()) continue;
+    const Json variant = Get(entry, "source_variant");
+    const std::string folder = results::ScenarioFolderName(
+        source.get<uint32_t>(), variant.is_string() ? variant.get<std::string>() : "");
+    sources[number.get<int64_t>()] = {
+        {"number", source},
+        {"folder", folder},
+        {"page",
+         (fs::path(source_dir.get<std::string>()) / folder / "index.html").generic_string()}};
+  }
+  return sources;
+}
+
+/// The interactive runs of the scenario folder `folder` (docs/interactive.md): for each
+/// folder/interactive/scenario_*/ with a result.json, its path from the scenario page and
+/// whether it has a page of its own (`asg-client report` of folder/interactive).
+Json InteractiveRuns(const fs::path& folder) {
+  Json runs = Json::array();
+  std::error_code error;
+  if (!fs::is_directory(folder / "interactive", error)) return runs;
+  for (const auto& [number, variant] : results::ListScenarioFolders(folder / "interactive")) {
+    const std::string name = results::ScenarioFolderName(number, variant);
+    const fs::path run = folder / "interactive" / name;
+    if (!fs::is_regular_file(run / "result.json", error)) continue;
+    runs.push_back({{"folder", "interactive/" + name},
+                    {"page", fs::is_regular_file(run / "index.html", error)}});
+  }
+  return runs;
+}
+
+/// The batch page's facts from summary.json: wall time and throughput are the batch's own
+/// (every run that wrote its folders), a resumed run's beside them.
+void AddRunFacts(const Json& summary, Json* batch) {
+  (*batch)["wall_time_s"] = Get(summary, "wall_time_s");
+  (*batch)["scenarios_per_s"] = Get(summary, "scenarios_per_s");
+  (*batch)["resumed_run"] = Get(summary, "resumed_run");
+}
+
+/// Writes the page of every scenario folder of `batch_dir` and returns their table rows, by
+/// number (scenario_10000 after scenario_9999), then by name (a layout's variants); each row and
+/// page gets its failure kind and a replay's source, each page its interactive runs.
+Json WriteScenarioPages(const fs::path& batch_dir) {
+  const fs::path absolute_dir = fs::absolute(batch_dir).lexically_normal();
+  const std::map<int64_t, std::string> kinds = FailureKinds(batch_dir);
+  const std::map<int64_t, Json> sources = ReplaySources(batch_dir);
+  Json rows = Json::array();
+  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
+  results::AtomicFileGroup pages;
+  for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
+    const std::string folder = results::ScenarioFolderName(number, variant);
+    ReportScenario scenario;
+    Json row = ReadScenario(batch_dir / folder, &scenario);
+    const auto kind = kinds.find(number);
+    const auto source = sources.find(number);
+    row["failure_kind"] = kind == kinds.end() ? Json() : Json(kind->second);
+    row["source"] = source == sources.end() ? Json() : source->second;
+    scenario.page["failure_kind"] = row["failure_kind"];
+    scenario.page["source"] = row["source"];
+    scenario.page["interactive"] = InteractiveRuns(batch_dir / folder);
+    rows.push_back(std::move(row));
+    const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
+    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
+  }
+  pages.Commit();
+  return rows;
+}
+
 }  // namespace
 
 bool IsBatchFolder(const fs::path& dir) {
   std::error_code error;
   return fs::is_directory(dir, error) && fs::is_regular_file(dir / "batch_identity.json", error);
+}
+
+bool IsInteractiveFolder(const fs::path& dir) {
+  std::error_code error;
+  const fs::path absolute = fs::absolute(dir).lexically_normal();
+  const fs::path folder = absolute.filename().empty() ? absolute.parent_path() : absolute;
+  if (folder.filename() != "interactive" || !fs::is_directory(folder, error)) return false;
+  if (!results::ParseScenarioFolderName(folder.parent_path().filename().string())) return false;
+  for (const auto& [number, variant] : results::ListScenarioFolders(folder)) {
+    const fs::path result = results::ScenarioFolder(folder, number, variant) / "result.json";
+    if (fs::is_regular_file(result, error)) return true;
+  }
+  return false;
 }
 
 void InstallReportAssets(const fs::path& batch_dir) {
@@ -70,35 +181,20 @@ void InstallReportAssets(const fs::path& batch_dir) {
 }
 
 void WriteBatchReport(const fs::path& batch_dir) {
-  if (!IsBatchFolder(batch_dir)) {
+  if (!IsBatchFolder(batch_dir) && !IsInteractiveFolder(batch_dir)) {
     throw ReportError(batch_dir.string() + ": not a batch folder (no batch_identity.json)");
   }
   const fs::path absolute_dir = fs::absolute(batch_dir).lexically_normal();
-  const Json identity = results::ReadJsonFile(batch_dir / "batch_identity.json");
+  const Json identity = IsBatchFolder(batch_dir)
+                            ? results::ReadJsonFile(batch_dir / "batch_identity.json")
+                            : Json{{"batch", "interactive"}};
   Json summary;
   if (fs::is_regular_file(batch_dir / "summary.json")) {
     summary = results::ReadJsonFile(batch_dir / "summary.json");
   }
 
-  // Scenario folders by number (scenario_10000 after scenario_9999), then by name (a layout's
-  // variants).
-  std::vector<std::string> folders;
-  for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
-    folders.push_back(results::ScenarioFolderName(number, variant));
-  }
-
   InstallReportAssets(batch_dir);
-
-  Json rows = Json::array();
-  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
-  results::AtomicFileGroup pages;
-  for (const std::string& folder : folders) {
-    ReportScenario scenario;
-    rows.push_back(ReadScenario(batch_dir / folder, &scenario));
-    const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
-    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
-  }
-  pages.Commit();
+  const Json rows = WriteScenarioPages(batch_dir);
 
   std::set<int64_t> workers;  // the workers that ran a scenario
   for (const Json& row : rows) {
@@ -109,8 +205,7 @@ void WriteBatchReport(const fs::path& batch_dir) {
   batch["started"] = LogStart(batch_dir / "asg_log.txt");
   batch["workers"] = workers.size();
   batch["seed"] = Get(summary, "seed");
-  batch["wall_time_s"] = Get(summary, "wall_time_s");
-  batch["scenarios_per_s"] = Get(summary, "scenarios_per_s");
+  AddRunFacts(summary, &batch);
   batch["total"] = Get(summary, "total");
   batch["dir"] = absolute_dir.generic_string();
   batch["failures"] = FailureCounts(summary);
@@ -121,6 +216,8 @@ void WriteBatchReport(const fs::path& batch_dir) {
                        ? ReadCsvTable(batch_dir / "search.csv")
                        : Json();
   data["archive"] = WriteArchiveMap(batch_dir);
+  data["family_trees"] =
+      fs::is_regular_file(batch_dir / "family_trees.png") ? Json("family_trees.png") : Json();
   results::WriteFileAtomically(batch_dir / "report" / "data.js",
                                "window.ASG_REPORT = " + ScriptJson(data) + ";\n");
   const Json name = batch["name"];

@@ -1,26 +1,34 @@
 // The batch HTML report: DIR/index.html, DIR/report/ (style, scripts, data.js) and one page per
 // scenario, DIR/scenario_NNNN[_<variant>]/index.html, rebuilt from the folders alone.
 //
-//   DIR/index.html             batch facts (the failing scenarios beside the distinct and
+//   DIR/index.html             batch facts (the batch's wall time and throughput, a resumed
+//                              run's beside them; the failing scenarios beside the distinct and
 //                              reliable failures and the near misses, linked to failures.html),
 //                              outcome charts, histograms, the landscape map, a search's regret
-//                              per generation and its archive map, and a sortable, filterable,
-//                              paged table (state kept in the URL fragment)
-//   DIR/report/data.js         window.ASG_REPORT = {batch, rows, search, archive}: one row per
-//                              folder
+//                              per generation and its archive map, a replay's family trees, and
+//                              a sortable, filterable, paged table (regret, collisions, failure
+//                              kind, "edited", origin and generation, a replay's source, zooming
+//                              thumbnails; state kept in the URL fragment)
+//   DIR/report/data.js         window.ASG_REPORT = {batch, rows, search, archive, family_trees}:
+//                              one row per folder
 //   DIR/report/archive_map.png a map-elites search's archive (archive_map.h)
 //   DIR/report/*.css, *.js     the page code (report_assets.h), no network, no server
-//   DIR/scenario_*/index.html  captures, trajectory over the ortho aerial or the obstacles, speed,
-//                              roll, pitch and yaw over time, a searched scenario's origin,
-//                              parents and generation, its distinct failure, request and result,
-//                              nodes/ files
+//   DIR/scenario_*/index.html  the outcome (reason, sim time, regret, collisions, failure kind,
+//                              "edited"), the driven path (broken at teleports) beside the
+//                              reference path over the ortho aerial or the obstacles, with the
+//                              first contact and the obstacle hit, also drawn over the ortho
+//                              captures; speed, roll, pitch and yaw over time, a searched
+//                              scenario's candidate, origin, parents and generation, its distinct
+//                              failure, a replay's source, a person's interventions and the
+//                              interactive runs, request and result, nodes/ files
 //   DIR/failures.html          the distinct failures (failures_page.h), written by whoever found
 //                              them, not by WriteBatchReport
 //
-// Inputs: result.json (required in every scenario folder), timing.json, request.json,
-// trajectory.csv, search.json, captures/ and nodes/ when present; DIR/summary.json,
-// DIR/search.csv, DIR/search.json and DIR/archive.csv when present. No clock is read: the same
-// folders give the same bytes.
+// Inputs: result.json (required in every scenario folder; its `interventions` as written),
+// timing.json, request.json, trajectory.csv, search.json, captures/, nodes/ and
+// interactive/scenario_*/ when present; DIR/summary.json, DIR/failures.json, DIR/replay.json,
+// DIR/family_trees.png, DIR/search.csv, DIR/search.json and DIR/archive.csv when present. No
+// clock is read: the same folders give the same bytes.
 #pragma once
 
 #include <chrono>
@@ -43,15 +51,18 @@ class ReportError : public std::runtime_error {
 /// True when `dir` is a folder holding batch_identity.json (what `run` writes first).
 bool IsBatchFolder(const std::filesystem::path& dir);
 
+/// True when `dir` is a scenario folder's interactive/ folder (docs/interactive.md) holding a
+/// scenario folder with a result.json: its report is written like a batch's.
+bool IsInteractiveFolder(const std::filesystem::path& dir);
+
 /// Writes the page code of report_assets.h into `batch_dir`/report/ (each file atomically).
 /// Throws ReportError or results::ResultError naming the folder or file that cannot be written.
 void InstallReportAssets(const std::filesystem::path& batch_dir);
 
-/// Writes the report of the batch folder `batch_dir` (see above), replacing an earlier one file
-/// by file atomically (a reader sees each page old or new, never a short one; the scenario
-/// pages as one group with one sync).
-/// Throws ReportError when `batch_dir` is not a batch folder, and ReportError or
-/// results::ResultError naming the file that cannot be read or written.
+/// Writes the report of the batch folder (or interactive folder) `batch_dir` (see above), replacing
+/// an earlier one file by file atomically (a reader sees each page old or new, never a short one;
+/// the scenario pages as one group with one sync). Throws ReportError when `batch_dir` is neither,
+/// and ReportError or results::ResultError naming the file that cannot be read or written.
 void WriteBatchReport(const std::filesystem::path& batch_dir);
 
 /// Rewrites a running batch's report on a thread of its own whenever scenario folders were

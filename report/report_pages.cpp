@@ -31,16 +31,26 @@ std::string ScenarioLinks(const json::Json& numbers, const char* css_class, cons
   return text.empty() ? none : text;
 }
 
+/// " (candidates 3, 7)": the parents' candidate ids (search.json's parent_ids); empty for none.
+std::string ParentIds(const json::Json& ids) {
+  if (!ids.is_array() || ids.empty()) return "";
+  std::string text;
+  for (const json::Json& id : ids) text += (text.empty() ? "" : ", ") + HtmlEscaped(id.dump());
+  return " (candidate" + std::string(ids.size() > 1 ? "s " : " ") + text + ")";
+}
+
 /// A searched scenario's section: how the search made its candidate (search.json: origin,
 /// parents, generation, its runs); empty for a scenario no search proposed.
 std::string SearchSection(const json::Json& search) {
   if (!search.is_object()) return "";
   std::string text = "<h2>Search</h2>\n<dl id=\"search-record\">\n";
-  text += "<dt>candidate</dt><dd>" + HtmlEscaped(Text(search, "candidate_id")) + "</dd>\n";
+  text += "<dt>candidate</dt><dd id=\"search-candidate\">" +
+          HtmlEscaped(Text(search, "candidate_id")) + "</dd>\n";
   text +=
       "<dt>origin</dt><dd id=\"search-origin\">" + HtmlEscaped(Text(search, "origin")) + "</dd>\n";
   text += "<dt>parents</dt><dd id=\"search-parents\">" +
-          ScenarioLinks(search.value("parents", json::Json()), "parent", "none") + "</dd>\n";
+          ScenarioLinks(search.value("parents", json::Json()), "parent", "none") +
+          ParentIds(search.value("parent_ids", json::Json())) + "</dd>\n";
   text += "<dt>generation</dt><dd id=\"search-generation\">" +
           HtmlEscaped(Text(search, "generation")) + " (the search's, search.csv); lineage " +
           HtmlEscaped(Text(search, "lineage_generation")) + " (one past its deepest parent)</dd>\n";
@@ -137,6 +147,8 @@ std::string IndexPage(std::string_view batch_name) {
   <figure id="map"><figcaption>End points on the landscape (north up)</figcaption></figure>
   <figure id="search-chart"><figcaption>Search: regret per generation</figcaption></figure>
   <figure id="archive-map"><figcaption>Search archive</figcaption></figure>
+  <figure id="family-trees"><figcaption>Family trees of the replayed scenarios: each row a
+    replayed scenario's lineage in the search, oldest left (family_trees.png)</figcaption></figure>
 </section>
 <section id="table-section">
   <form id="filters" onsubmit="return false">
@@ -148,6 +160,7 @@ std::string IndexPage(std::string_view batch_name) {
   </form>
   <table id="scenarios"><thead><tr></tr></thead><tbody></tbody></table>
 </section>
+<div id="lightbox" hidden><figure><img class="zoomed" alt=""><figcaption></figcaption></figure></div>
 <noscript>This report draws its charts and table with JavaScript.</noscript>
 <script src="report/data.js"></script>
 <script src="report/plots.js"></script>
@@ -161,8 +174,9 @@ std::string IndexPage(std::string_view batch_name) {
 std::string ScenarioPage(const ReportScenario& scenario, std::string_view replay_request) {
   std::string text = PageHead(scenario.folder, "../report/");
   text += "<body class=\"scenario\">\n<header><p><a href=\"../index.html\">&larr; batch</a></p>";
-  text += "<h1>" + HtmlEscaped(scenario.folder) + "</h1><p id=\"outcome\"></p>" +
-          FailureLink(scenario.failure_id) + "</header>\n" + SearchSection(scenario.search);
+  text += "<h1>" + HtmlEscaped(scenario.folder) + "</h1><div id=\"outcome\"></div>" +
+          FailureLink(scenario.failure_id) + "<div id=\"links\"></div></header>\n" +
+          SearchSection(scenario.search);
   text += "<section class=\"charts\">\n";
   text +=
       "  <figure id=\"trajectory-map\"><figcaption>Trajectory (north up)</figcaption></figure>\n";
@@ -170,6 +184,7 @@ std::string ScenarioPage(const ReportScenario& scenario, std::string_view replay
     text += "  <figure id=\"" + std::string(plot) + "-plot\"></figure>\n";
   }
   text += "</section>\n";
+  text += "<section id=\"interventions\"><h2>Interventions (edited by a person)</h2></section>\n";
   if (!scenario.captures.empty()) {
     text += "<h2>Captures</h2>\n<section id=\"captures\">\n";
     for (const std::string& capture : scenario.captures) {

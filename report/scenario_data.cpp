@@ -100,6 +100,12 @@ Json TableRow(const std::string& name, const results::StoredScenario& stored,
   row["wall_time"] = stored.timing ? Json(stored.timing->wall_time_s) : Json();
   row["worker"] = stored.timing ? Json(stored.timing->worker_id) : Json();
   row["regret"] = done && result.regret.computed ? Json(result.regret.regret) : Json();
+  row["collisions"] = WhenDone(result, result.counters.collisions_touched);
+  row["failure_kind"] = Json();  // set from failures.json by the report (report.cpp)
+  row["edited"] = stored.interventions.is_array() && !stored.interventions.empty();
+  const bool searched = stored.search.is_object();
+  row["origin"] = searched ? stored.search.value("origin", Json()) : Json();
+  row["generation"] = searched ? stored.search.value("generation", Json()) : Json();
   row["thumb"] = thumbnail.empty() ? Json() : Json(name + "/captures/" + thumbnail);
   const std::vector<results::TrajectoryRow>& trajectory = stored.trajectory;
   row["end"] =
@@ -107,6 +113,48 @@ Json TableRow(const std::string& name, const results::StoredScenario& stored,
   row["size"] = request.nominal_size;
   row["error"] = done ? Json() : Json(result.error);
   return row;
+}
+
+/// The reference path's vertices [[x, y], ...] [m] of a done result with regret, else null.
+Json ReferencePath(const results::ScenarioResult& result) {
+  if (result.status != results::ScenarioStatus::kDone || !result.regret.computed) return Json();
+  Json path = Json::array();
+  for (const protocol::Point& point : result.regret.reference_path) {
+    path.push_back({point.x, point.y});
+  }
+  return path;
+}
+
+/// The first contact with a non-traversable actor {t, x, y, actor_index} [s, m] and the actor
+/// hit [path_name, x, y, scale] (null when the index names no obstacle of the request), or null
+/// for both when the run touched nothing (docs/failures.md, "The first contact").
+void AddContact(const results::ScenarioResult& result, const results::RequestView& request,
+                Json* page) {
+  (*page)["contact"] = Json();
+  (*page)["hit"] = Json();
+  const auto& contact = result.counters.first_contact;
+  if (result.status != results::ScenarioStatus::kDone || !contact) return;
+  (*page)["contact"] = {{"t", contact->t},
+                        {"x", contact->x},
+                        {"y", contact->y},
+                        {"actor_index", contact->actor_index}};
+  if (contact->actor_index < request.obstacles.size()) {
+    const results::RequestView::Obstacle& hit = request.obstacles[contact->actor_index];
+    (*page)["hit"] = {hit.path_name, hit.x, hit.y, hit.scale};
+  }
+}
+
+/// The page's outcome beside the trajectory: the row's regret, collisions and "edited", the
+/// reference path, the first contact and the actor hit, and a person's interventions.
+void AddOutcome(const Json& row, const results::StoredScenario& stored,
+                const results::RequestView& request, Json* page) {
+  (*page)["regret"] = row["regret"];
+  (*page)["collisions"] = row["collisions"];
+  (*page)["failure_kind"] = Json();
+  (*page)["edited"] = row["edited"];
+  (*page)["interventions"] = stored.interventions.is_array() ? stored.interventions : Json();
+  (*page)["reference"] = ReferencePath(stored.result);
+  AddContact(stored.result, request, page);
 }
 
 /// The scenario page's data: outcome, start and goal, obstacles, relief and the trajectory's
@@ -146,6 +194,7 @@ Json PageData(const std::string& name, const Json& row, const results::StoredSce
   page["roll"] = Column(stored.trajectory, &Row::roll);
   page["pitch"] = Column(stored.trajectory, &Row::pitch);
   page["yaw"] = Column(stored.trajectory, &Row::yaw);
+  AddOutcome(row, stored, request, &page);
   return page;
 }
 

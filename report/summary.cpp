@@ -99,10 +99,38 @@ BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
   summary.wall_time_s = wall_time_s;
   summary.kept = kept;
   const size_t done = summary.status_counts["done"];
+  summary.done_run = done - std::min(done, kept_done);
   if (wall_time_s > 0.0) {
-    summary.scenarios_per_s = static_cast<double>(done - std::min(done, kept_done)) / wall_time_s;
+    summary.scenarios_per_s = static_cast<double>(summary.done_run) / wall_time_s;
   }
   return summary;
+}
+
+double EarlierWallTime(const std::filesystem::path& batch_dir) {
+  try {
+    const Json summary = results::ReadJsonFile(batch_dir / "summary.json");
+    if (summary.is_object() && summary.contains("wall_time_s") &&
+        summary["wall_time_s"].is_number() && summary["wall_time_s"].get<double>() >= 0.0) {
+      return summary["wall_time_s"].get<double>();
+    }
+  } catch (const std::exception&) {
+    // No earlier summary (a killed run) or an unreadable one: the earlier runs' time is unknown.
+  }
+  return 0.0;
+}
+
+void AddEarlierRuns(BatchSummary* summary, double earlier_wall_time_s) {
+  const auto done = summary->status_counts.find("done");
+  const size_t done_count = done == summary->status_counts.end() ? 0 : done->second;
+  const double run_wall_time_s = summary->wall_time_s;
+  ResumedRun resumed;
+  resumed.wall_time_s = run_wall_time_s;
+  resumed.scenarios_per_s = summary->scenarios_per_s;
+  resumed.scenarios_run = summary->done_run;
+  summary->resumed_run = resumed;
+  summary->wall_time_s = earlier_wall_time_s + run_wall_time_s;
+  summary->scenarios_per_s =
+      summary->wall_time_s > 0.0 ? static_cast<double>(done_count) / summary->wall_time_s : 0.0;
 }
 
 Json SummaryToJson(const BatchSummary& summary,
@@ -123,6 +151,11 @@ Json SummaryToJson(const BatchSummary& summary,
   if (summary.contacts) json["contacts"] = *summary.contacts;
   json["wall_time_s"] = summary.wall_time_s;
   json["scenarios_per_s"] = summary.scenarios_per_s;
+  if (summary.resumed_run) {
+    json["resumed_run"] = {{"wall_time_s", summary.resumed_run->wall_time_s},
+                           {"scenarios_run", summary.resumed_run->scenarios_run},
+                           {"scenarios_per_s", summary.resumed_run->scenarios_per_s}};
+  }
   if (!summary.variants.empty()) {
     Json variants = Json::array();
     for (const VariantCounts& counts : summary.variants) {
@@ -240,6 +273,11 @@ std::string FormatOutcomeTable(const BatchSummary& summary) {
                         : std::string()) +
       " in " + Format("%.1f", summary.wall_time_s) + " s, " +
       Format("%.2f", summary.scenarios_per_s) + " scenarios/s\n";
+  if (summary.resumed_run) {
+    text += "  resumed run: " + std::to_string(summary.resumed_run->scenarios_run) +
+            " scenarios run in " + Format("%.1f", summary.resumed_run->wall_time_s) + " s, " +
+            Format("%.2f", summary.resumed_run->scenarios_per_s) + " scenarios/s\n";
+  }
   auto add_row = [&](const std::string& label, size_t count, const std::string& after = "") {
     char line[160];
     std::snprintf(line, sizeof(line), "  %-32s %6zu %6.1f%%%s\n", label.c_str(), count,

@@ -5,11 +5,13 @@
 // .., "failed": ..}, "reason_counts": {"REASON_SUCCESS": .., ...} (done scenarios only),
 // "failing_scenarios": f, "distinct_failures": d (when found), "reliable_failures": r,
 // "reproduction_runs": k (when failures were reproduced), "contacts": c (when found),
-// "wall_time_s": w,
-// "scenarios_per_s": r, "scenarios": [{per-scenario row}, ...]}. Everything
-// but wall_time_s, scenarios_per_s and the rows' wall_time_s, worker_id and attempts (which a
-// crashed or hung worker raises) is deterministic.
-// summary.csv: header kSummaryCsvHeader, one row per scenario by ascending number.
+// "wall_time_s": w (every run of the batch, a resumed one's added to the earlier runs'),
+// "scenarios_per_s": r (done scenarios / w), "resumed_run": {"wall_time_s", "scenarios_run",
+// "scenarios_per_s"} (a resumed run's own, after --resume only),
+// "scenarios": [{per-scenario row}, ...]}. Everything
+// but wall_time_s, scenarios_per_s, resumed_run and the rows' wall_time_s, worker_id and attempts
+// (which a crashed or hung worker raises) is deterministic. summary.csv: header kSummaryCsvHeader,
+// one row per scenario by ascending number.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +60,13 @@ struct ReproductionCounts {
   size_t reproduction_runs = 0;   ///< reproduction runs that ran, beside the batch's scenarios
 };
 
+/// The run that resumed a batch (--resume), apart from the batch's own figures.
+struct ResumedRun {
+  double wall_time_s = 0.0;      ///< [s] this run's wall-clock time
+  size_t scenarios_run = 0;      ///< done scenarios this run ran (kept ones not counted)
+  double scenarios_per_s = 0.0;  ///< scenarios_run / wall_time_s (0 when no time elapsed)
+};
+
 /// Totals of a batch run.
 struct BatchSummary {
   std::string batch_name;
@@ -66,12 +75,16 @@ struct BatchSummary {
   std::map<std::string, size_t>
       status_counts;  ///< by results::ScenarioStatusName, all three present
   std::map<std::string, size_t> reason_counts;  ///< by termination reason name, done only
-  double wall_time_s = 0.0;                     ///< [s] wall-clock time of the whole run
-  size_t kept = 0;  ///< scenarios kept from an earlier run (--resume), not run in this one
-  /// scenarios done in this run / wall_time_s (0 when no time elapsed); kept ones do not count
+  /// [s] wall-clock time of the whole run; after AddEarlierRuns, of every run of the batch
+  double wall_time_s = 0.0;
+  size_t kept = 0;      ///< scenarios kept from an earlier run (--resume), not run in this one
+  size_t done_run = 0;  ///< done scenarios this run ran (kept ones not counted)
+  /// scenarios done in this run / wall_time_s (0 when no time elapsed); kept ones do not count;
+  /// after AddEarlierRuns, every done scenario / the batch's wall_time_s
   double scenarios_per_s = 0.0;
-  std::vector<VariantCounts> variants;  ///< per variant, in batch order; empty without variants
-  size_t layouts = 0;                   ///< layouts of a variant batch
+  std::optional<ResumedRun> resumed_run;  ///< set by AddEarlierRuns: this run's own figures
+  std::vector<VariantCounts> variants;    ///< per variant, in batch order; empty without variants
+  size_t layouts = 0;                     ///< layouts of a variant batch
   std::vector<VariantDifference> differences;  ///< layouts whose variants ended differently
   /// Scenarios that are failures (docs/failures.md) and the distinct failures among them
   /// (failures.csv), set by the caller that found them; absent when they were not found.
@@ -90,6 +103,15 @@ struct BatchSummary {
 BatchSummary Summarize(const std::string& batch_name, uint64_t seed,
                        const std::vector<results::ScenarioOutcome>& outcomes, double wall_time_s,
                        size_t kept = 0, size_t kept_done = 0);
+
+/// [s] The batch's wall time summary.json in `batch_dir` records (that of every run so far), 0
+/// when there is none or it cannot be read: what a resumed run adds its own to.
+double EarlierWallTime(const std::filesystem::path& batch_dir);
+
+/// Makes `summary` of a resumed run the batch's: its wall time and throughput become the
+/// resumed_run's, and the batch's are `earlier_wall_time_s` [s] plus this run's, and every done
+/// scenario (kept ones included) over that time.
+void AddEarlierRuns(BatchSummary* summary, double earlier_wall_time_s);
 
 /// summary.json's object; the rows are sorted by scenario number.
 json::Json SummaryToJson(const BatchSummary& summary,

@@ -125,6 +125,9 @@ struct StoredScenario {
   std::vector<std::string> captures;      ///< file names in captures/, sorted
   std::vector<std::string> node_files;    ///< files under nodes/, relative to it, sorted
   Json search;  ///< search.json parsed, when present (a searched scenario's candidate), else null
+  /// result.json's `interventions` (an interactive run a person edited, docs/interactive.md),
+  /// else null; read as written, beside `result`.
+  Json interventions;
 };
 
 /// Reads the scenario folder `folder` (a path to the folder itself): result.json, which must

@@ -122,6 +122,9 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
   report::BatchSummary summary =
       report::Summarize(run.batch.settings.name, run.batch.settings.seed, outcomes, wall_time_s,
                         batch.kept, batch.kept_done);
+  // A resumed batch keeps its own wall time and throughput; this run's are shown beside them.
+  if (run.settings.resume)
+    report::AddEarlierRuns(&summary, report::EarlierWallTime(run.settings.out_dir));
   if (failures) {
     summary.failing_scenarios = failures->failing_scenarios;
     summary.distinct_failures = failures->clusters.size();

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "client/batch/batch.h"
+#include "client/farm/batch_report.h"
 #include "client/farm/output_folder.h"
 #include "client/replay/mosaic_tree.h"
 #include "results/files.h"
@@ -74,6 +75,8 @@ int RunReplay(const ReplaySettings& requested, const FarmSettings& farm, std::os
   if (!settings.captures || code == kExitInterrupted) return code;
   try {
     WriteFamilyTrees(settings.source_dir, farm.out_dir, runs);
+    // The batch page shows the mosaic, which exists only now.
+    WriteBatchReportWithFailures(farm.out_dir);
   } catch (const std::exception& error) {
     err << "asg-client: replay: family trees: " << error.what() << "\n";
     return code == kExitCompleted ? kExitSomeFailed : code;

@@ -26,6 +26,15 @@
   if (batch.scenarios_per_s !== null) {
     addFact("throughput", batch.scenarios_per_s.toFixed(2) + " scenarios/s");
   }
+  // A resumed run's own figures, beside the batch's (summary.json's resumed_run).
+  var resumed = batch.resumed_run;
+  if (resumed) {
+    var fact = addFact("resumed run", resumed.scenarios_run + " scenarios run in " +
+                       resumed.wall_time_s.toFixed(3) + " s, " +
+                       resumed.scenarios_per_s.toFixed(2) + " scenarios/s");
+    fact.setAttribute("data-wall-time-s", resumed.wall_time_s);
+    fact.setAttribute("data-scenarios-run", resumed.scenarios_run);
+  }
   addFact("folder", batch.dir);
 
   // The failing scenarios beside the distinct failures they are copies of, the reliable ones and
@@ -141,6 +150,18 @@
     byId("archive-map").hidden = true;
   }
 
+  // A replay batch's family trees (docs/batch-reference.md, family_trees.png).
+  if (data.family_trees) {
+    var trees = document.createElement("img");
+    trees.src = data.family_trees;
+    trees.alt = "family trees of the replayed scenarios";
+    trees.className = "family-trees";
+    byId("family-trees").appendChild(trees);
+    ASG.watchImages(byId("family-trees"));
+  } else {
+    byId("family-trees").hidden = true;
+  }
+
   // The table.
   function num(v, digits) { return v === null || v === undefined ? "" : v.toFixed(digits); }
   function esc(s) {
@@ -152,10 +173,13 @@
     { key: "number", label: "#", cell: function (r) {
         return '<a href="' + esc(r.folder) + '/index.html">' + esc(r.folder.replace("scenario_", "")) + "</a>";
       } },
-    { key: "status", label: "status", cell: function (r) { return esc(r.status); } },
+    { key: "status", label: "status", cell: function (r) {
+        return esc(r.status) + (r.edited ? ' <span class="edited">edited</span>' : "");
+      } },
     { key: "reason", label: "reason", cell: function (r) {
         return r.reason ? '<span class="swatch" style="background:' + ASG.reasonColor(r.reason) +
-            '"></span>' + esc(r.reason) : esc(r.error || "");
+            '"></span><span title="' + esc(r.reason) + '">' + esc(r.reason.replace(/^REASON_/, "")) +
+            "</span>" : esc(r.error || "");
       } },
     { key: "sim_time", label: "sim time [s]", cell: function (r) { return num(r.sim_time, 2); } },
     { key: "distance", label: "distance [m]", cell: function (r) { return num(r.distance, 2); } },
@@ -168,9 +192,28 @@
   if (hasRegret) {
     columns.push({ key: "regret", label: "regret", cell: function (r) { return num(r.regret, 4); } });
   }
-  columns.push({ key: "thumb", label: "ortho aerial", cell: function (r) {
-    return r.thumb ? '<a href="' + esc(r.folder) + '/index.html"><img class="thumb" src="' +
-        esc(r.thumb) + '" alt="" width="96" height="96"></a>' : "";
+  columns.push({ key: "collisions", label: "collisions", cell: function (r) {
+    return num(r.collisions, 0);
+  } });
+  columns.push({ key: "failure_kind", label: "failure kind", cell: function (r) {
+    return esc(r.failure_kind || "");
+  } });
+  if (rows.some(function (r) { return r.origin !== null; })) {
+    columns.push({ key: "origin", label: "origin", cell: function (r) { return esc(r.origin || ""); } });
+    columns.push({ key: "generation", label: "generation", cell: function (r) {
+      return num(r.generation, 0);
+    } });
+  }
+  if (rows.some(function (r) { return r.source; })) {
+    columns.push({ key: "source", label: "source scenario", cell: function (r) {
+      return r.source ? '<a class="source" href="file://' + esc(encodeURI(r.source.page)) + '">' +
+          esc(r.source.folder) + "</a>" : "";
+    } });
+  }
+  columns.push({ key: "thumb", label: "ortho aerial (click to zoom)", cell: function (r) {
+    return r.thumb ? '<a class="zoom" data-zoom="' + esc(r.folder) + '" href="' +
+        esc(r.thumb) + '"><img class="thumb" src="' + esc(r.thumb) +
+        '" alt="" width="192" height="192"></a>' : "";
   } });
   var keys = columns.map(function (c) { return c.key; });
 
@@ -184,7 +227,8 @@
     return { sort: keys.indexOf(sort) >= 0 ? sort : "number",
              dir: p.get("dir") === "desc" ? "desc" : "asc",
              status: p.get("status") || "", reason: p.get("reason") || "",
-             q: p.get("q") || "", page: Math.max(1, parseInt(p.get("page"), 10) || 1) };
+             q: p.get("q") || "", page: Math.max(1, parseInt(p.get("page"), 10) || 1),
+             zoom: p.get("zoom") || "" };
   }
   function writeState(state) {
     var p = new URLSearchParams();
@@ -194,6 +238,7 @@
     if (state.reason) p.set("reason", state.reason);
     if (state.q) p.set("q", state.q);
     if (state.page > 1) p.set("page", state.page);
+    if (state.zoom) p.set("zoom", state.zoom);
     var hash = "#" + p.toString();
     if (location.hash !== hash) location.hash = hash;
     else render();
@@ -244,7 +289,7 @@
              (!state.reason || r.reason === state.reason) &&
              (!state.q || String(r.number).indexOf(state.q) >= 0 || r.folder.indexOf(state.q) >= 0);
     });
-    var key = state.sort === "thumb" ? "thumb" : state.sort;
+    var key = state.sort;
     shown.sort(compare(key));
     if (state.dir === "desc") {
       var nulls = shown.filter(function (r) { return r[key] === null; });
@@ -256,7 +301,11 @@
     shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).forEach(function (r) {
       html.push('<tr data-folder="' + esc(r.folder) + '" data-status="' + esc(r.status) +
                 '" data-reason="' + esc(r.reason || "") + '" data-sim-time="' +
-                (r.sim_time === null ? "" : r.sim_time) + '">' +
+                (r.sim_time === null ? "" : r.sim_time) + '" data-regret="' +
+                (r.regret === null ? "" : r.regret) + '" data-collisions="' +
+                (r.collisions === null ? "" : r.collisions) + '" data-failure-kind="' +
+                esc(r.failure_kind || "") + '"' + (r.edited ? ' data-edited="1"' : "") +
+                (r.source ? ' data-source="' + esc(r.source.folder) + '"' : "") + ">" +
                 columns.map(function (c) { return "<td>" + c.cell(r) + "</td>"; }).join("") +
                 "</tr>");
     });
@@ -286,9 +335,39 @@
       link("next \u203a", page + 1);
       link("last \u00bb", pages);
     }
+    zoom(state.zoom);
     document.documentElement.setAttribute("data-ready", "1");
     document.documentElement.setAttribute("data-ready-ms", Math.round(performance.now()));
   }
+  // The zoomed thumbnail (#zoom=<folder>): its full-resolution aerial over the page, linked to
+  // the scenario's page; a click on it closes it.
+  var box = byId("lightbox");
+  ASG.watchImages(box);
+  function zoom(folder) {
+    var row = folder && rows.filter(function (r) { return r.folder === folder && r.thumb; })[0];
+    box.hidden = !row;
+    if (!row) return;
+    var img = box.querySelector("img");
+    if (img.getAttribute("src") !== row.thumb) img.setAttribute("src", row.thumb);
+    img.setAttribute("data-folder", row.folder);
+    var caption = box.querySelector("figcaption");
+    caption.innerHTML = '<a href="' + esc(row.folder) + '/index.html">' + esc(row.folder) +
+        "</a>: " + esc(row.reason || row.status) + " (click the image to close)";
+  }
+  box.addEventListener("click", function (e) {
+    if (e.target.tagName === "A") return;
+    var s = readState();
+    s.zoom = "";
+    writeState(s);
+  });
+  tbody.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a.zoom");
+    if (!link) return;
+    e.preventDefault();
+    var s = readState();
+    s.zoom = link.getAttribute("data-zoom");
+    writeState(s);
+  });
   window.addEventListener("hashchange", render);
   render();
 })();

@@ -191,8 +191,9 @@ var ASG = (function () {
                    "class": "contours" }, map.g);
     }
   }
-  // A scenario's map in `container`, `pixels` wide: the trajectory over its ortho aerial, or over
-  // its obstacles and its relief's contour lines, with the start, the goal and the end marked;
+  // A scenario's map in `container`, `pixels` wide: the driven path (broken at each teleport) and
+  // the reference path over its ortho aerial, or over its obstacles and its relief's contour
+  // lines, with the start, the goal, the end, the first contact and the obstacle hit marked;
   // `s` is a scenario page's data (report/scenario_data.h). The polyline gets the id
   // `trajectoryId` when given. Returns the map (landscapeMap's), or null when `s` has no size.
   function scenarioMap(container, s, pixels, trajectoryId) {
@@ -224,13 +225,18 @@ var ASG = (function () {
                      r: (s.goal_radius || 1) * map.k, fill: "none", stroke: "#0072B2",
                      "stroke-width": 2, "class": "goal" }, map.g);
     }
-    var points = s.x.map(function (x, i) {
-      return map.u(x, s.y[i]).toFixed(2) + "," + map.v(x, s.y[i]).toFixed(2);
-    }).join(" ");
-    var line = el("polyline", { points: points, fill: "none", stroke: "#E69F00",
-                                "stroke-width": 2.5, "data-rows": s.x.length,
-                                "class": "trajectory" }, map.g);
-    if (trajectoryId) line.setAttribute("id", trajectoryId);
+    var reference = s.reference || [];
+    drawReference(map, reference);
+    // The driven path, one line per stretch between teleports (a person's edits).
+    trajectorySegments(s).forEach(function (segment, k) {
+      var points = segment.map(function (i) {
+        return map.u(s.x[i], s.y[i]).toFixed(2) + "," + map.v(s.x[i], s.y[i]).toFixed(2);
+      }).join(" ");
+      var line = el("polyline", { points: points, fill: "none", stroke: "#E69F00",
+                                  "stroke-width": 2.5, "data-rows": segment.length,
+                                  "data-segment": k, "class": "trajectory" }, map.g);
+      if (trajectoryId && k === 0) line.setAttribute("id", trajectoryId);
+    });
     if (s.x.length) {
       el("circle", { cx: map.u(s.x[0], s.y[0]), cy: map.v(s.x[0], s.y[0]), r: 5,
                      fill: "#56B4E9", stroke: "#000000", "class": "start" }, map.g);
@@ -239,11 +245,64 @@ var ASG = (function () {
                      fill: reasonColor(s.reason, s.status), stroke: "#000000",
                      "class": "end" }, map.g);
     }
-    legend(container, [
-      { label: "start", color: "#56B4E9" }, { label: "trajectory", color: "#E69F00" },
-      { label: "goal", color: "#0072B2" },
-      { label: "end: " + (s.reason || s.status), color: reasonColor(s.reason, s.status) }]);
+    var entries = [
+      { label: "start", color: "#56B4E9" }, { label: "driven path", color: "#E69F00" }];
+    if (reference.length > 1) entries.push({ label: "reference path (dashed)", color: "#CC79A7" });
+    entries.push({ label: "goal", color: "#0072B2" },
+                 { label: "end: " + (s.reason || s.status), color: reasonColor(s.reason, s.status) });
+    if (markContact(map, s)) {
+      entries.push({ label: "first contact (x)", color: "#000000" });
+      if (s.hit) entries.push({ label: "obstacle hit: " + shortName(s.hit[0]), color: "#D55E00" });
+    }
+    legend(container, entries);
     return map;
+  }
+  // The trajectory's row indices, split where sim time passes a teleport's (s.interventions of
+  // kind "teleport"): one array per stretch the vehicle drove.
+  function trajectorySegments(s) {
+    var cuts = (s.interventions || []).filter(function (i) {
+      return i && i.kind === "teleport" && typeof i.sim_time_s === "number";
+    }).map(function (i) { return i.sim_time_s; }).sort(function (a, b) { return a - b; });
+    var segments = [[]], next = 0;
+    s.x.forEach(function (x, i) {
+      var crossed = false;
+      while (next < cuts.length && s.t[i] >= cuts[next]) { crossed = true; ++next; }
+      if (crossed && segments[segments.length - 1].length) segments.push([]);
+      segments[segments.length - 1].push(i);
+    });
+    return segments;
+  }
+  // The reference path [[x, y], ...] [m] on `map`, dashed, its width in units of `unit` map
+  // pixels (1 when not given); nothing for fewer than two vertices.
+  function drawReference(map, reference, unit) {
+    if (!reference || reference.length < 2) return;
+    var w = unit || 1;
+    el("polyline", { points: reference.map(function (p) {
+                       return map.u(p[0], p[1]).toFixed(2) + "," + map.v(p[0], p[1]).toFixed(2);
+                     }).join(" "), fill: "none", stroke: "#CC79A7", "stroke-width": 2.5 * w,
+                     "stroke-dasharray": 6 * w + " " + 4 * w, "data-vertices": reference.length,
+                     "class": "reference" }, map.g);
+  }
+  // The actor class's last path element ("/Game/.../BP_Rock_01" -> "BP_Rock_01").
+  function shortName(path) { return String(path).split("/").pop(); }
+  // The first contact (a cross) and the obstacle hit (a ring) on `map`, their sizes in units of
+  // `unit` map pixels (1 when not given); false when the run touched nothing.
+  function markContact(map, s, unit) {
+    if (!s.contact) return false;
+    var w = unit || 1, a = 7 * w;
+    var u = map.u(s.contact.x, s.contact.y), v = map.v(s.contact.x, s.contact.y);
+    el("path", { d: "M" + (u - a) + "," + (v - a) + "L" + (u + a) + "," + (v + a) +
+                    "M" + (u - a) + "," + (v + a) + "L" + (u + a) + "," + (v - a),
+                 stroke: "#000000", "stroke-width": 3 * w, "class": "contact-point",
+                 "data-t": s.contact.t }, map.g);
+    if (s.hit && typeof s.hit[1] === "number" && typeof s.hit[2] === "number") {
+      var ring = el("circle", { cx: map.u(s.hit[1], s.hit[2]), cy: map.v(s.hit[1], s.hit[2]),
+                                r: Math.max(6 * w, 0.6 * (s.hit[3] || 1) * map.k), fill: "none",
+                                stroke: "#D55E00", "stroke-width": 3 * w, "class": "obstacle-hit",
+                                "data-actor-index": s.contact.actor_index }, map.g);
+      el("title", {}, ring).textContent = "hit: " + s.hit[0];
+    }
+    return true;
   }
   function reasonColor(reason, status) {
     return REASON_COLORS[reason] || STATUS_COLORS[status] || "#000000";
@@ -279,6 +338,7 @@ var ASG = (function () {
   return { el: el, label: label, svg: svg, fmt: fmt, ticks: ticks, axes: axes,
            barChart: barChart, histogram: histogram, linePlot: linePlot,
            landscapeMap: landscapeMap, scenarioMap: scenarioMap, reasonColor: reasonColor,
+           markContact: markContact, drawReference: drawReference, shortName: shortName, trajectorySegments: trajectorySegments,
            legend: legend,
            watchImages: watchImages, REASON_COLORS: REASON_COLORS, STATUS_COLORS: STATUS_COLORS };
 })();

@@ -277,6 +277,16 @@ def reproducing_batch():
             "scenarios": [wall, graze, {}]}
 
 
+def run_reproducing_batch(tmp):
+    """Runs reproducing_batch() from `tmp`/reproduce.json into `tmp`/failing; returns that folder."""
+    batch = os.path.join(tmp, "reproduce.json")
+    with open(batch, "w") as file:
+        json.dump(reproducing_batch(), file)
+    out = os.path.join(tmp, "failing")
+    run_batch(batch, out, "--workers", "2")
+    return out
+
+
 def page_order(failures):
     """failures.json's rows in the failures page's order."""
     def key(f):
@@ -308,11 +318,7 @@ class FailuresReportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="asg_failures_report_test_")
-        batch = os.path.join(cls.tmp, "reproduce.json")
-        with open(batch, "w") as file:
-            json.dump(reproducing_batch(), file)
-        cls.failing = os.path.join(cls.tmp, "failing")
-        run_batch(batch, cls.failing, "--workers", "2")
+        cls.failing = run_reproducing_batch(cls.tmp)
         search = json.loads(read(os.path.join(REPO, "configs/batches/search_demo.json")))
         search["search"].update({"strategy": "map-elites", "budget": {"scenarios": 60},
                                  "generation_size": 20, "strategy_settings": {"seed_count": 20}})

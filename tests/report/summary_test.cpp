@@ -59,6 +59,32 @@ TEST(SummarizeTest, CountsPerStatusAndPerReason) {
   EXPECT_EQ(Summarize("x", 0, {}, 0.0).scenarios_per_s, 0.0);
 }
 
+TEST(AddEarlierRunsTest, AResumedBatchKeepsItsOwnWallTimeAndShowsTheRunsApart) {
+  testutil::TempDir dir;
+  const auto outcomes = Sample();
+  EXPECT_EQ(EarlierWallTime(dir.path()), 0.0);  // no summary.json yet
+  WriteSummary(dir.path(), Summarize("demo", 7, outcomes, 12.0), outcomes);
+  EXPECT_DOUBLE_EQ(EarlierWallTime(dir.path()), 12.0);
+  // A no-op resume: every scenario kept, 0.25 s.
+  BatchSummary resumed = Summarize("demo", 7, outcomes, 0.25, 5, 3);
+  EXPECT_EQ(resumed.scenarios_per_s, 0.0);
+  AddEarlierRuns(&resumed, EarlierWallTime(dir.path()));
+  EXPECT_DOUBLE_EQ(resumed.wall_time_s, 12.25);
+  EXPECT_DOUBLE_EQ(resumed.scenarios_per_s, 3 / 12.25);
+  ASSERT_TRUE(resumed.resumed_run.has_value());
+  EXPECT_DOUBLE_EQ(resumed.resumed_run->wall_time_s, 0.25);
+  EXPECT_EQ(resumed.resumed_run->scenarios_run, 0u);
+  EXPECT_EQ(resumed.resumed_run->scenarios_per_s, 0.0);
+  const Json json = SummaryToJson(resumed, outcomes);
+  EXPECT_DOUBLE_EQ(json["wall_time_s"].get<double>(), 12.25);
+  EXPECT_EQ(json["resumed_run"]["scenarios_run"], 0);
+  EXPECT_NE(FormatOutcomeTable(resumed).find("resumed run: 0 scenarios run in 0.2 s"),
+            std::string::npos);
+  // A batch run once has no resumed_run.
+  EXPECT_FALSE(
+      SummaryToJson(Summarize("demo", 7, outcomes, 12.0), outcomes).contains("resumed_run"));
+}
+
 TEST(SummaryToCsvTest, RowsSortedByNumberWithEmptyCellsWhereNothingRan) {
   std::vector<results::ScenarioOutcome> outcomes = Sample();
   // Scenario 3 has a regret report; the others have none (empty regret cells).
