@@ -24,9 +24,13 @@
 namespace {
 
 /// Whether the finished batch folder `dir` may be written again: it is one (it holds
-/// batch_identity.json) and holds no symbolic link (output_folder.h); else says why on `err`.
-bool WritableBatchFolder(const std::filesystem::path& dir, std::ostream& err) {
-  if (!asg::report::IsBatchFolder(dir)) {
+/// batch_identity.json, or with `interactive_too` is a scenario's interactive/ folder) and holds
+/// no symbolic link (output_folder.h); else says why on `err`.
+bool WritableBatchFolder(const std::filesystem::path& dir, std::ostream& err,
+                         bool interactive_too = false) {
+  // A scenario's interactive/ folder (its own runs) may get a report as a batch folder does.
+  if (!asg::report::IsBatchFolder(dir) &&
+      !(interactive_too && asg::report::IsInteractiveFolder(dir))) {
     err << "asg-client: " << dir.string() << ": not a batch folder (no batch_identity.json)\n";
     return false;
   }
@@ -74,9 +78,7 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
 
 /// `asg-client report DIR`: the batch report written again. Returns the exit code.
 int RunReport(const asg::client::ClientCommand& command) {
-  // A scenario's interactive/ folder gets a report of its own runs.
-  if (!asg::report::IsInteractiveFolder(command.report_dir) &&
-      !WritableBatchFolder(command.report_dir, std::cerr)) {
+  if (!WritableBatchFolder(command.report_dir, std::cerr, /*interactive_too=*/true)) {
     return asg::client::kExitUsage;
   }
   try {
