@@ -146,7 +146,7 @@ int RunBatch(const asg::client::ClientCommand& command) {
     return asg::client::kExitUsage;
   }
   // Runs that may hardly mean anything are named before anything runs.
-  std::cerr << asg::client::CheckWarnings(batch, 5);
+  std::cerr << asg::client::CheckWarnings(batch, 5) << asg::client::TimeoutNote(batch);
   // The process boundary: a farm that cannot start or go on ends with a message; one whose
   // output folder cannot be made or written is a usage error naming the path.
   try {

@@ -61,7 +61,10 @@ Before anything runs, every scenario of the batch is planned and checked; when o
 e.g. defaults.goal_radius), run prints the first errors and exits 2 without running anything,
 unless --allow-invalid (the invalid ones are recorded as such, the rest run). check does only
 that: it prints the errors and the number of valid and invalid scenarios, and exits 0 when all
-are valid, else 2. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
+are valid, else 2. Runs that would hardly mean anything (a start or goal on the landscape's edge,
+a goal within goal_radius of the start) and stuck and idling timeouts left off are warnings:
+check prints them, and so does run on standard error before anything runs, each once with the
+scenarios it concerns. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
 complete and check them with (docs/batch-reference.md describes every key); schema nodes prints
 that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md).
 

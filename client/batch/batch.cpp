@@ -50,12 +50,20 @@ void Claim(std::map<uint32_t, std::string>* used, uint32_t number, const std::st
   }
 }
 
+// A layout's JSON before decoding, and the values it sets over "defaults" (a listed scenario's
+// entry, a generated one's sampled values), which name where a warned value was written.
+struct LayoutJson {
+  Json merged;
+  Json own;
+};
+
 // Every layout of `layouts` once per variant (see batch.h); `merged` holds each layout's JSON
-// before decoding (absent when it could not be generated).
+// (absent when it could not be generated).
 std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& layouts,
-                                           const std::map<uint32_t, Json>& merged,
+                                           const std::map<uint32_t, LayoutJson>& merged,
                                            const std::vector<VariantOverrides>& variants,
-                                           const ActorClasses* classes, const std::string& origin) {
+                                           const Json& defaults, const ActorClasses* classes,
+                                           const std::string& origin) {
   const uint32_t count = static_cast<uint32_t>(variants.size());
   std::vector<PlannedScenario> crossed;
   for (const PlannedScenario& layout : layouts) {
@@ -73,11 +81,12 @@ std::vector<PlannedScenario> CrossVariants(const std::vector<PlannedScenario>& l
       planned.source = layout.source + " " + where;
       const auto json = merged.find(layout.scenario_number);
       if (layout.status == PlanStatus::kValid && json != merged.end()) {
-        Json request = DeepMerge(json->second, variants[v].overrides);
+        Json request = DeepMerge(json->second.merged, variants[v].overrides);
         request["scenario_number"] = planned.scenario_number;
         request["seed"] = layout.seed;
         DecodePlannedRequest(request, where, &planned, &variants[v].overrides, nullptr);
-        CheckPlannedScene(classes, &variants[v].overrides, nullptr, &planned);
+        const Json own = DeepMerge(json->second.own, variants[v].overrides);
+        CheckPlannedScene(classes, &own, &defaults, &planned);
         if (planned.status == PlanStatus::kInvalid) planned.error += " (for " + layout.source + ")";
       } else if (planned.request_json.is_object()) {
         planned.request_json["scenario_number"] = planned.scenario_number;
@@ -98,8 +107,8 @@ struct BatchPlan {
   bool keep_layouts = false;    ///< whether layout_json is kept (the batch has variants)
   Batch batch;                  ///< the batch so far
   Json base;                    ///< the base request: defaults over a default-constructed one
-  std::map<uint32_t, std::string> used;  ///< each scenario number taken, by its source
-  std::map<uint32_t, Json> layout_json;  ///< each layout's JSON before decoding, for variants
+  std::map<uint32_t, std::string> used;        ///< each scenario number taken, by its source
+  std::map<uint32_t, LayoutJson> layout_json;  ///< each layout's JSON, for variants
 };
 
 // The base request: fields absent from defaults and overrides take a default-constructed
@@ -152,7 +161,7 @@ void PlanListed(const std::vector<ScenarioOverrides>& scenarios, BatchPlan* plan
     Json merged = DeepMerge(plan->base, listed[i]);
     merged["scenario_number"] = planned.scenario_number;
     merged["seed"] = planned.seed;
-    if (plan->keep_layouts) plan->layout_json[planned.scenario_number] = merged;
+    if (plan->keep_layouts) plan->layout_json[planned.scenario_number] = {merged, listed[i]};
     DecodePlannedRequest(merged, planned.source, &planned, &listed[i], &batch.defaults);
     CheckPlannedScene(plan->classes, &listed[i], &batch.defaults, &planned);
     batch.scenarios.push_back(std::move(planned));
@@ -183,10 +192,11 @@ PlannedScenario PlanOneGenerated(const GenerateSpec& spec, uint32_t number,
   planned.source = source;
   planned.seed = ScenarioSeed(plan->batch.settings.seed, number);
   try {
-    const Json generated = GenerateScenario(spec, plan->base, number, planned.seed);
-    if (plan->keep_layouts) plan->layout_json[number] = generated;
-    DecodePlannedRequest(generated, source, &planned, nullptr, &plan->batch.defaults);
-    CheckPlannedScene(plan->classes, nullptr, &plan->batch.defaults, &planned);
+    Json sampled;
+    const Json generated = GenerateScenario(spec, plan->base, number, planned.seed, &sampled);
+    if (plan->keep_layouts) plan->layout_json[number] = {generated, sampled};
+    DecodePlannedRequest(generated, source, &planned, &sampled, &plan->batch.defaults);
+    CheckPlannedScene(plan->classes, &sampled, &plan->batch.defaults, &planned);
   } catch (const GenerateError& error) {
     planned.status = PlanStatus::kInvalid;
     planned.error = source + ": " + error.what();
@@ -277,7 +287,8 @@ Batch ParseBatch(const Json& root, const std::string& origin, const std::string&
               return a.scenario_number < b.scenario_number;
             });
   if (!variants.empty()) {
-    batch.scenarios = CrossVariants(batch.scenarios, plan.layout_json, variants, classes, origin);
+    batch.scenarios =
+        CrossVariants(batch.scenarios, plan.layout_json, variants, batch.defaults, classes, origin);
     for (const VariantOverrides& variant : variants) batch.variants.push_back(variant.name);
   }
   return std::move(plan.batch);

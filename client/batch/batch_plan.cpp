@@ -207,13 +207,19 @@ void ResolveSimTimeout(protocol::RunScenarioRequest* request) {
 
 namespace {
 
-// A warning located like LocatedError, or, for a listed scenario whose value was written neither
-// in its entry nor in "defaults", "<path> (not set): <problem> (in <source>)".
+// A warning located like LocatedError, or, for a scenario whose value was written neither in its
+// entry (a generated one's: its sampled values) nor in "defaults", "<path> (not set): <problem>
+// (in <source>)", or, for a value a "generate" section sampled, "<path> (generated): <problem>
+// (in generate[i])", so that the same warning of many scenarios is printed once.
 std::string LocatedWarning(const SceneProblem& warning, const std::string& source,
                            const Json* overrides, const Json* defaults) {
-  const bool in_defaults = defaults != nullptr && JsonPathDepth(*defaults, warning.path) > 0;
-  if (overrides != nullptr && !in_defaults && JsonPathDepth(*overrides, warning.path) == 0) {
+  const size_t in_defaults = defaults != nullptr ? JsonPathDepth(*defaults, warning.path) : 0;
+  const size_t in_overrides = overrides != nullptr ? JsonPathDepth(*overrides, warning.path) : 0;
+  if (overrides != nullptr && in_defaults == 0 && in_overrides == 0) {
     return warning.path + " (not set): " + warning.problem + " (in " + source + ")";
+  }
+  if (source.rfind("generate[", 0) == 0 && in_overrides >= in_defaults) {
+    return warning.path + " (generated): " + warning.problem + " (in " + source + ")";
   }
   return LocatedError(warning.path, warning.problem, source, overrides, defaults);
 }

@@ -148,7 +148,7 @@ GenerateSpec ParseGenerateSpec(const Json& section, const std::string& origin,
 }
 
 Json GenerateScenario(const GenerateSpec& spec, const Json& defaults, uint32_t scenario_number,
-                      uint64_t seed) {
+                      uint64_t seed, Json* sampled_out) {
   Random random(seed);
   Json sampled = Json::object();
   const Endpoints ends = SampleEndpoints(spec, defaults, random, &sampled);
@@ -164,6 +164,7 @@ Json GenerateScenario(const GenerateSpec& spec, const Json& defaults, uint32_t s
   Json merged = DeepMerge(defaults.is_object() ? defaults : Json::object(), sampled);
   merged["scenario_number"] = scenario_number;
   merged["seed"] = seed;
+  if (sampled_out != nullptr) *sampled_out = std::move(sampled);
   return merged;
 }
 

@@ -85,8 +85,10 @@ class GenerateError : public std::runtime_error {
 
 /// The full request JSON of one generated scenario: the sampled values (from Random(seed), in
 /// the order above) merged over `defaults`, with "scenario_number" and "seed" set. Start and
-/// goal not sampled are read from the defaults (0 when absent). Throws GenerateError.
+/// goal not sampled are read from the defaults (0 when absent). When `sampled` is given it receives
+/// the sampled values alone (what the scenario changes over `defaults`, like a listed scenario's
+/// overrides). Throws GenerateError.
 Json GenerateScenario(const GenerateSpec& spec, const Json& defaults, uint32_t scenario_number,
-                      uint64_t seed);
+                      uint64_t seed, Json* sampled = nullptr);
 
 }  // namespace asg::client

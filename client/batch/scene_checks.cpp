@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include "catalog/actor_catalog.h"
@@ -44,11 +45,30 @@ std::string UnknownClass(const std::string& name, const ActorClasses& classes) {
   return start + " (its short names: " + aliases + ")";
 }
 
-// The first capture setting of `request` that renders no image, or nullopt: an aerial view
-// asked for without any aerial_padding (one image per padding).
+// Whether `settings` enables any view (a flag that renders an image of its own).
+bool AnyViewEnabled(const protocol::SceneCaptureSettings& settings) {
+  const bool views[] = {
+      settings.ortho_aerial,       settings.perspective_aerial, settings.front_aerial,
+      settings.left_front_aerial,  settings.left_aerial,        settings.left_rear_aerial,
+      settings.rear_aerial,        settings.right_rear_aerial,  settings.right_aerial,
+      settings.right_front_aerial, settings.vehicle_start_pov,  settings.vehicle_start_rear_aerial};
+  return std::any_of(std::begin(views), std::end(views), [](bool view) { return view; });
+}
+
+// The first capture setting of `request` that renders no image, or nullopt: captures asked for
+// with every view off, or an aerial view asked for without any aerial_padding (one image per
+// padding).
 std::optional<SceneProblem> CheckCapture(const protocol::RunScenarioRequest& request) {
   const protocol::SceneCaptureSettings& settings = request.scene_capture_settings;
-  if (!request.take_scene_capture || !settings.aerial_padding.empty()) return std::nullopt;
+  if (!request.take_scene_capture) return std::nullopt;
+  if (!AnyViewEnabled(settings)) {
+    return SceneProblem{"take_scene_capture",
+                        "true, but scene_capture_settings enables no view, so no image is "
+                        "rendered: set one of ortho_aerial (with aerial_padding), "
+                        "perspective_aerial, front_aerial, ..., vehicle_start_pov, "
+                        "vehicle_start_rear_aerial to true, or take_scene_capture to false"};
+  }
+  if (!settings.aerial_padding.empty()) return std::nullopt;
   const std::pair<const char*, bool> aerials[] = {
       {"ortho_aerial", settings.ortho_aerial}, {"perspective_aerial", settings.perspective_aerial}};
   for (const auto& [name, wanted] : aerials) {
