@@ -167,8 +167,63 @@ OverlayMesh GoalRing(const scene::World& world, const protocol::SceneCaptureSett
   return mesh;
 }
 
+bool CrossesJump(double before, double after, const std::vector<double>& jumps) {
+  // Stamps and jump times are the same clock; the tolerance absorbs the stamps' rounding to
+  // nanoseconds.
+  constexpr double kTolerance = 1e-6;  // [s]
+  for (const double jump : jumps) {
+    if (before < jump - kTolerance && jump - kTolerance <= after) return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// Adds `run`'s trajectory (not empty) as a ribbon `ribbon` [m] wide over a dark rim `outline`
+/// [m] wide, coloured by speed, not drawn across `jumps` [s].
+void AddTrajectory(const protocol::AnalyzeScenarioRequest& run, const Ground& ground, double ribbon,
+                   double outline, const std::vector<double>& jumps, OverlayMesh* mesh) {
+  const auto& trajectory = run.vehicle_trajectory;
+  std::vector<Eigen::Vector2d> points;
+  std::vector<double> speeds;
+  std::vector<bool> after_jump;  // no bar from the point before
+  const double fastest = FastestSpeed(run);
+  for (size_t i = 0; i < trajectory.size(); ++i) {
+    const protocol::OdometryWithoutCovariance& sample = trajectory[i];
+    const Eigen::Vector2d p(sample.pose.position.x, sample.pose.position.y);
+    const bool jumped =
+        i > 0 && !jumps.empty() &&
+        CrossesJump(trajectory[i - 1].header.stamp.Seconds(), sample.header.stamp.Seconds(), jumps);
+    // Keep samples at least half a ribbon apart (the last one, and both ends of a jump, always).
+    const bool next_jumps =
+        i + 1 < trajectory.size() && !jumps.empty() &&
+        CrossesJump(sample.header.stamp.Seconds(), trajectory[i + 1].header.stamp.Seconds(), jumps);
+    if (!points.empty() && (p - points.back()).norm() < 0.5 * ribbon &&
+        i + 1 != trajectory.size() && !jumped && !next_jumps) {
+      continue;
+    }
+    points.push_back(p);
+    speeds.push_back(Speed(sample));
+    after_jump.push_back(jumped);
+  }
+  // Dark outline first, then the coloured ribbon; round joints fill the corners.
+  for (int layer = 0; layer < 2; ++layer) {
+    const double width = layer == 0 ? ribbon + 2.0 * outline : ribbon;
+    for (size_t i = 0; i < points.size(); ++i) {
+      const Eigen::Vector4f color = layer == 0 ? kOutline : SpeedColor(speeds[i], fastest);
+      AddPolygon(*mesh, ground, points[i], RegularPolygon(points[i], 0.5 * width, 8, 0.0), color);
+      if (i + 1 < points.size() && !after_jump[i + 1]) {
+        const Eigen::Vector4f next = layer == 0 ? kOutline : SpeedColor(speeds[i + 1], fastest);
+        AddBar(*mesh, ground, points[i], points[i + 1], width, color, next);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 OverlayMesh RunMarks(const scene::World& world, const protocol::AnalyzeScenarioRequest* run,
-                     double metres_per_pixel) {
+                     double metres_per_pixel, const std::vector<double>& jumps) {
   OverlayMesh mesh;
   const Ground ground{*world.landscape};
   const double ribbon = std::max(0.35, 4.0 * metres_per_pixel);   // [m] trajectory width
@@ -176,33 +231,7 @@ OverlayMesh RunMarks(const scene::World& world, const protocol::AnalyzeScenarioR
   const double outline = std::max(0.15, 1.5 * metres_per_pixel);  // [m] dark rim
 
   if (run != nullptr && !run->vehicle_trajectory.empty()) {
-    const auto& trajectory = run->vehicle_trajectory;
-    std::vector<Eigen::Vector2d> points;
-    std::vector<double> speeds;
-    const double fastest = FastestSpeed(*run);
-    for (const protocol::OdometryWithoutCovariance& sample : trajectory) {
-      const Eigen::Vector2d p(sample.pose.position.x, sample.pose.position.y);
-      const double speed = Speed(sample);
-      // Keep samples at least half a ribbon apart (the last one always).
-      if (!points.empty() && (p - points.back()).norm() < 0.5 * ribbon &&
-          &sample != &trajectory.back()) {
-        continue;
-      }
-      points.push_back(p);
-      speeds.push_back(speed);
-    }
-    // Dark outline first, then the coloured ribbon; round joints fill the corners.
-    for (int layer = 0; layer < 2; ++layer) {
-      const double width = layer == 0 ? ribbon + 2.0 * outline : ribbon;
-      for (size_t i = 0; i < points.size(); ++i) {
-        const Eigen::Vector4f color = layer == 0 ? kOutline : SpeedColor(speeds[i], fastest);
-        AddPolygon(mesh, ground, points[i], RegularPolygon(points[i], 0.5 * width, 8, 0.0), color);
-        if (i + 1 < points.size()) {
-          const Eigen::Vector4f next = layer == 0 ? kOutline : SpeedColor(speeds[i + 1], fastest);
-          AddBar(mesh, ground, points[i], points[i + 1], width, color, next);
-        }
-      }
-    }
+    AddTrajectory(*run, ground, ribbon, outline, jumps, &mesh);
   }
 
   // Start arrow pointing along the start yaw.

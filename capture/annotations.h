@@ -49,9 +49,15 @@ OverlayMesh GoalRing(const scene::World& world, const protocol::SceneCaptureSett
 
 /// The ortho aerial's run marks: the start arrow always; the trajectory and the end marker when
 /// `run` is not null (before a run it is). Mark sizes grow with metres_per_pixel [m] so that they
-/// stay legible at any image size.
+/// stay legible at any image size. `jumps` [s] are the sim times at which the vehicle was moved
+/// by hand (an interactive run's teleports): the trajectory is not drawn across them, from its
+/// last sample stamped before a jump to its first stamped at or after it.
 OverlayMesh RunMarks(const scene::World& world, const protocol::AnalyzeScenarioRequest* run,
-                     double metres_per_pixel);
+                     double metres_per_pixel, const std::vector<double>& jumps = {});
+
+/// Whether the trajectory segment from a sample stamped `before` [s] to the next, stamped
+/// `after` [s], crosses one of `jumps` [s] (see RunMarks).
+bool CrossesJump(double before, double after, const std::vector<double>& jumps);
 
 /// The goal beacon (see above), for perspective views.
 OverlayMesh GoalBeacon(const scene::World& world, const protocol::SceneCaptureSettings& settings);

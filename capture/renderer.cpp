@@ -136,7 +136,7 @@ const std::string& CaptureRenderer::context_description() const {
 
 std::vector<protocol::CaptureImage> CaptureRenderer::Render(
     const scene::World& world, const protocol::RunScenarioRequest& request,
-    const protocol::AnalyzeScenarioRequest* run_result) {
+    const protocol::AnalyzeScenarioRequest* run_result, const std::vector<double>& jumps) {
   if (!request.take_scene_capture) return {};
   const protocol::SceneCaptureSettings& settings = request.scene_capture_settings;
   if (settings.image_size == 0 || settings.image_size > kMaxImageSize) {
@@ -177,7 +177,7 @@ std::vector<protocol::CaptureImage> CaptureRenderer::Render(
     if (view.marks_run) {
       // Ortho width over image size: the ortho projection's first element is 2 / width.
       const double metres_per_pixel = 2.0 / view.projection(0, 0) / size;
-      overlay.Append(RunMarks(world, run_result, metres_per_pixel));
+      overlay.Append(RunMarks(world, run_result, metres_per_pixel, jumps));
     }
     gl.DrawOverlay(overlay, view);
     std::vector<uint8_t> annotated = gl.target->ReadRgb();

@@ -39,9 +39,12 @@ class CaptureRenderer {
   /// termination reason for the annotated ortho aerial) or nullptr before a run. The vehicle is
   /// drawn at world.start with the shape of request.vehicle. Throws CaptureError naming the
   /// field and value when image_size is 0 or above kMaxImageSize, and on GL failures.
+  /// `jumps` [s]: the sim times of the run's teleports, drawn as gaps in its trajectory
+  /// (RunMarks).
   std::vector<protocol::CaptureImage> Render(const scene::World& world,
                                              const protocol::RunScenarioRequest& request,
-                                             const protocol::AnalyzeScenarioRequest* run_result);
+                                             const protocol::AnalyzeScenarioRequest* run_result,
+                                             const std::vector<double>& jumps = {});
 
   /// The context's description (platform, GL vendor, renderer, version), for logs.
   const std::string& context_description() const;

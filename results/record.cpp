@@ -34,6 +34,24 @@ struct Schema<results::RerunRecord> {
 };
 
 template <>
+struct Schema<results::Intervention> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("sim_time_s", m.sim_time_s);
+    v.Required("service", m.service);
+    v.Required("entity", m.entity);
+    v.Required("kind", m.kind);
+    v.Optional("from", m.from);
+    v.Optional("to", m.to);
+    v.Optional("linear_velocity", m.linear_velocity);
+    v.Optional("angular_velocity", m.angular_velocity);
+    v.Optional("uri", m.uri);
+    v.Optional("scope", m.scope);
+    v.Optional("control", m.control);
+  }
+};
+
+template <>
 struct Schema<results::ScenarioResult> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -72,8 +90,10 @@ struct Schema<results::ScenarioResult> {
     }
     if constexpr (std::is_same_v<V, FieldWriter>) {
       if (!m.capture_error.empty()) v.Optional("capture_error", m.capture_error);
+      if (!m.interventions.empty()) v.Optional("interventions", m.interventions);
     } else {
       v.Optional("capture_error", m.capture_error);
+      v.Optional("interventions", m.interventions);
     }
   }
 };
@@ -107,6 +127,10 @@ namespace asg::results {
 // Encoding and strict decoding hooks (ADL, as for the messages).
 void to_json(Json& j, const RerunRecord& value) { json::EncodeFields(j, value); }
 void Decode(const Json& j, const std::string& path, RerunRecord* value) {
+  json::DecodeFields(j, path, value);
+}
+void to_json(Json& j, const Intervention& value) { json::EncodeFields(j, value); }
+void Decode(const Json& j, const std::string& path, Intervention* value) {
   json::DecodeFields(j, path, value);
 }
 void to_json(Json& j, const AttemptTiming& value) { json::EncodeFields(j, value); }

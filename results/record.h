@@ -7,7 +7,9 @@
 // record of how many tries a scenario took: faults change timing.json, never result.json).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,6 +17,7 @@
 
 #include "protocol/messages.h"
 #include "protocol/messages_json.h"
+#include "protocol/node_messages.h"
 
 namespace asg::results {
 
@@ -45,6 +48,29 @@ struct RerunRecord {
   bool operator==(const RerunRecord&) const = default;
 };
 
+/// A change a person made to an interactive run (docs/interactive.md, "Interventions"): what,
+/// when and through which service. Only the fields of its kind are set (written when set).
+struct Intervention {
+  double sim_time_s = 0.0;  ///< [s] the run's simulated time when it was made
+  std::string service;      ///< the service that made it, e.g. "SetEntityState"
+  std::string entity;       ///< the entity changed, e.g. "vehicle", "tree_0_0"; "all" for a reset
+  /// "teleport", "velocity", "entity_moved", "entity_spawned", "entity_deleted", "reset" or
+  /// "ego_control".
+  std::string kind;
+  std::optional<std::array<double, 3>> from;  ///< [m] where the entity was (moves, deletions)
+  std::optional<std::array<double, 3>> to;    ///< [m] where it was put (moves, spawns)
+  std::optional<std::array<double, 3>> linear_velocity;   ///< [m/s] velocity: set, world frame
+  std::optional<std::array<double, 3>> angular_velocity;  ///< [rad/s] velocity: set
+  std::optional<std::string> uri;                         ///< entity_spawned: the class spawned
+  std::optional<int> scope;                               ///< reset: ResetSimulation's scope
+  std::optional<protocol::EgoControl> control;            ///< ego_control: the command
+  bool operator==(const Intervention&) const = default;
+};
+
+/// An intervention as result.json writes it, and back strictly (errors name the JSON path).
+void to_json(Json& j, const Intervention& value);
+void Decode(const Json& j, const std::string& path, Intervention* value);
+
 /// The deterministic outcome of one scenario: exactly the content of result.json. The fields
 /// termination_reason, vehicle_sim_time and counters are meaningful (and written) only when
 /// status is kDone; error only when it is not.
@@ -69,6 +95,9 @@ struct ScenarioResult {
                                       ///< as in ScenarioTiming::attempts)
   std::vector<std::string> captures;  ///< file names in captures/, e.g. "ortho_aerial_pad0.png"
   std::string capture_error;          ///< why captures asked for are missing; empty when none
+  /// An interactive run's interventions in sim-time order; empty (not written) for a run nobody
+  /// changed, as every batch run.
+  std::vector<Intervention> interventions;
   bool operator==(const ScenarioResult&) const = default;
 };
 
@@ -102,7 +131,7 @@ struct ScenarioTiming {
 /// result.json's object, in this order: scenario_number, status, seed, variant and layout (in a
 /// variant batch only), reruns, captures, then termination_reason, termination_reason_name,
 /// vehicle_sim_time, counters, regret (when computed) and failure_id (when set) when done, or
-/// error when not, and capture_error when captures failed.
+/// error when not, capture_error when captures failed, and interventions when there were any.
 Json ResultToJson(const ScenarioResult& result);
 /// Reads a result.json object back strictly (the messages' schema rules: every field of its
 /// status, no unknown key); throws ResultError "<origin>: <json path>: <problem>".

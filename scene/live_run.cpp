@@ -92,6 +92,8 @@ void LiveRun::StartFreshRun() {
   const VehicleState settled = state_->vehicle->State();
   settled_position_ = settled.position;
   settled_orientation_ = settled.orientation;
+  rest_height_ = settled.position.z() -
+                 world_->landscape->HeightAt(settled.position.x(), settled.position.y());
   linear_acceleration_ = Eigen::Vector3d::Zero();
   angular_acceleration_ = Eigen::Vector3d::Zero();
 }
@@ -114,8 +116,16 @@ void LiveRun::ResetTime() {
   outcome_.reset();
 }
 
+void LiveRun::LeaveOutJump(const Eigen::Vector3d& from, const Eigen::Vector3d& to) {
+  // The distance is summed at tick boundaries from previous_xy: the part driven since the last
+  // one is counted now, and the next one counts from where the vehicle lands.
+  state_->analysis.counters.distance_travelled += (from.head<2>() - state_->previous_xy).norm();
+  state_->previous_xy = to.head<2>();
+}
+
 void LiveRun::ResetState() {
   ASG_CHECK(loaded());
+  LeaveOutJump(state_->vehicle->State().position, settled_position_);
   state_->vehicle->Teleport(settled_position_, settled_orientation_, Eigen::Vector3d::Zero(),
                             Eigen::Vector3d::Zero());
   for (size_t i = 0; i < world_->actors.size(); ++i) {

@@ -103,6 +103,10 @@ struct EntityStateChange {
   std::optional<Eigen::Quaterniond> orientation;    ///< with position
   std::optional<Eigen::Vector3d> linear_velocity;   ///< [m/s]
   std::optional<Eigen::Vector3d> angular_velocity;  ///< [rad/s]
+  /// The vehicle's position z is replaced by the height at which it rests on the ground (the
+  /// ground's height plus that of its settled start pose above the ground); an actor always
+  /// stands on the ground.
+  bool snap_to_ground = false;
 };
 
 /// One scenario, open for stepping and editing.
@@ -132,8 +136,9 @@ class LiveRun {
   /// Restarts the clock where the entities are: time 0, an empty trajectory, counters and
   /// termination timers restarted, the scenario's driver anew (manual control is kept).
   void ResetTime();
-  /// Puts the vehicle back at its settled start pose at rest, and every actor (spawned ones
-  /// included) back where it was placed; the clock runs on.
+  /// Puts the vehicle back at its settled start pose at rest (the jump left out of the
+  /// distance travelled), and every actor (spawned ones included) back where it was placed; the
+  /// clock runs on.
   void ResetState();
   /// Deletes every spawned actor.
   void DeleteSpawned();
@@ -177,7 +182,8 @@ class LiveRun {
   std::optional<EntityKinematics> Kinematics(const std::string& name) const;
   /// Sets the entity's state. The vehicle is teleported (pose) and given velocities (twist);
   /// an actor is moved on the ground (x, y and the yaw of the orientation; z follows the ground)
-  /// and refuses non-zero velocities (kOperationFailed).
+  /// and refuses non-zero velocities (kOperationFailed). A teleport's jump is not driven: the
+  /// run's distance_travelled leaves it out.
   EntityOutcome SetState(const std::string& name, const EntityStateChange& change);
   /// Spawns an actor of a catalog class (asg://actor/<name>) at scale 1 on the ground.
   EntityOutcome Spawn(const SpawnRequest& request);
@@ -196,6 +202,8 @@ class LiveRun {
   void TearDown();
   /// Rebuilds the actor bodies and the ray tracing scene after world_.actors changed.
   void ActorsChanged();
+  /// Counts the vehicle's driven distance up to `from` [m] and none of its jump to `to` [m].
+  void LeaveOutJump(const Eigen::Vector3d& from, const Eigen::Vector3d& to);
   int ActorIndex(const std::string& name) const;
   Driver& ActiveDriver();
 
@@ -215,6 +223,7 @@ class LiveRun {
   std::optional<RunOutcome> outcome_;
   Eigen::Vector3d settled_position_ = Eigen::Vector3d::Zero();
   Eigen::Quaterniond settled_orientation_ = Eigen::Quaterniond::Identity();
+  double rest_height_ = 0.0;  // [m] the settled vehicle's height above the ground under it
   Eigen::Vector3d linear_acceleration_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d angular_acceleration_ = Eigen::Vector3d::Zero();
 };

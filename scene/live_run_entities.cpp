@@ -196,11 +196,14 @@ EntityOutcome LiveRun::SetState(const std::string& name, const EntityStateChange
   const terrain::Landscape& landscape = *world_->landscape;
   if (name == kVehicleName) {
     const VehicleState now = state_->vehicle->State();
-    const Eigen::Vector3d position = change.position.value_or(now.position);
+    Eigen::Vector3d position = change.position.value_or(now.position);
     const Eigen::Quaterniond orientation = change.orientation.value_or(now.orientation);
     if (change.position || change.orientation) {
       const std::string problem = PoseProblem(position, orientation, landscape);
       if (!problem.empty()) return Failure(EntityStatus::kInvalidPose, "vehicle: " + problem, name);
+    }
+    if (change.position && change.snap_to_ground) {
+      position.z() = landscape.HeightAt(position.x(), position.y()) + rest_height_;
     }
     const Eigen::Vector3d linear =
         change.linear_velocity.value_or(now.orientation * now.linear_velocity);
@@ -209,6 +212,7 @@ EntityOutcome LiveRun::SetState(const std::string& name, const EntityStateChange
     if (!Finite(linear) || !Finite(angular)) {
       return Failure(EntityStatus::kInvalidPose, "vehicle: twist is not finite", name);
     }
+    if (change.position) LeaveOutJump(now.position, position);
     state_->vehicle->Teleport(position, orientation.normalized(), linear, angular);
     linear_acceleration_ = Eigen::Vector3d::Zero();
     angular_acceleration_ = Eigen::Vector3d::Zero();

@@ -65,6 +65,44 @@ TEST(RunMarks, TrajectoryAndEndMarkerOnlyAfterARun) {
   EXPECT_TRUE(colors.count({blue[0], blue[1], blue[2]}));
 }
 
+/// Whether a triangle of `mesh` covers the ground point `p`.
+bool Covers(const OverlayMesh& mesh, const Eigen::Vector2d& p) {
+  for (size_t i = 0; i + 2 < mesh.positions.size(); i += 3) {
+    const Eigen::Vector2d a = mesh.positions[i].head<2>().cast<double>();
+    const Eigen::Vector2d b = mesh.positions[i + 1].head<2>().cast<double>();
+    const Eigen::Vector2d c = mesh.positions[i + 2].head<2>().cast<double>();
+    const auto side = [&](const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
+      return (v.x() - u.x()) * (p.y() - u.y()) - (v.y() - u.y()) * (p.x() - u.x());
+    };
+    const double d1 = side(a, b), d2 = side(b, c), d3 = side(c, a);
+    const bool negative = d1 < 0 || d2 < 0 || d3<0, positive = d1> 0 || d2 > 0 || d3 > 0;
+    if (!(negative && positive)) return true;
+  }
+  return false;
+}
+
+TEST(RunMarks, AJumpIsAGapInTheTrajectory) {
+  const scene::World world = FlatWorld();
+  protocol::AnalyzeScenarioRequest run;
+  // Driven from x = 10 to 19 along y = 10, moved by hand to x = 40 at 1.0 s (the sample stamped
+  // 1.0 s is after the move), driven on.
+  for (int i = 0; i <= 20; ++i) {
+    protocol::OdometryWithoutCovariance sample;
+    sample.header.stamp = protocol::Time::FromSeconds(0.1 * i);
+    sample.pose.position.x = i < 10 ? 10.0 + i : 30.0 + i;
+    sample.pose.position.y = 10.0;
+    run.vehicle_trajectory.push_back(sample);
+  }
+  EXPECT_TRUE(Covers(RunMarks(world, &run, 0.1), {30.0, 10.0}));  // drawn across without jumps
+  const OverlayMesh gap = RunMarks(world, &run, 0.1, {1.0});
+  EXPECT_FALSE(Covers(gap, {30.0, 10.0}));
+  EXPECT_TRUE(Covers(gap, {15.5, 10.0}));  // driven before
+  EXPECT_TRUE(Covers(gap, {45.5, 10.0}));  // and after
+  EXPECT_TRUE(CrossesJump(0.9, 1.0, {1.0}));
+  EXPECT_FALSE(CrossesJump(1.0, 1.1, {1.0}));
+  EXPECT_FALSE(CrossesJump(0.8, 0.9, {1.0}));
+}
+
 TEST(GoalBeacon, StandsOnTheGoalInTheGoalColourAndFadesWhenHidden) {
   protocol::SceneCaptureSettings settings;
   settings.goal_shere_color = {1.0, 0.0, 0.0, 1.0};

@@ -111,6 +111,36 @@ TEST(ResultJsonTest, AFailureIdIsWrittenOnlyWhenSetAndRoundTrips) {
   EXPECT_TRUE(error.starts_with("r.json: failure_id: ")) << error;
 }
 
+TEST(ResultJsonTest, InterventionsAreWrittenOnlyWhenThereAreAnyAndRoundTrip) {
+  ScenarioResult done = SampleDone();
+  const std::string without = ResultToJson(done).dump();
+  EXPECT_EQ(without.find("interventions"), std::string::npos);
+  Intervention teleport;
+  teleport.sim_time_s = 2.05;
+  teleport.service = "SetEntityState";
+  teleport.entity = "vehicle";
+  teleport.kind = "teleport";
+  teleport.from = {{15.0, 15.0, 0.7}};
+  teleport.to = {{32.0, 32.0, 0.7}};
+  Intervention command = teleport;
+  command.kind = "ego_control";
+  command.service = "EgoControl_ID";
+  command.from.reset();
+  command.to.reset();
+  command.control = protocol::EgoControl{0.5, 0.0, 0.0, 1};
+  done.interventions = {teleport, command};
+  const Json json = ResultToJson(done);
+  EXPECT_EQ(json["interventions"][0].dump(),
+            R"({"sim_time_s":2.05,"service":"SetEntityState","entity":"vehicle","kind":"teleport",)"
+            R"("from":[15.0,15.0,0.7],"to":[32.0,32.0,0.7]})");
+  EXPECT_EQ(json["interventions"][1]["control"]["forward_amount"], 0.5);
+  EXPECT_EQ(ResultFromJson(json, "r.json"), done);
+  Json misspelt = json;
+  misspelt["interventions"][0]["knd"] = "teleport";
+  const std::string error = ResultErrorOf(misspelt);
+  EXPECT_NE(error.find("interventions[0]"), std::string::npos) << error;
+}
+
 TEST(ResultJsonTest, FieldsAreWrittenInDeclarationOrder) {
   std::vector<std::string> keys;
   const Json json = ResultToJson(SampleDone());

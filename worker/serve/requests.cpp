@@ -2,6 +2,9 @@
 // service reads them (the first bad one is the one reported).
 #include "worker/serve/requests.h"
 
+#include <cmath>
+
+#include "core/number_format.h"
 #include "worker/serve/request_reader.h"
 #include "worker/serve/simulation_clock.h"
 
@@ -40,6 +43,8 @@ struct Schema<worker::serve::PoseValue> {
   static void Fields(V& v, M& m) {
     v.Optional("position", m.position);
     v.Optional("orientation", m.orientation);
+    v.Optional("yaw_deg", m.yaw_deg);
+    v.Optional("snap_to_ground", m.snap_to_ground);
   }
 };
 
@@ -338,6 +343,14 @@ struct Schema<worker::serve::LoadScenarioRequest> {
 };
 
 template <>
+struct Schema<worker::serve::GetResultRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("include_trajectory", m.include_trajectory);
+  }
+};
+
+template <>
 struct Schema<worker::serve::CaptureSceneRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -348,6 +361,26 @@ struct Schema<worker::serve::CaptureSceneRequest> {
 }  // namespace asg::json
 
 namespace asg::worker::serve {
+
+Eigen::Quaterniond PoseValue::Orientation(const std::string& path) const {
+  if (!yaw_deg) return orientation ? orientation->ToEigen() : Eigen::Quaterniond::Identity();
+  const Eigen::Quaterniond yaw(
+      Eigen::AngleAxisd(*yaw_deg * M_PI / 180.0, Eigen::Vector3d::UnitZ()));
+  if (!orientation) return yaw;
+  const Eigen::Quaterniond given = orientation->ToEigen();
+  const double norm = given.norm();
+  if (!std::isfinite(norm) || norm < 1e-6) return given;  // refused as not a rotation later
+  const double apart_deg = given.normalized().angularDistance(yaw) * 180.0 / M_PI;
+  if (apart_deg > kYawTolerance) {
+    const QuaternionValue& q = *orientation;
+    throw std::invalid_argument(
+        path + ": orientation (" + core::FormatNumber(q.x) + ", " + core::FormatNumber(q.y) + ", " +
+        core::FormatNumber(q.z) + ", " + core::FormatNumber(q.w) +
+        ") and yaw_deg = " + core::FormatNumber(*yaw_deg) + " disagree by " +
+        core::FormatNumber(apart_deg, 3) + " deg; give one of them");
+  }
+  return given;
+}
 
 template <class T>
 void ReadRequest(const json::Json& body, T* request) {
@@ -377,6 +410,7 @@ template void ReadRequest(const json::Json&, ClosedLoopStepRequest*);
 template void ReadRequest(const json::Json&, SampleSensorsRequest*);
 template void ReadRequest(const json::Json&, WeatherRequest*);
 template void ReadRequest(const json::Json&, LoadScenarioRequest*);
+template void ReadRequest(const json::Json&, GetResultRequest*);
 template void ReadRequest(const json::Json&, CaptureSceneRequest*);
 
 }  // namespace asg::worker::serve

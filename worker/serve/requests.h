@@ -35,10 +35,20 @@ struct QuaternionValue {
   Eigen::Quaterniond ToEigen() const { return {w, x, y, z}; }
 };
 
-/// geometry_msgs/Pose.
+/// geometry_msgs/Pose, with two extensions: `yaw_deg` (a heading in degrees, as batch files
+/// give it) and `snap_to_ground`.
 struct PoseValue {
-  Vector3Value position;        ///< [m]
-  QuaternionValue orientation;  ///< entity -> world
+  Vector3Value position;                       ///< [m]
+  std::optional<QuaternionValue> orientation;  ///< entity -> world
+  std::optional<double> yaw_deg;  ///< [deg] a rotation about z, counter-clockwise from +x
+  bool snap_to_ground = false;    ///< z is replaced by the height resting on the ground
+
+  /// The orientation given: the quaternion, else yaw_deg's rotation about z, else the identity.
+  /// Throws std::invalid_argument naming `path` (e.g. "state.pose") and both values when the
+  /// two are given and differ by more than kYawTolerance.
+  Eigen::Quaterniond Orientation(const std::string& path) const;
+  /// [deg] how far a quaternion and yaw_deg given together may differ.
+  static constexpr double kYawTolerance = 0.01;
 };
 
 /// std_msgs/Header: only "world" is a known frame; the stamp is not read.
@@ -241,6 +251,11 @@ struct WeatherRequest {
 struct LoadScenarioRequest {
   std::string folder;  ///< a scenario folder of a result
   json::Json request;  ///< a RunScenario body (an object), null when absent
+};
+
+/// GetResult.
+struct GetResultRequest {
+  bool include_trajectory = false;  ///< give the analysis' vehicle_trajectory too
 };
 
 /// CaptureScene.

@@ -20,12 +20,14 @@ void RunResults::Clear() {
   result_folder_.clear();
 }
 
-void RunResults::RunEnded(const scene::LiveRun& live, SceneCaptures& captures, SessionLogs& logs) {
+void RunResults::RunEnded(const scene::LiveRun& live, const InterventionLog& interventions,
+                          SceneCaptures& captures, SessionLogs& logs) {
   const scene::RunOutcome& outcome = *live.outcome();
   const auto* result = std::get_if<scene::RunResult>(&outcome);
   if (result == nullptr) {
     const auto& aborted = std::get<scene::RunAborted>(outcome);
     result_json_ = {{"aborted", true}, {"reason", aborted.reason}, {"time", aborted.time}};
+    if (!interventions.entries().empty()) result_json_["interventions"] = interventions.entries();
     logs.Diagnostic(0, "warning", "run aborted: " + aborted.reason);
     return;
   }
@@ -39,7 +41,8 @@ void RunResults::RunEnded(const scene::LiveRun& live, SceneCaptures& captures, S
   const std::string reason(protocol::TerminationReasonName(result->reason()));
   result_json_ = json::Json(analysis);
   result_json_["termination_reason_name"] = reason;
-  if (!folder_.empty()) WriteFolder(live, analysis, captures, logs);
+  if (!interventions.entries().empty()) result_json_["interventions"] = interventions.entries();
+  if (!folder_.empty()) WriteFolder(live, analysis, interventions, captures, logs);
   logs.Diagnostic(
       0, "info",
       "run ended: " + reason + " at " + std::to_string(analysis.vehicle_sim_time) + " s");
@@ -47,19 +50,22 @@ void RunResults::RunEnded(const scene::LiveRun& live, SceneCaptures& captures, S
 
 void RunResults::WriteFolder(const scene::LiveRun& live,
                              const protocol::AnalyzeScenarioRequest& analysis,
-                             SceneCaptures& captures, SessionLogs& logs) {
+                             const InterventionLog& interventions, SceneCaptures& captures,
+                             SessionLogs& logs) {
   const protocol::RunScenarioRequest& request = live.request();
   ScenarioCompleted completed{analysis, {}, {}};
   if (request.take_scene_capture) {
     // The same captures as the farm's: the scenario's views with the run annotated.
     try {
-      completed.captures = captures.RenderRun(live.world(), request, analysis);
+      completed.captures =
+          captures.RenderRun(live.world(), request, analysis, interventions.Jumps());
     } catch (const capture::CaptureError& error) {
       completed.capture_error = error.what();
     }
   }
-  const results::ScenarioRecord record =
+  results::ScenarioRecord record =
       CompletedRecord(request, std::move(completed), worker_id_, 0.0, "interactive");
+  record.result.interventions = interventions.entries();
   try {
     results::WriteScenarioFolder(folder_ / "interactive", record);
     result_folder_ = results::ScenarioFolder(folder_ / "interactive",

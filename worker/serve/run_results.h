@@ -8,6 +8,7 @@
 
 #include "json/json.h"
 #include "scene/live_run.h"
+#include "worker/serve/interventions.h"
 #include "worker/serve/logs.h"
 #include "worker/serve/scene_captures.h"
 
@@ -23,13 +24,16 @@ class RunResults {
   void Loaded(const std::filesystem::path& folder);
   /// A fresh run began: no result yet.
   void Clear();
-  /// Records the end of `live`'s run (ended()): the result JSON and, when the scenario came from
-  /// a folder, its scenario folder with the captures the request asks for, rendered by
-  /// `captures`. What happened is logged in `logs`: the end, or why the folder was not written.
-  void RunEnded(const scene::LiveRun& live, SceneCaptures& captures, SessionLogs& logs);
+  /// Records the end of `live`'s run (ended()) with its `interventions`: the result JSON and,
+  /// when the scenario came from a folder, its scenario folder with the captures the request
+  /// asks for, rendered by `captures` (the vehicle's jumps drawn as gaps). What happened is
+  /// logged in `logs`: the end, or why the folder was not written.
+  void RunEnded(const scene::LiveRun& live, const InterventionLog& interventions,
+                SceneCaptures& captures, SessionLogs& logs);
 
-  /// The AnalyzeScenario JSON of the ended run (regret and termination_reason_name included; an
-  /// aborted run: {aborted, reason, time}), or null before an end.
+  /// The AnalyzeScenario JSON of the ended run (regret, termination_reason_name and, when there
+  /// were any, interventions included; an aborted run: {aborted, reason, time}), or null before
+  /// an end.
   const json::Json& result_json() const { return result_json_; }
   /// Where the ended run's folder was written, or empty.
   const std::filesystem::path& result_folder() const { return result_folder_; }
@@ -39,7 +43,8 @@ class RunResults {
  private:
   /// Writes the scenario folder of the run ended with `analysis` under folder_/interactive.
   void WriteFolder(const scene::LiveRun& live, const protocol::AnalyzeScenarioRequest& analysis,
-                   SceneCaptures& captures, SessionLogs& logs);
+                   const InterventionLog& interventions, SceneCaptures& captures,
+                   SessionLogs& logs);
 
   uint16_t worker_id_;
   std::filesystem::path folder_;

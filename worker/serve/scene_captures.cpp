@@ -36,8 +36,8 @@ std::vector<protocol::CaptureImage> SceneCaptures::Capture(
 
 std::vector<protocol::CaptureImage> SceneCaptures::RenderRun(
     const scene::World& world, const protocol::RunScenarioRequest& request,
-    const protocol::AnalyzeScenarioRequest& analysis) {
-  return Renderer().Render(world, request, &analysis);
+    const protocol::AnalyzeScenarioRequest& analysis, const std::vector<double>& jumps) {
+  return Renderer().Render(world, request, &analysis, jumps);
 }
 
 }  // namespace asg::worker::serve

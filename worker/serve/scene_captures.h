@@ -41,11 +41,13 @@ class SceneCaptures {
   /// capture::CaptureError as capture::CaptureRenderer does.
   std::vector<protocol::CaptureImage> Capture(const scene::LiveRun& live,
                                               const protocol::SceneCaptureSettings& settings);
-  /// Renders the captures of an ended run, as the farm's result folders have them. Throws
+  /// Renders the captures of an ended run, as the farm's result folders have them, its
+  /// trajectory not drawn across `jumps` [s] (the sim times of its teleports). Throws
   /// capture::CaptureError as capture::CaptureRenderer does.
   std::vector<protocol::CaptureImage> RenderRun(const scene::World& world,
                                                 const protocol::RunScenarioRequest& request,
-                                                const protocol::AnalyzeScenarioRequest& analysis);
+                                                const protocol::AnalyzeScenarioRequest& analysis,
+                                                const std::vector<double>& jumps = {});
 
  private:
   /// The renderer, created at its first use.

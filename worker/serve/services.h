@@ -29,6 +29,11 @@ int EntityCode(scene::EntityStatus status);
 int SpawnCode(scene::EntityStatus status);
 /// The message of a service that needs a loaded scenario.
 std::string NotLoaded();
+/// Sets `entity`'s state (scene::LiveRun::SetState) for `service` and, when it was set, records
+/// the intervention in the session's InterventionLog. Requires a loaded scenario.
+scene::EntityOutcome SetStateRecorded(Session& session, const std::string& service,
+                                      const std::string& entity,
+                                      const scene::EntityStateChange& change);
 
 /// Adds the services of each family.
 void AddSimulationInterfacesServices(std::map<std::string, Service>* services);

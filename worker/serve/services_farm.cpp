@@ -3,6 +3,7 @@
 
 #include "capture/capture_error.h"
 #include "protocol/messages_json.h"
+#include "results/folder.h"
 #include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
@@ -61,12 +62,18 @@ Reply LoadScenario(Session& session, const Call& call) {
                 {"entities", session.live().EntityNames().size()},
                 {"driver", Json(scenario.driver)["type"]},
                 {"state", SimStateName(session.clock().state())}};
+  if (!from.empty()) {
+    // Where the files go, relative to the folder given: nothing the client did not name.
+    reply["log_folder"] = "interactive";
+    reply["result_folder"] = "interactive/" + results::ScenarioFolderName(
+                                                  static_cast<uint32_t>(scenario.scenario_number));
+  }
   if (scenario.vehicle_nodes.count > 0) reply["note"] = NodesNote(scenario);
   return reply;
 }
 
 Reply GetResult(Session& session, const Call& call) {
-  ReadRequest<EmptyRequest>(call.body());
+  const bool include_trajectory = ReadRequest<GetResultRequest>(call.body()).include_trajectory;
   const RunResults& results = session.results();
   if (results.result_json().is_null()) {
     return {{{"success", false},
@@ -74,6 +81,7 @@ Reply GetResult(Session& session, const Call& call) {
              {"description", "no run has ended yet (the state becomes STATE_STOPPED at the end)"}}};
   }
   Json body = {{"success", true}, {"available", true}, {"analysis", results.result_json()}};
+  if (!include_trajectory) body["analysis"].erase("vehicle_trajectory");
   if (!results.result_folder().empty()) body["folder"] = results.result_folder().string();
   return {body};
 }

@@ -71,6 +71,10 @@ Reply EgoControl(Session& session, const Call& call) {
   }
   if (!session.live().loaded()) return Answer(false, kNoEgo);
   session.live().SetManualControl(protocol::ToPhysXControl(ego, session.live().request().vehicle));
+  results::Intervention command =
+      MakeIntervention(session.live(), "EgoControl_ID", "vehicle", "ego_control");
+  command.control = ego;
+  session.interventions().Add(std::move(command));
   return Answer(true, "complete");
 }
 

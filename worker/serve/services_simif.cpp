@@ -151,7 +151,7 @@ Reply SpawnEntity(Session& session, const Call& call) {
   spawn.entity_namespace = request.entity_namespace;
   const std::string& frame = request.initial_pose.header.frame_id;  // the stamp is ignored
   spawn.position = request.initial_pose.pose.position.ToEigen();
-  spawn.orientation = request.initial_pose.pose.orientation.ToEigen();
+  spawn.orientation = request.initial_pose.pose.Orientation("initial_pose.pose");
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
   if (!frame.empty() && frame != "world") {
     return {{{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
@@ -159,6 +159,13 @@ Reply SpawnEntity(Session& session, const Call& call) {
              {"entity_name", ""}}};
   }
   const scene::EntityOutcome outcome = session.live().Spawn(spawn);
+  if (outcome.status == scene::EntityStatus::kOk) {
+    results::Intervention spawned =
+        MakeIntervention(session.live(), "SpawnEntity", outcome.name, "entity_spawned");
+    spawned.uri = spawn.uri;
+    spawned.to = Xyz(session.live().Kinematics(outcome.name)->position);
+    session.interventions().Add(std::move(spawned));
+  }
   return {{{"result", ResultJson(SpawnCode(outcome.status), outcome.message)},
            {"entity_name", outcome.status == scene::EntityStatus::kOk ? outcome.name : ""}}};
 }
@@ -166,7 +173,14 @@ Reply SpawnEntity(Session& session, const Call& call) {
 Reply DeleteEntity(Session& session, const Call& call) {
   const std::string name = ReadRequest<EntityRequest>(call.body()).entity;
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  const std::optional<scene::EntityKinematics> before = session.live().Kinematics(name);
   const scene::EntityOutcome outcome = session.live().Delete(name);
+  if (outcome.status == scene::EntityStatus::kOk) {
+    results::Intervention deleted =
+        MakeIntervention(session.live(), "DeleteEntity", name, "entity_deleted");
+    deleted.from = Xyz(before->position);
+    session.interventions().Add(std::move(deleted));
+  }
   return {{{"result", ResultJson(EntityCode(outcome.status), outcome.message)}}};
 }
 
@@ -241,13 +255,15 @@ Reply SetEntityState(Session& session, const Call& call) {
   scene::EntityStateChange change;
   if (request.set_pose) {
     change.position = request.state.pose.position.ToEigen();
-    change.orientation = request.state.pose.orientation.ToEigen();
+    change.orientation = request.state.pose.Orientation("state.pose");
+    change.snap_to_ground = request.state.pose.snap_to_ground;
   }
   if (request.set_twist) {
     change.linear_velocity = request.state.twist.linear.ToEigen();
     change.angular_velocity = request.state.twist.angular.ToEigen();
   }
-  const scene::EntityOutcome outcome = session.live().SetState(request.entity, change);
+  const scene::EntityOutcome outcome =
+      SetStateRecorded(session, "SetEntityState", request.entity, change);
   const int code =
       outcome.status == scene::EntityStatus::kInvalidPose ? 101 : EntityCode(outcome.status);
   return {{{"result", ResultJson(code, outcome.message)}}};
@@ -271,12 +287,22 @@ Reply ResetSimulation(Session& session, const Call& call) {
                                        ": only SCOPE_TIME (1), SCOPE_STATE (2), SCOPE_SPAWNED (4), "
                                        "their sums and SCOPE_ALL (255) are understood")}}};
   }
-  if (scope & 4) session.live().DeleteSpawned();
-  if (scope & 2) session.live().ResetState();
+  scene::LiveRun& live = session.live();
+  const Eigen::Vector3d from = live.vehicle_state().position;
+  if (scope & 4) live.DeleteSpawned();
+  if (scope & 2) live.ResetState();
   if (scope & 1) {
-    session.live().ResetTime();
+    live.ResetTime();
     session.clock().RestartPace();  // as above: the pace restarts with the clock
+    session.interventions().ClockRestarted();
   }
+  results::Intervention reset = MakeIntervention(live, "ResetSimulation", "all", "reset");
+  reset.scope = scope;
+  if (scope & 2) {
+    reset.from = Xyz(from);
+    reset.to = Xyz(live.vehicle_state().position);
+  }
+  session.interventions().Add(std::move(reset));
   return {{{"result", ResultJson(kOk)}}};
 }
 
@@ -348,12 +374,14 @@ Reply StepSimulation(Session& session, const Call& call) {
     return later;
   }
   const uint64_t done = clock.StepNow(steps);
+  const double time = session.live().time();
   if (done < steps) {
     return {
         {{"result", ResultJson(kOperationFailed, "the run ended after " + std::to_string(done) +
-                                                     " of " + std::to_string(steps) + " steps")}}};
+                                                     " of " + std::to_string(steps) + " steps")},
+         {"simulation_time", time}}};
   }
-  return {{{"result", ResultJson(kOk)}}};
+  return {{{"result", ResultJson(kOk)}, {"simulation_time", time}}};
 }
 
 Reply SimulateSteps(Session& session, const Call& call) {
@@ -383,6 +411,18 @@ Reply CancelSimulateSteps(Session& session, const Call& call) {
 }
 
 }  // namespace
+
+scene::EntityOutcome SetStateRecorded(Session& session, const std::string& service,
+                                      const std::string& entity,
+                                      const scene::EntityStateChange& change) {
+  scene::LiveRun& live = session.live();
+  const std::optional<scene::EntityKinematics> before = live.Kinematics(entity);
+  scene::EntityOutcome outcome = live.SetState(entity, change);
+  if (outcome.status == scene::EntityStatus::kOk) {
+    RecordStateChange(live, service, entity, change, *before, &session.interventions());
+  }
+  return outcome;
+}
 
 int EntityCode(scene::EntityStatus status) {
   switch (status) {

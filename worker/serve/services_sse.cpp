@@ -147,11 +147,13 @@ Reply SetRuntimeActors(Session& session, const Call& call) {
   const auto request = ReadRequest<SetRuntimeActorsRequest>(call.body());
   if (!session.live().loaded()) return Failed(NotLoaded());
   std::vector<std::pair<std::string, scene::EntityStateChange>> changes;
-  for (const ActorChangeValue& actor : request.actors) {
+  for (size_t i = 0; i < request.actors.size(); ++i) {
+    const ActorChangeValue& actor = request.actors[i];
     scene::EntityStateChange change;
     if (actor.pose) {
       change.position = actor.pose->position.ToEigen();
-      change.orientation = actor.pose->orientation.ToEigen();
+      change.orientation = actor.pose->Orientation("actors[" + std::to_string(i) + "].pose");
+      change.snap_to_ground = actor.pose->snap_to_ground;
     }
     if (actor.velocity) change.linear_velocity = actor.velocity->ToEigen();
     if (actor.angular_velocity) change.angular_velocity = actor.angular_velocity->ToEigen();
@@ -159,7 +161,7 @@ Reply SetRuntimeActors(Session& session, const Call& call) {
   }
   for (size_t i = 0; i < changes.size(); ++i) {
     const scene::EntityOutcome outcome =
-        session.live().SetState(changes[i].first, changes[i].second);
+        SetStateRecorded(session, "SetRuntimeActors", changes[i].first, changes[i].second);
     if (outcome.status != scene::EntityStatus::kOk) {
       return Failed("actors[" + std::to_string(i) + "]: " + outcome.message +
                     (i > 0 ? " (the items before it were applied)" : ""));

@@ -43,6 +43,7 @@ void Session::Load(const protocol::RunScenarioRequest& request,
                    const std::filesystem::path& folder) {
   live_.Load(request);
   results_.Loaded(folder);
+  interventions_.Clear();
   StartSensors();
   logs_.SetFolder(folder.empty() ? std::filesystem::path() : folder / "interactive");
   if (request.vehicle_nodes.count > 0) logs_.Diagnostic(0, "warning", NodesNote(request));
@@ -52,6 +53,7 @@ void Session::Load(const protocol::RunScenarioRequest& request,
 void Session::Reload() {
   clock_.Reload();
   results_.Clear();
+  interventions_.Clear();
   StartSensors();
 }
 
@@ -87,7 +89,7 @@ void Session::StateChanged(SimState state, double time) {
                              {"time", time}}}});
 }
 
-void Session::RunEnded() { results_.RunEnded(live_, captures_, logs_); }
+void Session::RunEnded() { results_.RunEnded(live_, interventions_, captures_, logs_); }
 
 void Session::GoalFeedback(const SimulateStepsGoal& goal) {
   hub_.Push(goal.client_id, "SimulateStepsFeedback",
@@ -104,7 +106,8 @@ void Session::GoalFinished(const SimulateStepsGoal& goal, int result, const std:
 }
 
 void Session::LongStepFinished(uint64_t done, uint64_t total) {
-  json::Json body = {{"result", {{"result", 1}, {"error_message", ""}}}};
+  json::Json body = {{"result", {{"result", 1}, {"error_message", ""}}},
+                     {"simulation_time", live_.time()}};
   if (done < total) {
     body["result"] = {{"result", 4},
                       {"error_message", "the run ended after " + std::to_string(done) + " of " +

@@ -5,6 +5,7 @@
 //   SimulationClock  the state machine, the pace, stepping, long steps and SimulateSteps goals
 //   SensorReadings   the loaded scenario's sensors and their latest readings
 //   SceneCaptures    the capture renderer and the weather
+//   InterventionLog  the changes people made to the run (its result records them)
 //   RunResults       the ended run's result JSON and result folder
 //   SessionLogs      the communication and diagnostic logs
 // and tells each what the others did (the clock's state changes become Event frames, the run's
@@ -27,6 +28,7 @@
 #include "scene/live_run.h"
 #include "worker/serve/call.h"
 #include "worker/serve/client_hub.h"
+#include "worker/serve/interventions.h"
 #include "worker/serve/logs.h"
 #include "worker/serve/run_results.h"
 #include "worker/serve/scene_captures.h"
@@ -81,11 +83,12 @@ class Session : private ClockListener {
   SensorReadings& sensors() { return sensors_; }
   SceneCaptures& captures() { return captures_; }
   const RunResults& results() const { return results_; }
+  InterventionLog& interventions() { return interventions_; }
 
   /// Loads a request (LiveRun::Load), PAUSED at time 0; folder (may be empty) is where the
   /// scenario came from. Throws what LiveRun::Load throws.
   void Load(const protocol::RunScenarioRequest& request, const std::filesystem::path& folder);
-  /// Reloads the loaded scenario (fresh run) without changing the state.
+  /// Reloads the loaded scenario (fresh run, no interventions) without changing the state.
   void Reload();
   /// Starts a StepSimulation of `steps` (> kInlineSteps), answered when done.
   void StartLongStep(const Call& call, uint64_t steps);
@@ -112,6 +115,7 @@ class Session : private ClockListener {
   SceneCaptures captures_;
   SensorReadings sensors_;
   RunResults results_;
+  InterventionLog interventions_;
   SimulationClock clock_;
   ClientHub hub_;
 };

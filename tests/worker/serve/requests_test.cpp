@@ -70,8 +70,8 @@ TEST(RequestsTest, SpawnEntityReadsThePoseWithIdentityDefaults) {
   EXPECT_EQ(spawn.entity_resource.resource_string, "");
   EXPECT_EQ(spawn.initial_pose.header.frame_id, "world");
   EXPECT_EQ(spawn.initial_pose.pose.position.ToEigen(), Eigen::Vector3d(3.0, 4.0, 0.0));
-  EXPECT_TRUE(
-      spawn.initial_pose.pose.orientation.ToEigen().isApprox(Eigen::Quaterniond::Identity()));
+  EXPECT_TRUE(spawn.initial_pose.pose.Orientation("initial_pose.pose")
+                  .isApprox(Eigen::Quaterniond::Identity()));
   EXPECT_EQ(Refusal<SpawnRequestBody>({{"name", 7}}), "name = 7: must be a string");
   EXPECT_EQ(Refusal<SpawnRequestBody>({{"initial_pose", {{"pose", {{"position", {{"x", "a"}}}}}}}}),
             "initial_pose.pose.position.x = \"a\": must be a number");
@@ -118,8 +118,8 @@ TEST(RequestsTest, SetEntityStateReadsEveryPart) {
                      {"set_acceleration", true}};
   const auto request = ReadRequest<SetEntityStateRequest>(body);
   EXPECT_EQ(request.entity, "vehicle");
-  EXPECT_EQ(request.state.pose.orientation.z, 1.0);
-  EXPECT_EQ(request.state.pose.orientation.w, 0.0);
+  EXPECT_EQ(request.state.pose.orientation->z, 1.0);
+  EXPECT_EQ(request.state.pose.orientation->w, 0.0);
   EXPECT_EQ(request.state.twist.linear.x, 2.0);
   EXPECT_TRUE(request.set_pose);
   EXPECT_FALSE(request.set_twist);

@@ -24,6 +24,7 @@ class RunResultsTest : public ::testing::Test {
   scene::LiveRun live_{scene::testing::ShippedCatalog()};
   SceneCaptures captures_;
   SessionLogs logs_;
+  InterventionLog interventions_;
   RunResults results_{42};
 };
 
@@ -37,7 +38,7 @@ TEST_F(RunResultsTest, NothingBeforeAnEnd) {
 TEST_F(RunResultsTest, AnEndedRunGivesItsAnalysisWithRegret) {
   results_.Loaded({});
   RunToTheEnd();
-  results_.RunEnded(live_, captures_, logs_);
+  results_.RunEnded(live_, interventions_, captures_, logs_);
   const json::Json& result = results_.result_json();
   EXPECT_EQ(result["termination_reason_name"], "REASON_SUCCESS") << result.dump();
   EXPECT_EQ(result["worker_id"], 42);
@@ -58,17 +59,45 @@ TEST_F(RunResultsTest, AScenarioFromAFolderGetsItsResultFolderThere) {
   testutil::TempDir dir;
   results_.Loaded(dir.path());
   RunToTheEnd();
-  results_.RunEnded(live_, captures_, logs_);
+  results_.RunEnded(live_, interventions_, captures_, logs_);
   EXPECT_EQ(results_.folder(), dir.path());
   EXPECT_EQ(results_.result_folder(), dir.path() / "interactive" / "scenario_0009");
   const json::Json written =
       json::Json::parse(results::ReadTextFile(results_.result_folder() / "result.json"));
   EXPECT_EQ(written["termination_reason"], results_.result_json()["termination_reason"]);
   EXPECT_TRUE(std::filesystem::exists(results_.result_folder() / "request.json"));
+  EXPECT_FALSE(written.contains("interventions"));  // nobody intervened
+  EXPECT_FALSE(results_.result_json().contains("interventions"));
 
   results_.Loaded({});  // another scenario, not from a folder
   EXPECT_TRUE(results_.result_folder().empty());
   EXPECT_TRUE(results_.folder().empty());
+}
+
+TEST_F(RunResultsTest, InterventionsAreInTheResultJsonAndTheResultFolder) {
+  testutil::TempDir dir;
+  results_.Loaded(dir.path());
+  live_.Load(testing::SmallRequest(9));
+  for (int i = 0; i < 40; ++i) live_.Step();
+  const scene::EntityKinematics before = *live_.Kinematics("vehicle");
+  scene::EntityStateChange change;
+  change.position = before.position + Eigen::Vector3d(1.0, 0.0, 0.0);
+  change.orientation = before.orientation;
+  ASSERT_EQ(live_.SetState("vehicle", change).status, scene::EntityStatus::kOk);
+  RecordStateChange(live_, "SetEntityState", "vehicle", change, before, &interventions_);
+  while (!live_.Step()) {
+  }
+  results_.RunEnded(live_, interventions_, captures_, logs_);
+  const json::Json written =
+      json::Json::parse(results::ReadTextFile(results_.result_folder() / "result.json"));
+  ASSERT_TRUE(written.contains("interventions")) << written.dump();
+  const json::Json& teleport = written["interventions"][0];
+  EXPECT_EQ(teleport["kind"], "teleport");
+  EXPECT_EQ(teleport["service"], "SetEntityState");
+  EXPECT_EQ(teleport["entity"], "vehicle");
+  EXPECT_NEAR(teleport["sim_time_s"].get<double>(), 40 * live_.timing().dt, 1e-9);
+  EXPECT_NEAR(teleport["to"][0].get<double>() - teleport["from"][0].get<double>(), 1.0, 1e-9);
+  EXPECT_EQ(results_.result_json()["interventions"], written["interventions"]);
 }
 
 TEST_F(RunResultsTest, AFolderThatCannotBeWrittenIsLogged) {
@@ -77,7 +106,7 @@ TEST_F(RunResultsTest, AFolderThatCannotBeWrittenIsLogged) {
   results::WriteFileUnsynced(dir.path() / "interactive", "in the way");
   results_.Loaded(dir.path());
   RunToTheEnd();
-  results_.RunEnded(live_, captures_, logs_);
+  results_.RunEnded(live_, interventions_, captures_, logs_);
   EXPECT_FALSE(results_.result_json().is_null());
   EXPECT_TRUE(results_.result_folder().empty());
   const json::Json errors = logs_.QueryDiagnostics({std::nullopt, std::nullopt, "error"});
