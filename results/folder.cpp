@@ -281,13 +281,9 @@ StoredScenario ReadScenarioFolder(const fs::path& folder) {
   StoredScenario stored;
   const fs::path result_file = folder / "result.json";
   stored.result_text = ReadTextFile(result_file);
-  Json result = ParseJsonText(stored.result_text, result_file);
-  // An interactive run's interventions are shown as written; the rest is read strictly.
-  if (result.is_object() && result.contains("interventions")) {
-    stored.interventions = result["interventions"];
-    result.erase("interventions");
-  }
-  stored.result = ResultFromJson(result, result_file.string());
+  stored.result =
+      ResultFromJson(ParseJsonText(stored.result_text, result_file), result_file.string());
+  if (!stored.result.interventions.empty()) stored.interventions = stored.result.interventions;
   if (fs::is_regular_file(folder / "timing.json")) {
     const fs::path timing_file = folder / "timing.json";
     stored.timing = TimingFromJson(ReadJsonFile(timing_file), timing_file.string());

@@ -125,8 +125,8 @@ struct StoredScenario {
   std::vector<std::string> captures;      ///< file names in captures/, sorted
   std::vector<std::string> node_files;    ///< files under nodes/, relative to it, sorted
   Json search;  ///< search.json parsed, when present (a searched scenario's candidate), else null
-  /// result.json's `interventions` (an interactive run a person edited, docs/interactive.md),
-  /// else null; read as written, beside `result`.
+  /// result.interventions as JSON (an interactive run a person edited, docs/interactive.md),
+  /// else null.
   Json interventions;
 };
 

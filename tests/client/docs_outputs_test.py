@@ -85,7 +85,8 @@ NOT_KEYS = {
     **dict.fromkeys(["done", "failed", "invalid", "interactive"],
                     "scenario statuses and attempt outcomes: values"),
     **dict.fromkeys(["run", "replay", "check", "failures", "report"], "asg-client commands"),
-    **dict.fromkeys(["description", "entities", "folder", "note", "request", "state", "success"],
+    **dict.fromkeys(["analysis", "description", "entities", "folder", "note", "request", "state",
+                     "success"],
                     "keys of the interactive services' requests and replies (docs/interactive.md)"),
     **dict.fromkeys(["a_fast", "b_slow"], "node names of an example"),
     "capture_error": "written to result.json only when a capture fails",
@@ -132,6 +133,8 @@ def make_runs(folder):
     batch = readme_batch()
     (folder / "my-batch.json").write_text(json.dumps(batch))
     client(["run", folder / "my-batch.json", "--out", out / "batch", "--workers", "2", "-q"])
+    # A run resumed with nothing left to do: summary.json's resumed_run.
+    client(["run", folder / "my-batch.json", "--out", out / "batch", "--resume", "-q"])
     client(["run", ROOT / "configs/batches/mixed.json", "--out", out / "mixed", "--workers", "2",
             "-q", "--allow-invalid"])
     views = {"image_size": 32, "draw_annotations": True, "aerial_padding": [5],
@@ -205,6 +208,11 @@ def play_interactively(folder, scenario):
                 return json.loads(called.stdout) if called.returncode == 0 else None
 
             ctl("SetSimulationPace", '{"simulation_pace": 0}')
+            # A few steps, then a person moves the vehicle (result.json's interventions).
+            ctl("StepSimulation", '{"steps": 20}')
+            ctl("SetEntityState", '{"entity": "vehicle", "state": {"pose": {"position": '
+                '{"x": 5, "y": 5, "z": 0}, "yaw_deg": 45, "snap_to_ground": true}}, '
+                '"set_pose": true}')
             ctl("SetSimulationState", '{"state": {"state": 1}}')
             wait_for(lambda: (ctl("GetResult") or {}).get("available"), "the session's end")
             wait_for(lambda: (scenario / "interactive" / "diagnostic_log.jsonl").exists(),
