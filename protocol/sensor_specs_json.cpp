@@ -5,6 +5,7 @@
 
 #include "json/fields.h"
 #include "protocol/messages_json.h"
+#include "protocol/sensor_spec_aliases.h"
 #include "protocol/sensor_specs.h"
 #include "protocol/vehicle_nodes_schema.h"
 
@@ -59,6 +60,10 @@ constexpr Names<protocol::SensorSpec::Type> kSensorTypes{"sensor", kSensorTypeTa
 constexpr Limit kPositiveCount{1.0, std::numeric_limits<double>::infinity(), false};
 constexpr Limit kElevation = Between(-90.0, 90.0);
 
+/// Whether `V` decodes (a FieldReader): only then are the aliases folded into the farm's fields.
+template <class V>
+constexpr bool kDecoding = std::is_same_v<V, FieldReader>;
+
 /// Throws unless a decoded sensor name is non-empty.
 void CheckName(const std::string& name, const FieldReader& reader) {
   if (name.empty()) throw DecodeError(reader.Child("name"), "must not be empty");
@@ -105,11 +110,25 @@ struct Schema<protocol::LidarSpec> {
   static void Fields(V& v, M& m) {
     v.Required("name", m.name);
     v.Optional("mount", m.mount);
-    v.Optional("horizontal_resolution", m.horizontal_resolution, kPositiveCount);
-    v.Optional("vertical_angles", m.vertical_angles, kElevation);
+    std::optional<std::string> units;  // scenario_simulator_v2: the two angles in radians
+    v.Optional("units", units);
+    if constexpr (kDecoding<V>) {
+      if (units && *units != kScenarioSimulatorUnits) {
+        throw DecodeError(v.Child("units"), "\"" + *units + "\" is not \"" +
+                                                std::string(kScenarioSimulatorUnits) + "\"");
+      }
+      if (units) ReadRadianLidarAngles(v, &m);
+    }
+    if (!units) {
+      v.Optional("horizontal_resolution", m.horizontal_resolution, kPositiveCount);
+      v.Optional("vertical_angles", m.vertical_angles, kElevation);
+    }
     v.Optional("range", m.range, kPositive);
     v.Optional("min_range", m.min_range, kNonNegative);
     v.Optional("rate", m.rate, kPositive);
+    std::optional<double> scan_duration;  // [s] scenario_simulator_v2's 1 / rate
+    v.Optional("scan_duration", scan_duration, kPositive);
+    if constexpr (kDecoding<V>) FoldDuration(v, "scan_duration", scan_duration, &m.rate);
   }
   static void Check(const protocol::LidarSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
@@ -133,6 +152,9 @@ struct Schema<protocol::OccupancyGridSpec> {
     v.Optional("height", m.height, kPositiveCount);
     v.Optional("range", m.range, kPositive);
     v.Optional("rate", m.rate, kPositive);
+    std::optional<double> update_duration;  // [s] scenario_simulator_v2's 1 / rate
+    v.Optional("update_duration", update_duration, kPositive);
+    if constexpr (kDecoding<V>) FoldDuration(v, "update_duration", update_duration, &m.rate);
   }
   static void Check(const protocol::OccupancyGridSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
@@ -150,6 +172,22 @@ struct Schema<protocol::ImuSpec> {
     v.Optional("linear_acceleration_noise", m.linear_acceleration_noise, kNonNegative);
     v.Optional("seed", m.seed);
     v.Optional("add_gravity", m.add_gravity);
+    // scenario_simulator_v2's names of the three noises (same units) and its use_seed.
+    std::optional<double> orientation, twist, acceleration;
+    std::optional<bool> use_seed;
+    v.Optional("noise_standard_deviation_orientation", orientation, kNonNegative);
+    v.Optional("noise_standard_deviation_twist", twist, kNonNegative);
+    v.Optional("noise_standard_deviation_acceleration", acceleration, kNonNegative);
+    v.Optional("use_seed", use_seed);
+    if constexpr (kDecoding<V>) {
+      FoldSame(v, "orientation_noise", &m.orientation_noise, "noise_standard_deviation_orientation",
+               orientation);
+      FoldSame(v, "angular_velocity_noise", &m.angular_velocity_noise,
+               "noise_standard_deviation_twist", twist);
+      FoldSame(v, "linear_acceleration_noise", &m.linear_acceleration_noise,
+               "noise_standard_deviation_acceleration", acceleration);
+      CheckUseSeed(v, use_seed, m.seed);
+    }
   }
   static void Check(const protocol::ImuSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);
@@ -167,6 +205,14 @@ struct Schema<protocol::DetectionSpec> {
     v.Optional("probability_of_lost", m.probability_of_lost, Between(0, 1));
     v.Optional("object_recognition_delay", m.object_recognition_delay, kNonNegative);
     v.Optional("seed", m.seed);
+    std::optional<double> update_duration;  // [s] scenario_simulator_v2's 1 / rate
+    std::optional<uint32_t> random_seed;    // scenario_simulator_v2's seed
+    v.Optional("update_duration", update_duration, kPositive);
+    v.Optional("random_seed", random_seed);
+    if constexpr (kDecoding<V>) {
+      FoldDuration(v, "update_duration", update_duration, &m.rate);
+      FoldSeed(v, "random_seed", random_seed, &m.seed);
+    }
   }
   static void Check(const protocol::DetectionSpec& m, const FieldReader& reader) {
     CheckName(m.name, reader);

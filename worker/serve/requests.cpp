@@ -239,7 +239,34 @@ template <>
 struct Schema<worker::serve::PaceRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
+    v.Optional("is_pacer_on", m.is_pacer_on);
     v.Optional("simulation_pace", m.simulation_pace);
+  }
+};
+
+template <>
+struct Schema<worker::serve::StopCauseValue> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("summary", m.summary);
+    v.Optional("simulation_complete", m.simulation_complete, AnyObject{});
+    v.Optional("simulation_failed", m.simulation_failed, AnyObject{});
+  }
+};
+
+template <>
+struct Schema<worker::serve::StopRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("cause", m.cause);
+  }
+};
+
+template <>
+struct Schema<worker::serve::PauseRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("pause_simulation", m.pause_simulation);
   }
 };
 
@@ -400,6 +427,8 @@ template void ReadRequest(const json::Json&, StepsRequest*);
 template void ReadRequest(const json::Json&, CancelRequest*);
 template void ReadRequest(const json::Json&, RegisterClientRequest*);
 template void ReadRequest(const json::Json&, PaceRequest*);
+template void ReadRequest(const json::Json&, StopRequest*);
+template void ReadRequest(const json::Json&, PauseRequest*);
 template void ReadRequest(const json::Json&, RuntimeActorsQuery*);
 template void ReadRequest(const json::Json&, SetRuntimeActorsRequest*);
 template void ReadRequest(const json::Json&, EnableLoggingRequest*);

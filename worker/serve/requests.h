@@ -178,9 +178,27 @@ struct RegisterClientRequest {
   std::string name;
 };
 
-/// SetSimulationPace.
+/// SetSimulationPace. RoadRunner's is_pacer_on false means as fast as possible (pace 0).
 struct PaceRequest {
-  double simulation_pace = 1.0;  ///< [1] simulated s per wall s; 0 = as fast as possible
+  std::optional<bool> is_pacer_on;  ///< absent: the pace alone decides
+  double simulation_pace = 1.0;     ///< [1] simulated s per wall s; 0 = as fast as possible
+};
+
+/// StopSimulation's RoadRunner SimulationStopCause: recorded in the diagnostic log.
+struct StopCauseValue {
+  std::string summary;             ///< free text
+  json::Json simulation_complete;  ///< any object, null when absent
+  json::Json simulation_failed;    ///< any object, null when absent
+};
+
+/// StopSimulation.
+struct StopRequest {
+  std::optional<StopCauseValue> cause;  ///< why the client stops the run
+};
+
+/// ToggleSimulationPaused.
+struct PauseRequest {
+  std::optional<bool> pause_simulation;  ///< true: pause, false: resume; absent: toggle
 };
 
 /// GetRuntimeActors.

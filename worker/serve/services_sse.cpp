@@ -1,6 +1,7 @@
 // RoadRunner Scenario Simulation Engine services (seed 002): simulation control, status events,
 // runtime actors, communication and diagnostic logs. Replies are {success, ...} and, when
 // success is false, {description}.
+#include "core/number_format.h"
 #include "worker/serve/reply_json.h"
 #include "worker/serve/requests.h"
 #include "worker/serve/services.h"
@@ -47,7 +48,13 @@ Reply StartSimulation(Session& session, const Call& call) {
 }
 
 Reply StopSimulation(Session& session, const Call& call) {
-  ReadRequest<EmptyRequest>(call.body());
+  const std::optional<StopCauseValue> cause = ReadRequest<StopRequest>(call.body()).cause;
+  if (cause) {
+    const bool failed = !cause->simulation_failed.is_null();
+    session.logs().Diagnostic(call.client_id, failed ? "warning" : "info",
+                              std::string("stop cause: ") + (failed ? "failed" : "complete") +
+                                  (cause->summary.empty() ? "" : ": " + cause->summary));
+  }
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
@@ -67,26 +74,34 @@ Reply RestartSimulation(Session& session, const Call& call) {
   return Ok();
 }
 
+/// The status fields of a reply: the farm's name and RoadRunner's SimulationStatus value.
+Json StatusFields(SimState state) {
+  return {{"status", SimulationStatusName(state)}, {"simulation_status", RoadRunnerStatus(state)}};
+}
+
 Reply ToggleSimulationPaused(Session& session, const Call& call) {
-  ReadRequest<EmptyRequest>(call.body());
+  const std::optional<bool> pause = ReadRequest<PauseRequest>(call.body()).pause_simulation;
   if (const std::string blocked = ControlBlocked(session); !blocked.empty()) {
     return Failed(blocked);
   }
-  if (session.clock().state() == SimState::kStopped) return Failed("the simulation is stopped");
-  session.clock().SetState(session.clock().state() == SimState::kPlaying ? SimState::kPaused
-                                                                         : SimState::kPlaying);
-  return Ok({{"status", SimulationStatusName(session.clock().state())}});
+  const SimState state = session.clock().state();
+  if (state == SimState::kStopped) return Failed("the simulation is stopped");
+  // pause_simulation asks for a state (already in it: nothing changes); absent, it toggles.
+  const bool paused = pause ? *pause : state == SimState::kPlaying;
+  session.clock().SetState(paused ? SimState::kPaused : SimState::kPlaying);
+  return Ok(StatusFields(session.clock().state()));
 }
 
 Reply GetSimulationStatus(Session& session, const Call& call) {
   ReadRequest<EmptyRequest>(call.body());
   scene::LiveRun& live = session.live();
-  return Ok({{"status", SimulationStatusName(session.clock().state())},
-             {"state", static_cast<int>(session.clock().state())},
-             {"loaded", live.loaded()},
-             {"ended", live.loaded() && live.ended()},
-             {"manual_control", live.loaded() && live.manual_control()},
-             {"simulation_pace", session.clock().pace()}});
+  Json reply = StatusFields(session.clock().state());
+  reply.update(Json{{"state", static_cast<int>(session.clock().state())},
+                    {"loaded", live.loaded()},
+                    {"ended", live.loaded() && live.ended()},
+                    {"manual_control", live.loaded() && live.manual_control()},
+                    {"simulation_pace", session.clock().pace()}});
+  return Ok(std::move(reply));
 }
 
 Reply GetSimulationTime(Session& session, const Call& call) {
@@ -100,19 +115,25 @@ Reply GetSimulationTime(Session& session, const Call& call) {
 }
 
 Reply SetSimulationPace(Session& session, const Call& call) {
-  const double pace = ReadRequest<PaceRequest>(call.body()).simulation_pace;
+  const PaceRequest request = ReadRequest<PaceRequest>(call.body());
+  const double pace = request.simulation_pace;
   if (pace < 0.0) {
-    throw std::invalid_argument("simulation_pace = " + std::to_string(pace) +
+    throw std::invalid_argument("simulation_pace = " + core::FormatNumber(pace) +
                                 ": must be >= 0 (0 = as fast as possible)");
   }
-  session.clock().SetPace(pace);
-  return Ok({{"simulation_pace", pace}});
+  if (request.is_pacer_on == true && pace == 0.0) {
+    throw std::invalid_argument("simulation_pace = 0: must be > 0 when is_pacer_on is true");
+  }
+  // RoadRunner's pacer off runs as fast as possible: the farm's pace 0.
+  const double applied = request.is_pacer_on == false ? 0.0 : pace;
+  session.clock().SetPace(applied);
+  return Ok({{"simulation_pace", applied}, {"is_pacer_on", applied > 0.0}});
 }
 
 Reply SubscribeEvents(Session& session, const Call& call) {
   ReadRequest<EmptyRequest>(call.body());
   session.hub().Subscribe(call);
-  return Ok({{"status", SimulationStatusName(session.clock().state())}});
+  return Ok(StatusFields(session.clock().state()));
 }
 
 Json RuntimeActor(Session& session, const std::string& name) {

@@ -84,6 +84,7 @@ void Session::Quit() {
 void Session::StateChanged(SimState state, double time) {
   hub_.Broadcast("Event", {{"simulation_status_changed_event",
                             {{"status", SimulationStatusName(state)},
+                             {"simulation_status", RoadRunnerStatus(state)},
                              {"state", static_cast<int>(state)},
                              {"state_name", SimStateName(state)},
                              {"time", time}}}});

@@ -33,6 +33,11 @@ const char* SimulationStatusName(SimState state) {
   return "SIMULATION_STATUS_STOPPED";
 }
 
+const char* RoadRunnerStatus(SimState state) {
+  if (state == SimState::kQuitting) return "SIMULATION_STATUS_STOPPED";  // no steps run again
+  return SimulationStatusName(state);
+}
+
 SimulationClock::SimulationClock(scene::LiveRun& live, ClockListener& listener, Now now)
     : live_(live), listener_(listener), now_(std::move(now)) {}
 

@@ -21,8 +21,12 @@ enum class SimState : uint8_t { kStopped = 0, kPlaying = 1, kPaused = 2, kQuitti
 
 /// The state's simulation_interfaces name, e.g. "STATE_PAUSED".
 const char* SimStateName(SimState state);
-/// The state's RoadRunner SSE status name, e.g. "SIMULATION_STATUS_PAUSED".
+/// The state's RoadRunner SSE status name, e.g. "SIMULATION_STATUS_PAUSED"; QUITTING is
+/// "SIMULATION_STATUS_QUITTING", a name RoadRunner's SimulationStatus does not have.
 const char* SimulationStatusName(SimState state);
+/// The state's value of RoadRunner's SimulationStatus enum (UNSPECIFIED, STOPPED, RUNNING,
+/// PAUSED): QUITTING, which it lacks, is "SIMULATION_STATUS_STOPPED".
+const char* RoadRunnerStatus(SimState state);
 
 /// A SimulateSteps goal in progress.
 struct SimulateStepsGoal {

@@ -115,6 +115,40 @@ TEST(ServeSseTest, ControlServicesChangeTheStatus) {
   EXPECT_EQ(Status(*client), "SIMULATION_STATUS_STOPPED");
 }
 
+TEST(ServeSseTest, RoadRunnerRequestFieldsAndStatusValuesAreServed) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  Load(*client);
+  EXPECT_EQ(client->Body("GetSimulationStatus")["simulation_status"], "SIMULATION_STATUS_PAUSED");
+  // Pacer off is as fast as possible; on, the pace given (slow: the run cannot end here).
+  const Json unpaced = client->Body("SetSimulationPace", {{"is_pacer_on", false}});
+  EXPECT_EQ(unpaced["simulation_pace"], 0.0) << unpaced.dump();
+  const Json paced =
+      client->Body("SetSimulationPace", {{"is_pacer_on", true}, {"simulation_pace", 0.1}});
+  EXPECT_EQ(paced["simulation_pace"], 0.1) << paced.dump();
+  EXPECT_EQ(paced["is_pacer_on"], true);
+  EXPECT_NE(client->ErrorOf("SetSimulationPace", {{"is_pacer_on", true}, {"simulation_pace", 0}})
+                .find("is_pacer_on"),
+            std::string::npos);
+
+  // pause_simulation asks for a state: asked twice, the second changes nothing.
+  ASSERT_EQ(client->Body("StartSimulation")["success"], true);
+  for (int i = 0; i < 2; ++i) {
+    const Json paused = client->Body("ToggleSimulationPaused", {{"pause_simulation", true}});
+    EXPECT_EQ(paused["simulation_status"], "SIMULATION_STATUS_PAUSED") << paused.dump();
+  }
+  const Json resumed = client->Body("ToggleSimulationPaused", {{"pause_simulation", false}});
+  EXPECT_EQ(resumed["simulation_status"], "SIMULATION_STATUS_RUNNING") << resumed.dump();
+  EXPECT_EQ(client->Body("GetSimulationStatus")["simulation_status"], "SIMULATION_STATUS_RUNNING");
+
+  const Json cause = {{"summary", "goal reached"}, {"simulation_complete", Json::object()}};
+  ASSERT_EQ(client->Body("StopSimulation", {{"cause", cause}})["success"], true);
+  EXPECT_EQ(client->Body("GetSimulationStatus")["simulation_status"], "SIMULATION_STATUS_STOPPED");
+  const Json log = client->Body("QueryDiagnosticMessageLog", {{"level", "info"}});
+  ASSERT_FALSE(log["entries"].empty()) << log.dump();
+  EXPECT_EQ(log["entries"].back()["message"], "stop cause: complete: goal reached");
+}
+
 TEST(ServeSseTest, SubscribersGetAnEventPerStatusChange) {
   ServedWorker worker;
   auto listener = worker.Connect();
@@ -129,6 +163,7 @@ TEST(ServeSseTest, SubscribersGetAnEventPerStatusChange) {
   const Json playing = listener->Next("Event").message["simulation_status_changed_event"];
   EXPECT_EQ(playing["status"], "SIMULATION_STATUS_RUNNING") << playing.dump();
   EXPECT_EQ(playing["state"], 1) << playing.dump();
+  EXPECT_EQ(playing["simulation_status"], "SIMULATION_STATUS_RUNNING");
 
   ASSERT_EQ(controller->Body("ToggleSimulationPaused")["success"], true);
   const Json paused = listener->Next("Event").message["simulation_status_changed_event"];

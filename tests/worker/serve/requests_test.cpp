@@ -189,5 +189,21 @@ TEST(RequestsTest, ProjectMessagesAreTakenAsObjects) {
   EXPECT_EQ(ReadRequest<EntityRequest>({{"entity", "bush_1_0"}}).entity, "bush_1_0");
 }
 
+TEST(RequestsTest, RoadRunnerControlFieldsAreRead) {
+  EXPECT_EQ(ReadRequest<PauseRequest>({{"pause_simulation", true}}).pause_simulation, true);
+  EXPECT_FALSE(ReadRequest<PauseRequest>(Json::object()).pause_simulation);
+  EXPECT_EQ(Refusal<PauseRequest>({{"pause_simulation", "yes"}}),
+            "pause_simulation = \"yes\": must be true or false");
+  EXPECT_EQ(ReadRequest<PaceRequest>({{"is_pacer_on", false}}).is_pacer_on, false);
+  const StopRequest stop = ReadRequest<StopRequest>(
+      {{"cause", {{"summary", "done"}, {"simulation_failed", {{"failure_status", 1}}}}}});
+  ASSERT_TRUE(stop.cause);
+  EXPECT_EQ(stop.cause->summary, "done");
+  EXPECT_EQ(stop.cause->simulation_failed["failure_status"], 1);
+  EXPECT_TRUE(stop.cause->simulation_complete.is_null());
+  EXPECT_EQ(Refusal<StopRequest>({{"cause", {{"simulation_complete", 3}}}}),
+            "cause.simulation_complete = 3: must be an object");
+}
+
 }  // namespace
 }  // namespace asg::worker::serve

@@ -90,6 +90,8 @@ TEST_F(SimulationClockTest, StatesAreToldOnceWhenTheyChange) {
   Load(EndlessRequest());
   EXPECT_EQ(recorder_.Take(), std::vector<std::string>{"STATE_PAUSED at 0.000000"});
   EXPECT_STREQ(SimulationStatusName(SimState::kPlaying), "SIMULATION_STATUS_RUNNING");
+  EXPECT_STREQ(RoadRunnerStatus(SimState::kPaused), "SIMULATION_STATUS_PAUSED");
+  EXPECT_STREQ(RoadRunnerStatus(SimState::kQuitting), "SIMULATION_STATUS_STOPPED");
   EXPECT_STREQ(SimStateName(SimState::kQuitting), "STATE_QUITTING");
 }
 
