@@ -45,7 +45,10 @@ struct EntityInfo {
   std::string description;        ///< the class's path_name and scale, or the vehicle's size
   std::vector<std::string> tags;  ///< short names, "scenario"/"spawned", "obstacle"/"traversable"
   Eigen::AlignedBox3d bounds;     ///< [m] world axis-aligned box enclosing it
-  bool spawned = false;           ///< spawned at run time (SpawnEntity), not from the scenario
+  /// [m] box enclosing it in its own frame (the pose Kinematics gives): an actor's footprint and
+  /// height from its base, the vehicle's chassis box about its centre of mass.
+  Eigen::AlignedBox3d local_bounds;
+  bool spawned = false;  ///< spawned at run time (SpawnEntity), not from the scenario
 };
 
 /// Where an entity is and how it moves, in the world frame.

@@ -35,11 +35,23 @@ double FootprintRadius(const ActorKind& kind) {
   return kind.rock.radius;
 }
 
-Eigen::AlignedBox3d ActorBounds(const ActorInstance& actor) {
+/// [m] the actor's box in its own frame: its footprint and height from its base.
+Eigen::AlignedBox3d ActorLocalBounds(const ActorInstance& actor) {
   const double r = FootprintRadius(*actor.kind) * actor.scale;
-  const Eigen::Vector3d& p = actor.position;
-  return Eigen::AlignedBox3d(p - Eigen::Vector3d(r, r, 0.0),
-                             p + Eigen::Vector3d(r, r, actor.Height()));
+  return Eigen::AlignedBox3d(Eigen::Vector3d(-r, -r, 0.0), Eigen::Vector3d(r, r, actor.Height()));
+}
+
+Eigen::AlignedBox3d ActorBounds(const ActorInstance& actor) {
+  const Eigen::AlignedBox3d local = ActorLocalBounds(actor);
+  return Eigen::AlignedBox3d(actor.position + local.min(), actor.position + local.max());
+}
+
+/// [m] the vehicle's chassis box about its centre of mass (scene/vehicle.cpp: the box's bottom
+/// lies in the plane of the wheel centres, center_of_mass_height below the centre of mass).
+Eigen::AlignedBox3d VehicleLocalBounds(const protocol::VehicleParams& v) {
+  const double bottom = -v.center_of_mass_height;
+  return Eigen::AlignedBox3d(Eigen::Vector3d(-v.length / 2, -v.width / 2, bottom),
+                             Eigen::Vector3d(v.length / 2, v.width / 2, bottom + v.body_height));
 }
 
 bool AllOf(const std::string& text, const char* extra) {
@@ -153,6 +165,7 @@ std::optional<EntityInfo> LiveRun::Info(const std::string& name) const {
     btVector3 lo, hi;
     state_->vehicle->chassis()->getAabb(lo, hi);
     info.bounds = Eigen::AlignedBox3d(ToEigen(lo), ToEigen(hi));
+    info.local_bounds = VehicleLocalBounds(v);
     return info;
   }
   const int index = ActorIndex(name);
@@ -166,6 +179,7 @@ std::optional<EntityInfo> LiveRun::Info(const std::string& name) const {
   info.tags.emplace_back(entry.spawned ? "spawned" : "scenario");
   info.tags.emplace_back(actor.traversable ? "traversable" : "obstacle");
   info.bounds = ActorBounds(actor);
+  info.local_bounds = ActorLocalBounds(actor);
   info.spawned = entry.spawned;
   return info;
 }

@@ -105,8 +105,18 @@ struct Schema<worker::serve::SpawnRequestBody> {
     v.Optional("name", m.name);
     v.Optional("allow_renaming", m.allow_renaming);
     v.Optional("entity_resource", m.entity_resource);
+    v.Optional("uri", m.uri);
+    v.Optional("resource_string", m.resource_string);
     v.Optional("entity_namespace", m.entity_namespace);
     v.Optional("initial_pose", m.initial_pose);
+  }
+};
+
+template <>
+struct Schema<worker::serve::SpawnEntitiesRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("spawn_requests", m.spawn_requests);
   }
 };
 
@@ -418,6 +428,7 @@ void ReadRequest(const json::Json& body, T* request) {
 template void ReadRequest(const json::Json&, EmptyRequest*);
 template void ReadRequest(const json::Json&, SpawnablesRequest*);
 template void ReadRequest(const json::Json&, SpawnRequestBody*);
+template void ReadRequest(const json::Json&, SpawnEntitiesRequest*);
 template void ReadRequest(const json::Json&, EntityRequest*);
 template void ReadRequest(const json::Json&, FilteredRequest*);
 template void ReadRequest(const json::Json&, SetEntityStateRequest*);

@@ -85,13 +85,20 @@ struct StampedPoseValue {
   PoseValue pose;
 };
 
-/// SpawnEntity.
+/// SpawnEntity, and SpawnEntities.spawn_requests[i] (simulation_interfaces SpawnEntity.msg).
 struct SpawnRequestBody {
   std::string name;
   bool allow_renaming = false;
   ResourceValue entity_resource;
+  std::string uri;              ///< simulation_interfaces 1.0's place of entity_resource.uri
+  std::string resource_string;  ///< 1.0's place of entity_resource.resource_string
   std::string entity_namespace;
   StampedPoseValue initial_pose;
+};
+
+/// SpawnEntities.
+struct SpawnEntitiesRequest {
+  std::vector<SpawnRequestBody> spawn_requests;
 };
 
 /// DeleteEntity, GetEntityState, GetEntityInfo, GetEntityBounds.

@@ -116,7 +116,8 @@ std::optional<Json> MatchingNames(Session& session, const Call& call,
 
 Reply GetSimulatorFeatures(Session&, const Call& call) {
   ReadRequest<EmptyRequest>(call.body());
-  const Json features = {0, 1, 4, 5, 6, 8, 10, 11, 12, 14, 20, 21, 22, 23, 24, 25, 26, 31, 32, 33};
+  const Json features = {0,  1,  4,  5,  6,  8,  10, 11, 12, 14, 20,
+                         21, 22, 23, 24, 25, 26, 31, 32, 33, 50};
   return {{{"features",
             {{"features", features},
              {"spawn_formats", {"asg"}},
@@ -141,33 +142,79 @@ Reply GetSpawnables(Session& session, const Call& call) {
   return {{{"result", ResultJson(kOk, message)}, {"spawnables", spawnables}}};
 }
 
-Reply SpawnEntity(Session& session, const Call& call) {
-  const auto request = ReadRequest<SpawnRequestBody>(call.body());
+/// The resource of a spawn request: entity_resource, or 1.0's top-level uri and
+/// resource_string (not both forms at once).
+scene::SpawnRequest SpawnOf(const SpawnRequestBody& request, const std::string& path) {
+  const bool old_form = !request.uri.empty() || !request.resource_string.empty();
+  const ResourceValue& resource = request.entity_resource;
+  if (old_form && (!resource.uri.empty() || !resource.resource_string.empty())) {
+    throw std::invalid_argument(path + "uri = \"" + request.uri +
+                                "\": give entity_resource or the top-level uri and "
+                                "resource_string, not both");
+  }
   scene::SpawnRequest spawn;
   spawn.name = request.name;
   spawn.allow_renaming = request.allow_renaming;
-  spawn.uri = request.entity_resource.uri;
-  spawn.resource_string = request.entity_resource.resource_string;
+  spawn.uri = old_form ? request.uri : resource.uri;
+  spawn.resource_string = old_form ? request.resource_string : resource.resource_string;
   spawn.entity_namespace = request.entity_namespace;
-  const std::string& frame = request.initial_pose.header.frame_id;  // the stamp is ignored
   spawn.position = request.initial_pose.pose.position.ToEigen();
-  spawn.orientation = request.initial_pose.pose.Orientation("initial_pose.pose");
-  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  spawn.orientation = request.initial_pose.pose.Orientation(path + "initial_pose.pose");
+  return spawn;
+}
+
+/// Spawns one entity for `service` (the scenario is loaded): a SpawnResult, {result,
+/// entity_name}.
+Json SpawnOne(Session& session, const std::string& service, const SpawnRequestBody& request,
+              const scene::SpawnRequest& spawn) {
+  const std::string& frame = request.initial_pose.header.frame_id;  // the stamp is ignored
   if (!frame.empty() && frame != "world") {
-    return {{{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
-                                            "\": only \"world\" is known")},
-             {"entity_name", ""}}};
+    return {{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
+                                           "\": only \"world\" is known")},
+            {"entity_name", ""}};
   }
   const scene::EntityOutcome outcome = session.live().Spawn(spawn);
   if (outcome.status == scene::EntityStatus::kOk) {
     results::Intervention spawned =
-        MakeIntervention(session.live(), "SpawnEntity", outcome.name, "entity_spawned");
+        MakeIntervention(session.live(), service, outcome.name, "entity_spawned");
     spawned.uri = spawn.uri;
     spawned.to = Xyz(session.live().Kinematics(outcome.name)->position);
     session.interventions().Add(std::move(spawned));
   }
-  return {{{"result", ResultJson(SpawnCode(outcome.status), outcome.message)},
-           {"entity_name", outcome.status == scene::EntityStatus::kOk ? outcome.name : ""}}};
+  return {{"result", ResultJson(SpawnCode(outcome.status), outcome.message)},
+          {"entity_name", outcome.status == scene::EntityStatus::kOk ? outcome.name : ""}};
+}
+
+Reply SpawnEntity(Session& session, const Call& call) {
+  const auto request = ReadRequest<SpawnRequestBody>(call.body());
+  const scene::SpawnRequest spawn = SpawnOf(request, "");
+  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  return SpawnOne(session, "SpawnEntity", request, spawn);
+}
+
+Reply SpawnEntities(Session& session, const Call& call) {
+  const auto request = ReadRequest<SpawnEntitiesRequest>(call.body());
+  std::vector<scene::SpawnRequest> spawns;
+  for (size_t i = 0; i < request.spawn_requests.size(); ++i) {
+    const std::string path = "spawn_requests[" + std::to_string(i) + "].";
+    spawns.push_back(SpawnOf(request.spawn_requests[i], path));
+  }
+  if (!session.live().loaded()) {
+    return {{{"result", ResultJson(kIncorrectState, NotLoaded())}, {"results", Json::array()}}};
+  }
+  Json results = Json::array();
+  size_t failed = 0;
+  for (size_t i = 0; i < spawns.size(); ++i) {
+    results.push_back(SpawnOne(session, "SpawnEntities", request.spawn_requests[i], spawns[i]));
+    if (results.back()["result"]["result"] != kOk) ++failed;
+  }
+  constexpr int kEntitiesSpawnFailed = 150;
+  const Json result =
+      failed == 0 ? ResultJson(kOk)
+                  : ResultJson(kEntitiesSpawnFailed, std::to_string(failed) + " of " +
+                                                         std::to_string(spawns.size()) +
+                                                         " spawn requests failed (see results)");
+  return {{{"result", result}, {"results", std::move(results)}}};
 }
 
 Reply DeleteEntity(Session& session, const Call& call) {
@@ -239,18 +286,47 @@ Reply GetEntityBounds(Session& session, const Call& call) {
   std::string name;
   const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
-  return {
-      {{"result", ResultJson(kOk)}, {"bounds", BoxBoundsJson(session.live().Info(name)->bounds)}}};
+  // Relative to the entity's own frame (its pose in GetEntityState), as Bounds.msg defines.
+  return {{{"result", ResultJson(kOk)},
+           {"bounds", BoxBoundsJson(session.live().Info(name)->local_bounds)}}};
+}
+
+/// Why SetEntityState `request` sets nothing on `info`'s entity, or empty: none of the set_*
+/// flags (a simulation_interfaces 1.0 request), or a non-zero acceleration for a static entity
+/// (the twist is refused by scene::LiveRun::SetState).
+std::string StateRefusal(const SetEntityStateRequest& request, const scene::EntityInfo& info) {
+  if (!request.set_pose && !request.set_twist && !request.set_acceleration) {
+    return "nothing was set: set_pose, set_twist and set_acceleration are all false (they "
+           "choose what is set)";
+  }
+  const TwistValue& acceleration = request.state.acceleration;
+  const bool accelerated =
+      !acceleration.linear.ToEigen().isZero(0.0) || !acceleration.angular.ToEigen().isZero(0.0);
+  if (request.set_acceleration && accelerated &&
+      info.category == scene::EntityCategory::kStaticObject) {
+    return "entity = \"" + info.name +
+           "\": a static actor takes no acceleration (state.acceleration is not zero)";
+  }
+  return {};
 }
 
 Reply SetEntityState(Session& session, const Call& call) {
-  // The stamp is ignored, and the acceleration follows from the physics: it is not settable.
+  // The stamp is ignored, and the vehicle's acceleration follows from the physics: it is not
+  // settable.
   const auto request = ReadRequest<SetEntityStateRequest>(call.body());
   const std::string& frame = request.state.header.frame_id;
   if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
   if (!frame.empty() && frame != "world") {
     return {{{"result", ResultJson(kOperationFailed, "state.header.frame_id = \"" + frame +
                                                          "\": only \"world\" is known")}}};
+  }
+  const std::optional<scene::EntityInfo> info = session.live().Info(request.entity);
+  if (!info) {
+    return {
+        {{"result", ResultJson(kNotFound, "entity = \"" + request.entity + "\": no such entity")}}};
+  }
+  if (const std::string refusal = StateRefusal(request, *info); !refusal.empty()) {
+    return {{{"result", ResultJson(kOperationFailed, refusal)}}};
   }
   scene::EntityStateChange change;
   if (request.set_pose) {
@@ -276,9 +352,10 @@ Reply ResetSimulation(Session& session, const Call& call) {
     return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
   }
   if (scope == 0 || scope == 255) {
+    // As if closed and launched again: the scenario as LoadScenario leaves it, PAUSED at time 0
+    // (a playing run stops playing).
     session.Reload();
-    // The step count went back to 0: a playing run's wall-time pace restarts from here.
-    session.clock().RestartPace();
+    session.clock().StartPaused();
     return {{{"result", ResultJson(kOk)}}};
   }
   if ((scope & ~7) != 0) {
@@ -410,6 +487,29 @@ Reply CancelSimulateSteps(Session& session, const Call& call) {
   return {{{"result", ResultJson(kOk)}}};
 }
 
+/// The reply to a request `service` cannot use (an unknown field, a value of the wrong type or
+/// out of range): the service's response with RESULT_OPERATION_FAILED and the reason.
+Reply BadInput(const std::string& service, const std::string& reason) {
+  Json body = {{"result", ResultJson(kOperationFailed, reason)}};
+  if (service == "SimulateSteps") {
+    body["accepted"] = false;
+    body["goal_id"] = 0;
+  }
+  return body;
+}
+
+/// `Handler`, answering a request it cannot decode with its own Result rather than an Error.
+template <Reply (*Handler)(Session&, const Call&)>
+Reply ResultOnBadInput(Session& session, const Call& call) {
+  try {
+    return Handler(session, call);
+  } catch (const std::invalid_argument& error) {
+    return BadInput(call.message->type, error.what());
+  } catch (const json::DecodeError& error) {
+    return BadInput(call.message->type, error.what());
+  }
+}
+
 }  // namespace
 
 scene::EntityOutcome SetStateRecorded(Session& session, const std::string& service,
@@ -462,27 +562,37 @@ void AddSimulationInterfacesServices(std::map<std::string, Service>* services) {
   const char* family = "simulation_interfaces";
   (*services)["GetSimulatorFeatures"] = {family, "features that work, spawn formats",
                                          GetSimulatorFeatures};
-  (*services)["GetSpawnables"] = {family, "the actor classes and the vehicle", GetSpawnables};
-  (*services)["SpawnEntity"] = {family, "spawn an actor class at a pose", SpawnEntity};
-  (*services)["DeleteEntity"] = {family, "delete an actor", DeleteEntity};
-  (*services)["GetEntities"] = {family, "entity names matching filters", GetEntities};
-  (*services)["GetEntityInfo"] = {family, "an entity's category, description, tags", GetEntityInfo};
-  (*services)["GetEntityBounds"] = {family, "an entity's world box", GetEntityBounds};
+  (*services)["GetSpawnables"] = {family, "the actor classes and the vehicle",
+                                  ResultOnBadInput<GetSpawnables>};
+  (*services)["SpawnEntity"] = {family, "spawn an actor class at a pose",
+                                ResultOnBadInput<SpawnEntity>};
+  (*services)["SpawnEntities"] = {family, "spawn several actor classes at poses",
+                                  ResultOnBadInput<SpawnEntities>};
+  (*services)["DeleteEntity"] = {family, "delete an actor", ResultOnBadInput<DeleteEntity>};
+  (*services)["GetEntities"] = {family, "entity names matching filters",
+                                ResultOnBadInput<GetEntities>};
+  (*services)["GetEntityInfo"] = {family, "an entity's category, description, tags",
+                                  ResultOnBadInput<GetEntityInfo>};
+  (*services)["GetEntityBounds"] = {family, "an entity's box in its own frame",
+                                    ResultOnBadInput<GetEntityBounds>};
   (*services)["GetEntityState"] = {family, "pose, twist, acceleration of one entity",
-                                   GetEntityState};
+                                   ResultOnBadInput<GetEntityState>};
   (*services)["GetEntitiesStates"] = {family, "states of the entities matching filters",
-                                      GetEntitiesStates};
-  (*services)["SetEntityState"] = {family, "teleport the vehicle, move an actor", SetEntityState};
+                                      ResultOnBadInput<GetEntitiesStates>};
+  (*services)["SetEntityState"] = {family, "teleport the vehicle, move an actor",
+                                   ResultOnBadInput<SetEntityState>};
   (*services)["ResetSimulation"] = {family, "reset by scope: TIME 1, STATE 2, SPAWNED 4, ALL 255",
-                                    ResetSimulation};
+                                    ResultOnBadInput<ResetSimulation>};
   (*services)["GetSimulationState"] = {family, "STOPPED 0, PLAYING 1, PAUSED 2, QUITTING 3",
-                                       GetSimulationState};
-  (*services)["SetSimulationState"] = {family, "play, pause, stop, quit", SetSimulationState};
+                                       ResultOnBadInput<GetSimulationState>};
+  (*services)["SetSimulationState"] = {family, "play, pause, stop, quit",
+                                       ResultOnBadInput<SetSimulationState>};
   (*services)["StepSimulation"] = {family, "advance {steps} physics steps while paused",
-                                   StepSimulation};
+                                   ResultOnBadInput<StepSimulation>};
   (*services)["SimulateSteps"] = {family, "action: steps with feedback, cancellable",
-                                  SimulateSteps};
-  (*services)["CancelSimulateSteps"] = {family, "cancel a SimulateSteps goal", CancelSimulateSteps};
+                                  ResultOnBadInput<SimulateSteps>};
+  (*services)["CancelSimulateSteps"] = {family, "cancel a SimulateSteps goal",
+                                        ResultOnBadInput<CancelSimulateSteps>};
 }
 
 }  // namespace asg::worker::serve

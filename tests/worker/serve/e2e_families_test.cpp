@@ -424,10 +424,10 @@ TEST(ServeFarmTest, ListServicesNamesEveryServiceWithItsFamily) {
   auto client = worker.Connect();
   const std::map<std::string, std::set<std::string>> expected = {
       {"simulation_interfaces",
-       {"GetSimulatorFeatures", "GetSpawnables", "SpawnEntity", "DeleteEntity", "GetEntities",
-        "GetEntityInfo", "GetEntityBounds", "GetEntityState", "GetEntitiesStates", "SetEntityState",
-        "ResetSimulation", "GetSimulationState", "SetSimulationState", "StepSimulation",
-        "SimulateSteps", "CancelSimulateSteps"}},
+       {"GetSimulatorFeatures", "GetSpawnables", "SpawnEntity", "SpawnEntities", "DeleteEntity",
+        "GetEntities", "GetEntityInfo", "GetEntityBounds", "GetEntityState", "GetEntitiesStates",
+        "SetEntityState", "ResetSimulation", "GetSimulationState", "SetSimulationState",
+        "StepSimulation", "SimulateSteps", "CancelSimulateSteps"}},
       {"monodrive",
        {"GetVersion", "ClosedLoopConfigCommand_ID", "ClosedLoopStepCommand_ID", "EgoControl_ID",
         "SampleSensorsCommand_ID", "WeatherConfig"}},
@@ -444,7 +444,7 @@ TEST(ServeFarmTest, ListServicesNamesEveryServiceWithItsFamily) {
     EXPECT_FALSE(service["description"].get<std::string>().empty()) << service.dump();
     listed[service["family"].get<std::string>()].insert(service["name"].get<std::string>());
   }
-  EXPECT_EQ(list["services"].size(), 41u);
+  EXPECT_EQ(list["services"].size(), 42u);
   EXPECT_EQ(listed, expected);
 }
 

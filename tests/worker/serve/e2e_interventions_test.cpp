@@ -261,7 +261,7 @@ TEST(ServeInterventionsTest, PosesTakeYawDegreesAndRefuseADisagreement) {
   both["state"]["pose"]["yaw_deg"] = 30.0;  // the same heading: accepted
   EXPECT_EQ(Code(client->Body("SetEntityState", both)), 1);
   both["state"]["pose"]["yaw_deg"] = 60.0;
-  const std::string error = client->ErrorOf("SetEntityState", both);
+  const std::string error = testing::FailureOf(*client, "SetEntityState", both);
   EXPECT_NE(error.find("state.pose: orientation (0, 0, "), std::string::npos) << error;
   EXPECT_NE(error.find("yaw_deg = 60 disagree by 30 deg"), std::string::npos) << error;
   const Json actors = {{"actors",

@@ -18,6 +18,7 @@ using namespace std::chrono_literals;
 using testing::Code;
 using testing::EndlessScenario;
 using testing::Eventually;
+using testing::FailureOf;
 using testing::Json;
 using testing::Later;
 using testing::SecondsSince;
@@ -50,7 +51,7 @@ TEST(ServeSimifStateTest, SetSimulationStateRefusesForbiddenTransitions) {
   EXPECT_EQ(SetState(*client, 2), 103);  // STOPPED -> PAUSED: INCORRECT_TRANSITION
   EXPECT_EQ(StateNumber(*client), 0);
   EXPECT_EQ(SetState(*client, 4), 0);  // a world loading state: FEATURE_UNSUPPORTED
-  const std::string error = client->ErrorOf("SetSimulationState", {{"state", {{"state", 9}}}});
+  const std::string error = FailureOf(*client, "SetSimulationState", {{"state", {{"state", 9}}}});
   EXPECT_NE(error.find("state.state = 9"), std::string::npos) << error;
   EXPECT_EQ(StateNumber(*client), 0);
 }
@@ -88,7 +89,7 @@ TEST(ServeSimifStateTest, ResetWhilePlayingKeepsPlayingAtWallTime) {
   ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
   ASSERT_EQ(SetState(*client, 1), 1);  // at pace 1
   ASSERT_TRUE(Eventually([&] { return Time(*client) > 0.2; })) << "it did not play";
-  for (const int scope : {1, 255}) {  // SCOPE_TIME, SCOPE_ALL: the clock restarts at 0
+  for (const int scope : {1, 3}) {  // SCOPE_TIME, with SCOPE_STATE: the clock restarts at 0
     const auto reset = std::chrono::steady_clock::now();
     ASSERT_EQ(Code(client->Body("ResetSimulation", {{"scope", scope}})), 1);
     double time = 0.0;
@@ -99,6 +100,20 @@ TEST(ServeSimifStateTest, ResetWhilePlayingKeepsPlayingAtWallTime) {
     EXPECT_EQ(StateNumber(*client), 1);
     // It plays on, long enough before the next reset that a race would show.
     ASSERT_TRUE(Eventually([&] { return Time(*client) > 0.2; })) << "scope " << scope;
+  }
+}
+
+TEST(ServeSimifStateTest, ResetAllWhilePlayingIsAFreshLaunchPausedAtTimeZero) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(StateNumber(*client), 2);  // a fresh load is PAUSED at time 0
+  for (const int scope : {255, 0}) {   // SCOPE_ALL, SCOPE_DEFAULT
+    ASSERT_EQ(SetState(*client, 1), 1);
+    ASSERT_TRUE(Eventually([&] { return Time(*client) > 0.05; })) << "it did not play";
+    ASSERT_EQ(Code(client->Body("ResetSimulation", {{"scope", scope}})), 1);
+    EXPECT_EQ(StateNumber(*client), 2) << "scope " << scope;
+    EXPECT_EQ(Time(*client), 0.0) << "scope " << scope;
   }
 }
 
@@ -147,9 +162,10 @@ TEST(ServeSimifStateTest, StepSimulationChecksStepsAndAdvancesTenMillisecondsEac
   ServedWorker worker;
   auto client = worker.Connect();
   ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
-  std::string error = client->ErrorOf("StepSimulation", {{"steps", 0}});
+  // Out of range: the service's Result (OPERATION_FAILED) names the field and the value.
+  std::string error = FailureOf(*client, "StepSimulation", {{"steps", 0}});
   EXPECT_NE(error.find("steps = 0"), std::string::npos) << error;
-  error = client->ErrorOf("StepSimulation", {{"steps", 1000000000}});
+  error = FailureOf(*client, "StepSimulation", {{"steps", 1000000000}});
   EXPECT_NE(error.find("steps = 1000000000"), std::string::npos) << error;
   EXPECT_EQ(Time(*client), 0.0);  // the refusals did nothing
   ASSERT_EQ(Step(*client, 1), 1);
@@ -378,21 +394,24 @@ TEST(ServeSimifStateTest, BadRequestsKeepTheSimulationUsable) {
   ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
   std::string error = client->ErrorOf("StepSimulations", {{"steps", 1}});
   EXPECT_NE(error.find("StepSimulations"), std::string::npos) << error;
-  error = client->ErrorOf("StepSimulation", {{"steps", "ten"}});
+  error = FailureOf(*client, "StepSimulation", {{"steps", "ten"}});
   EXPECT_NE(error.find("steps = \"ten\""), std::string::npos) << error;
-  error = client->ErrorOf("StepSimulation", {{"steps", 1.5}});
+  error = FailureOf(*client, "StepSimulation", {{"steps", 1.5}});
   EXPECT_NE(error.find("steps = 1.5"), std::string::npos) << error;
-  error = client->ErrorOf("SimulateSteps", {{"steps", 0}});
+  const Json refused = client->Body("SimulateSteps", {{"steps", 0}});
+  EXPECT_EQ(Code(refused), 4) << refused.dump();
+  EXPECT_EQ(refused["accepted"], false);
+  error = refused["result"]["error_message"].get<std::string>();
   EXPECT_NE(error.find("steps = 0"), std::string::npos) << error;
-  error = client->ErrorOf("StepSimulation", {{"stepz", 5}});
+  error = FailureOf(*client, "StepSimulation", {{"stepz", 5}});
   EXPECT_NE(error.find("stepz"), std::string::npos) << error;
-  error = client->ErrorOf("SetSimulationState", {{"state", 2}});
+  error = FailureOf(*client, "SetSimulationState", {{"state", 2}});
   EXPECT_NE(error.find("state = 2"), std::string::npos) << error;
-  error = client->ErrorOf("SpawnEntity", {{"name", 7}});
+  error = FailureOf(*client, "SpawnEntity", {{"name", 7}});
   EXPECT_NE(error.find("name = 7"), std::string::npos) << error;
-  error = client->ErrorOf("GetEntities", {{"filters", {{"categories", {{{"category", -1}}}}}}});
+  error = FailureOf(*client, "GetEntities", {{"filters", {{"categories", {{{"category", -1}}}}}}});
   EXPECT_NE(error.find("filters.categories[0].category = -1"), std::string::npos) << error;
-  error = client->ErrorOf("GetSpawnables", {{"sources", {1}}});
+  error = FailureOf(*client, "GetSpawnables", {{"sources", {1}}});
   EXPECT_NE(error.find("sources[0] = 1"), std::string::npos) << error;
   EXPECT_EQ(StateNumber(*client), 2);
   EXPECT_EQ(Time(*client), 0.0);  // none of them stepped

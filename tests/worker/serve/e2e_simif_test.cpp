@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "tests/worker/serve/simif_util.h"
@@ -14,6 +15,7 @@ namespace asg::worker {
 namespace {
 
 using testing::Code;
+using testing::FailureOf;
 using testing::Json;
 using testing::KnownNames;
 using testing::KnownScenario;
@@ -39,19 +41,51 @@ Json Tags(const std::vector<std::string>& tags, int mode) {
   return {{"tags", {{"tags", tags}, {"filter_mode", mode}}}};
 }
 
-TEST(ServeSimifTest, GetSimulatorFeaturesListsWhatWorks) {
+/// The simulation_interfaces features (SimulatorFeatures.msg) that are a service or action, by
+/// the service that serves them.
+const std::map<int, std::string>& ServiceFeatures() {
+  static const std::map<int, std::string> features = {
+      {0, "SpawnEntity"},         {1, "DeleteEntity"},        {2, "GetNamedPoses"},
+      {3, "GetNamedPoseBounds"},  {5, "GetEntityBounds"},     {10, "GetEntityState"},
+      {11, "SetEntityState"},     {12, "GetEntityInfo"},      {13, "SetEntityInfo"},
+      {14, "GetSpawnables"},      {20, "ResetSimulation"},    {24, "GetSimulationState"},
+      {25, "SetSimulationState"}, {31, "StepSimulation"},     {32, "StepSimulation"},
+      {33, "SimulateSteps"},      {40, "LoadWorld"},          {43, "UnloadWorld"},
+      {44, "GetCurrentWorld"},    {45, "GetAvailableWorlds"}, {50, "SpawnEntities"}};
+  return features;
+}
+
+TEST(ServeSimifTest, GetSimulatorFeaturesAdvertisesExactlyTheServicesThatAnswer) {
   ServedWorker worker;
   auto client = worker.Connect();
   const Json reply = client->Body("GetSimulatorFeatures");
   const std::vector<int> features = reply.at("features").at("features").get<std::vector<int>>();
-  EXPECT_EQ(features, (std::vector<int>{0,  1,  4,  5,  6,  8,  10, 11, 12, 14,
-                                        20, 21, 22, 23, 24, 25, 26, 31, 32, 33}));
-  const std::set<int> present(features.begin(), features.end());
-  for (int id : {0, 1, 4, 6, 8, 10, 11, 20, 21, 22, 23, 24, 25, 26, 31, 32, 33}) {
-    EXPECT_EQ(present.count(id), 1u) << "feature " << id << " missing";
+  const std::set<int> advertised(features.begin(), features.end());
+  std::set<std::string> served;
+  const Json listed = client->Body("ListServices");
+  for (const Json& service : listed.at("services")) {
+    if (service.at("family") == "simulation_interfaces") {
+      served.insert(service.at("name").get<std::string>());
+    }
   }
-  // NAMED_POSES, POSE_BOUNDS, ENTITY_BOUNDS_CONVEX, SPAWNING_RESOURCE_STRING do not work.
-  for (int id : {2, 3, 7, 9}) EXPECT_EQ(present.count(id), 0u) << "feature " << id << " claimed";
+  std::set<std::string> featured = {"GetSimulatorFeatures", "GetEntities", "GetEntitiesStates",
+                                    "CancelSimulateSteps"};  // no feature of their own
+  for (const auto& [feature, service] : ServiceFeatures()) {
+    bool answers = true;
+    try {
+      client->Call(service);
+    } catch (const protocol::RequestError&) {
+      answers = false;  // "unknown service"
+    }
+    EXPECT_EQ(advertised.count(feature), served.count(service)) << feature << " " << service;
+    EXPECT_EQ(answers, served.count(service) == 1) << service;
+    if (advertised.count(feature) != 0) featured.insert(service);
+  }
+  EXPECT_EQ(featured, served);
+  // Options of served services: tags, box filters, categories, the reset scopes, pausing.
+  for (int id : {4, 6, 8, 21, 22, 23, 26}) EXPECT_EQ(advertised.count(id), 1u) << id;
+  // ENTITY_BOUNDS_CONVEX, SPAWNING_RESOURCE_STRING, WORLD_RESOURCE_STRING, WORLD_TAGS do not work.
+  for (int id : {7, 9, 41, 42}) EXPECT_EQ(advertised.count(id), 0u) << "feature " << id;
   EXPECT_EQ(reply.at("features").at("spawn_formats"), Json::array({"asg"}));
   EXPECT_NE(client->ErrorOf("GetSimulatorFeatures", {{"verbose", true}}).find("verbose"),
             std::string::npos);
@@ -147,6 +181,44 @@ TEST(ServeSimifTest, SpawnEntityAndDeleteEntityAnswerTheirCodes) {
   EXPECT_EQ(Code(client->Body("GetEntityState", {{"entity", "tree_0_1"}})), 2);
 }
 
+TEST(ServeSimifTest, SpawnEntitiesAnswersEachRequestAndOldSpawnEntityTakesATopLevelUri) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  Json requests = {{"spawn_requests", Json::array()}};
+  EXPECT_EQ(Code(client->Body("SpawnEntities", requests)), 3);  // nothing loaded
+  ASSERT_EQ(testing::Load(*client, KnownScenario())["success"], true);
+  requests["spawn_requests"] = {SpawnBody("r1", "asg://actor/rock", 30.0, 10.0),
+                                SpawnBody("r2", "asg://actor/rock", 32.0, 10.0)};
+  Json reply = client->Body("SpawnEntities", requests);
+  EXPECT_EQ(Code(reply), 1) << reply.dump();
+  ASSERT_EQ(reply.at("results").size(), 2u);
+  EXPECT_EQ(reply["results"][1]["entity_name"], "r2");
+  EXPECT_EQ(reply["results"][1]["result"]["result"], 1);
+  // One taken name: ENTITIES_SPAWN_FAILED, the others spawned all the same.
+  requests["spawn_requests"] = {SpawnBody("r1", "asg://actor/rock", 30.0, 14.0),
+                                SpawnBody("r3", "asg://actor/rock", 34.0, 10.0)};
+  reply = client->Body("SpawnEntities", requests);
+  EXPECT_EQ(Code(reply), 150) << reply.dump();
+  EXPECT_EQ(reply["results"][0]["result"]["result"], 101);  // NAME_NOT_UNIQUE
+  EXPECT_EQ(reply["results"][1]["entity_name"], "r3");
+  EXPECT_EQ(Xyz(StateOf(*client, "r3")["pose"]["position"]),
+            (std::vector<double>{34.0, 10.0, 0.0}));
+  requests["spawn_requests"][1]["nmae"] = "x";
+  const std::string error = FailureOf(*client, "SpawnEntities", requests);
+  EXPECT_NE(error.find("spawn_requests[1].nmae"), std::string::npos) << error;
+
+  // simulation_interfaces 1.0's SpawnEntity: the uri at the top level.
+  Json old = SpawnBody("r4", "", 36.0, 10.0);
+  old.erase("entity_resource");
+  old["uri"] = "asg://actor/rock";
+  reply = client->Body("SpawnEntity", old);
+  EXPECT_EQ(Code(reply), 1) << reply.dump();
+  EXPECT_EQ(reply["entity_name"], "r4");
+  old["name"] = "r5";
+  old["entity_resource"] = {{"uri", "asg://actor/bush"}};
+  EXPECT_NE(FailureOf(*client, "SpawnEntity", old).find("not both"), std::string::npos);
+}
+
 TEST(ServeSimifTest, SpawnEntityRefusesTakenAndMalformedNamesAndPoses) {
   ServedWorker worker;
   auto client = worker.Connect();
@@ -178,17 +250,17 @@ TEST(ServeSimifTest, SpawnEntityRefusesUnknownFieldsAtEveryLevel) {
   const Json good = SpawnBody("a", "asg://actor/rock", 30.0, 10.0);
   Json bad = good;
   bad["nmae"] = "b";
-  EXPECT_NE(client->ErrorOf("SpawnEntity", bad).find("nmae"), std::string::npos);
+  EXPECT_NE(FailureOf(*client, "SpawnEntity", bad).find("nmae"), std::string::npos);
   bad = good;
   bad["entity_resource"]["url"] = "x";
-  EXPECT_NE(client->ErrorOf("SpawnEntity", bad).find("entity_resource.url"), std::string::npos);
+  EXPECT_NE(FailureOf(*client, "SpawnEntity", bad).find("entity_resource.url"), std::string::npos);
   bad = good;
   bad["initial_pose"]["header"]["frmae_id"] = "map";  // a misspelt frame is not ignored
-  EXPECT_NE(client->ErrorOf("SpawnEntity", bad).find("initial_pose.header.frmae_id"),
+  EXPECT_NE(FailureOf(*client, "SpawnEntity", bad).find("initial_pose.header.frmae_id"),
             std::string::npos);
   bad = good;
   bad["initial_pose"]["pose"]["position"]["q"] = 1.0;
-  EXPECT_NE(client->ErrorOf("SpawnEntity", bad).find("initial_pose.pose.position.q"),
+  EXPECT_NE(FailureOf(*client, "SpawnEntity", bad).find("initial_pose.pose.position.q"),
             std::string::npos);
   // None of them spawned anything.
   EXPECT_EQ(Entities(*client, Json::object()), KnownNames());
@@ -238,11 +310,12 @@ TEST(ServeSimifTest, GetEntitiesFiltersByNameCategoryTagsAndBounds) {
   EXPECT_EQ(Code(reply), 0) << reply.dump();  // FEATURE_UNSUPPORTED
   EXPECT_EQ(reply["entities"], Json::array());
 
-  const std::string error = client->ErrorOf("GetEntities", {{"filters", {{"filter", "["}}}});
+  const std::string error = FailureOf(*client, "GetEntities", {{"filters", {{"filter", "["}}}});
   EXPECT_NE(error.find("filters.filter"), std::string::npos) << error;
   EXPECT_NE(error.find("\"[\""), std::string::npos) << error;
-  const std::string one_point = client->ErrorOf(
-      "GetEntities", {{"filters", {{"bounds", {{"type", 1}, {"points", {Vec(0, 0, 0)}}}}}}});
+  const std::string one_point =
+      FailureOf(*client, "GetEntities",
+                {{"filters", {{"bounds", {{"type", 1}, {"points", {Vec(0, 0, 0)}}}}}}});
   EXPECT_NE(one_point.find("filters.bounds.points"), std::string::npos) << one_point;
   // Still answering after the refusals.
   EXPECT_EQ(Entities(*client, Json::object()).size(), 7u);
@@ -327,9 +400,22 @@ TEST(ServeSimifTest, SetEntityStateMovesAnActorOnTheGround) {
   EXPECT_EQ(Xyz(state["pose"]["position"]), (std::vector<double>{12.0, 38.0, 0.0}));
   EXPECT_NEAR(state["pose"]["orientation"]["z"].get<double>(), std::sin(M_PI / 12.0), 1e-9);
   EXPECT_NEAR(state["pose"]["orientation"]["w"].get<double>(), std::cos(M_PI / 12.0), 1e-9);
+  // The bounds are in the entity's own frame, wherever it stands: canopy radius 1.5 m, from the
+  // base up.
   const Json bounds = client->Body("GetEntityBounds", {{"entity", "tree_0_0"}})["bounds"];
-  EXPECT_DOUBLE_EQ(bounds["points"][0]["x"].get<double>(), 13.5);  // canopy radius 1.5 m
-  EXPECT_DOUBLE_EQ(bounds["points"][1]["y"].get<double>(), 36.5);
+  EXPECT_EQ(bounds["type"], 1);
+  EXPECT_DOUBLE_EQ(bounds["points"][0]["x"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(bounds["points"][0]["y"].get<double>(), 1.5);
+  EXPECT_GT(bounds["points"][0]["z"].get<double>(), 1.0);
+  EXPECT_EQ(Xyz(bounds["points"][1]), (std::vector<double>{-1.5, -1.5, 0.0}));
+  // The vehicle's chassis box about its centre of mass: symmetric in x and y.
+  const Json vehicle = client->Body("GetEntityBounds", {{"entity", "vehicle"}})["bounds"];
+  const std::vector<double> high = Xyz(vehicle["points"][0]), low = Xyz(vehicle["points"][1]);
+  EXPECT_DOUBLE_EQ(high[0], -low[0]);
+  EXPECT_DOUBLE_EQ(high[1], -low[1]);
+  EXPECT_LT(low[2], 0.0);
+  EXPECT_GT(high[2], 0.0);
+  EXPECT_LT(high[0], 5.0);
 
   // A static actor takes no velocity.
   reply = client->Body("SetEntityState", SetStateBody("tree_0_0", Vec(12.0, 38.0, 0.0), Yaw(0.0),
@@ -343,15 +429,48 @@ TEST(ServeSimifTest, SetEntityStateMovesAnActorOnTheGround) {
   // Undecodable positions are Error replies naming the field.
   Json text = SetStateBody("tree_0_0", Vec(12.0, 38.0, 0.0), Yaw(0));
   text["state"]["pose"]["position"]["x"] = "twelve";
-  std::string error = client->ErrorOf("SetEntityState", text);
+  std::string error = FailureOf(*client, "SetEntityState", text);
   EXPECT_NE(error.find("state.pose.position.x"), std::string::npos) << error;
   EXPECT_NE(error.find("twelve"), std::string::npos) << error;
   Json null = text;
   null["state"]["pose"]["position"]["x"] = nullptr;
-  error = client->ErrorOf("SetEntityState", null);
+  error = FailureOf(*client, "SetEntityState", null);
   EXPECT_NE(error.find("state.pose.position.x"), std::string::npos) << error;
   EXPECT_EQ(Xyz(StateOf(*client, "tree_0_0")["pose"]["position"]),
             (std::vector<double>{12.0, 38.0, 0.0}));
+}
+
+TEST(ServeSimifTest, SetEntityStateRefusesAcceleratingStaticActorsAndRequestsWithoutFlags) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, KnownScenario())["success"], true);
+  // A static actor given a non-zero acceleration: OPERATION_FAILED, and it stays where it was.
+  Json accelerated = SetStateBody("tree_0_0", Vec(12.0, 38.0, 0.0), Yaw(0.0));
+  accelerated["state"]["acceleration"] = {{"linear", Vec(0.0, 0.0, 0.0)},
+                                          {"angular", Vec(0.0, 0.0, 0.5)}};
+  accelerated["set_acceleration"] = true;
+  Json reply = client->Body("SetEntityState", accelerated);
+  EXPECT_EQ(Code(reply), 4) << reply.dump();
+  EXPECT_NE(reply["result"]["error_message"].get<std::string>().find("acceleration"),
+            std::string::npos);
+  EXPECT_EQ(Xyz(StateOf(*client, "tree_0_0")["pose"]["position"]),
+            (std::vector<double>{10.0, 40.0, 0.0}));
+  // A zero acceleration is no refusal.
+  accelerated["state"]["acceleration"]["angular"] = Vec(0.0, 0.0, 0.0);
+  EXPECT_EQ(Code(client->Body("SetEntityState", accelerated)), 1);
+
+  // No set_* flag (a simulation_interfaces 1.0 request): nothing is set, and the result says so.
+  const Json before = StateOf(*client, "vehicle");
+  Json unflagged = SetStateBody("vehicle", Vec(20.0, 25.0, 1.5), Yaw(90.0));
+  unflagged.erase("set_pose");
+  unflagged.erase("set_twist");
+  reply = client->Body("SetEntityState", unflagged);
+  EXPECT_EQ(Code(reply), 4) << reply.dump();
+  EXPECT_NE(reply["result"]["error_message"].get<std::string>().find("nothing was set"),
+            std::string::npos);
+  EXPECT_EQ(Xyz(StateOf(*client, "vehicle")["pose"]["position"]), Xyz(before["pose"]["position"]));
+  unflagged["entity"] = "nobody";
+  EXPECT_EQ(Code(client->Body("SetEntityState", unflagged)), 2);
 }
 
 /// The distance between two positions of states.
@@ -462,7 +581,7 @@ TEST(ServeSimifTest, ResetWithAnUnknownScopeChangesNothing) {
   EXPECT_EQ(Reset(*client, 8), 0);  // FEATURE_UNSUPPORTED
   EXPECT_EQ(Reset(*client, 9), 0);  // SCOPE_TIME with an unknown bit: nothing is done
   EXPECT_NEAR(testing::Time(*client), 0.05, 1e-12);
-  const std::string error = client->ErrorOf("ResetSimulation", {{"scope", 256}});
+  const std::string error = FailureOf(*client, "ResetSimulation", {{"scope", 256}});
   EXPECT_NE(error.find("scope = 256"), std::string::npos) << error;
   EXPECT_EQ(Reset(*client, 3), 1);  // TIME and STATE together
   EXPECT_EQ(testing::Time(*client), 0.0);

@@ -55,6 +55,14 @@ inline Json Load(ServedClient& client, const protocol::RunScenarioRequest& reque
 /// The simulation_interfaces result code of a reply.
 inline int Code(const Json& reply) { return reply.at("result").at("result").get<int>(); }
 
+/// The error_message of a simulation_interfaces reply refusing a request it cannot use
+/// (RESULT_OPERATION_FAILED; fails the test on any other code).
+inline std::string FailureOf(ServedClient& client, const std::string& service, const Json& body) {
+  const Json reply = client.Body(service, body);
+  EXPECT_EQ(Code(reply), 4) << service << " " << body.dump() << ": " << reply.dump();
+  return reply.at("result").at("error_message").get<std::string>();
+}
+
 /// The strings of a JSON array.
 inline std::vector<std::string> Strings(const Json& list) {
   return list.get<std::vector<std::string>>();
