@@ -51,7 +51,8 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& s
       strand_(asio::make_strand(socket_.get_executor())),
       settings_(settings),
       peer_(EndpointText(socket_)),
-      decoder_(settings.limits),
+      framing_(settings.accept_monodrive_framing ? Framing::kUnknown : Framing::kAsg),
+      decoder_(settings.limits, settings.accept_monodrive_framing),
       unregistered_budget_(std::move(unregistered_budget)),
       read_buffer_(new char[kMinReadBytes]),
       read_buffer_bytes_(kMinReadBytes),
@@ -137,22 +138,35 @@ void Connection::Start() {
   });
 }
 
+Connection::OutgoingFrame Connection::Encode(const std::string& type, int64_t reference,
+                                             const Json& message, std::string attachment) const {
+  if (framing_.load() != Framing::kMonoDrive) {
+    return {EncodeFrameHead(type, reference, message, attachment.size(), settings_.limits),
+            std::move(attachment)};
+  }
+  if (!attachment.empty()) {
+    throw std::invalid_argument("frame \"" + type +
+                                "\": monoDrive framing carries no attachment (" +
+                                std::to_string(attachment.size()) + " bytes given)");
+  }
+  return {EncodeMonoDriveFrame(type, reference, message, settings_.limits), {}};
+}
+
 int64_t Connection::Send(const std::string& type, const Json& message, std::string attachment) {
   const int64_t reference = next_reference_.fetch_add(1);
-  Enqueue({EncodeFrameHead(type, reference, message, attachment.size(), settings_.limits),
-           std::move(attachment)});
+  Enqueue(Encode(type, reference, message, std::move(attachment)));
   return reference;
 }
 
 void Connection::Reply(const Message& request, const Json& message, std::string attachment) {
-  Enqueue({EncodeFrameHead(ResponseType(request.type), request.reference, message,
-                           attachment.size(), settings_.limits),
-           std::move(attachment)});
+  // A monoDrive reply's type is its request's.
+  const std::string type =
+      framing_.load() == Framing::kMonoDrive ? request.type : ResponseType(request.type);
+  Enqueue(Encode(type, request.reference, message, std::move(attachment)));
 }
 
 void Connection::ReplyError(int64_t reference, const std::string& description) {
-  Enqueue(
-      {EncodeFrameHead(kErrorType, reference, ErrorBody(description), 0, settings_.limits), {}});
+  Enqueue(Encode(std::string(kErrorType), reference, ErrorBody(description), {}));
 }
 
 void Connection::Enqueue(OutgoingFrame frame) {
@@ -288,6 +302,11 @@ void Connection::DecodeFrames() {
     decoder_.set_max_frame_bytes(awaits_registration ? settings_.max_unregistered_frame_bytes
                                                      : settings_.limits.max_frame_bytes);
     const auto status = decoder_.Next(&message, &frame_error);
+    if (framing_.load() == Framing::kUnknown && decoder_.framing() != Framing::kUnknown) {
+      // A monoDrive peer sends no heartbeats: its silence is never timed.
+      if (decoder_.framing() == Framing::kMonoDrive) peer_timeout_ms_.store(0);
+      framing_.store(decoder_.framing());
+    }
     if (status == FrameDecoder::Status::kNeedMore) break;
     frame_completed = true;
     if (status == FrameDecoder::Status::kError) {
@@ -333,7 +352,7 @@ void Connection::CountPartialFrame() {
 }
 
 void Connection::DropPartialFrame() {
-  decoder_ = FrameDecoder(settings_.limits);
+  decoder_ = FrameDecoder(settings_.limits, settings_.accept_monodrive_framing);
   if (unregistered_budget_) unregistered_budget_->Give(budget_taken_);
   budget_taken_ = 0;
 }

@@ -74,6 +74,10 @@ struct ConnectionSettings {
   /// registration fits there, so strangers filling the cap cannot lock out workers). The
   /// connection whose partial frame would pass it is closed.
   size_t max_unregistered_bytes = size_t{16} << 20;
+  /// Accept monoDrive's framing too (frame.h), decided by the peer's first byte: a monoDrive
+  /// peer is answered in its framing, sent no heartbeats and never declared dead for silence.
+  /// Until the first byte no heartbeat is sent and silence is not timed.
+  bool accept_monodrive_framing = false;
 };
 
 /// [bytes] the first bytes of a partial frame that max_unregistered_bytes does not count.
@@ -136,7 +140,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// std::invalid_argument when the frame exceeds the cap. Frames queued after close are dropped;
   /// a frame that would take the queue over max_queued_bytes is dropped and the connection closes.
   int64_t Send(const std::string& type, const Json& message, std::string attachment = {});
-  /// Queues the reply to request (type request.type + "Response", same reference); thread-safe.
+  /// Queues the reply to request (type request.type + "Response", same reference; with monoDrive
+  /// framing type request.type, no attachment, and `message` may be any JSON value);
+  /// thread-safe. Throws std::invalid_argument for an attachment in monoDrive framing.
   void Reply(const Message& request, const Json& message, std::string attachment = {});
   /// Queues an Error reply with the given reference; thread-safe.
   void ReplyError(int64_t reference, const std::string& description);
@@ -165,6 +171,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     peer_timeout_ms_.store(timeout.count());
   }
 
+  /// The peer's framing (kUnknown until its first byte where both are accepted); thread-safe.
+  Framing framing() const { return framing_.load(); }
+
   /// True until the connection starts closing; thread-safe.
   bool IsOpen() const { return !closing_.load(); }
   /// Bytes of frames queued to send and not yet written, never above max_queued_bytes [bytes];
@@ -191,6 +200,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool OnIoThread() const;
   void RequireNotStarted(const char* what) const;
   void Enqueue(OutgoingFrame frame);
+  /// Encodes a frame in the peer's framing; any thread.
+  OutgoingFrame Encode(const std::string& type, int64_t reference, const Json& message,
+                       std::string attachment) const;
   /// Counts bytes about to be queued; any thread. When they would exceed max_queued_bytes, counts
   /// nothing, starts aborting the connection and returns false.
   bool ReserveQueueBytes(size_t bytes);
@@ -243,6 +255,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<bool> registered_{false};
   std::atomic<int64_t> peer_timeout_ms_{settings_.peer_timeout.count()};  ///< see SetPeerTimeout
   std::atomic<size_t> queued_bytes_{0};                                   // see queued_bytes()
+  std::atomic<Framing> framing_;                                          // see framing()
 
   // Handlers: written before Start(), read on the strand, released after close.
   std::unordered_map<std::string, Handler> handlers_;

@@ -178,13 +178,15 @@ void Connection::OnHeartbeatTick() {
   const auto now = std::chrono::steady_clock::now();
   const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_received_);
   const int64_t peer_timeout = peer_timeout_ms_.load();
-  if (peer_timeout > 0 && silence.count() > peer_timeout) {
+  // Before its first byte a peer's framing, hence its heartbeats, are unknown.
+  const bool asg_peer = framing_.load() == Framing::kAsg;
+  if (asg_peer && peer_timeout > 0 && silence.count() > peer_timeout) {
     Abort("peer " + peer_ + " silent for " + std::to_string(silence.count()) + " ms (timeout " +
           std::to_string(peer_timeout) + " ms)");
     return;
   }
   if (CheckDeadlines(now)) return;
-  if (now - last_heartbeat_sent_ >= settings_.heartbeat_interval) {
+  if (asg_peer && now - last_heartbeat_sent_ >= settings_.heartbeat_interval) {
     last_heartbeat_sent_ = now;
     OutgoingFrame heartbeat{EncodeFrameHead(kHeartbeatType, 0, Json::object(), 0, settings_.limits),
                             {}};

@@ -105,43 +105,93 @@ std::string ValidUtf8(std::string_view text) {
   return valid.append(text);
 }
 
-// Checks the header at the start of `buffered`: kFrame when the whole frame is there (its lengths
-// in `json_bytes` and `attachment_bytes`), kNeedMore, or kError for a bad magic or a length over
-// `max_frame_bytes` (the frame boundaries are lost), described in `error`.
+// What a frame header's bytes say: the lengths of the frame's parts once the header is whole.
+struct HeaderLengths {
+  size_t header_bytes = kFrameHeaderBytes;
+  size_t json_bytes = 0;
+  size_t attachment_bytes = 0;
+  size_t total() const { return header_bytes + json_bytes + attachment_bytes; }
+};
+
+// The error of a header whose magic is not `magic` (and, in `also`, what else was accepted).
+FrameError BadMagic(std::string_view seen, std::string_view magic, std::string_view also) {
+  return FrameError{FrameErrorKind::kBadMagic,
+                    "frame header: magic is " + HexBytes(seen) + ", expected \"" +
+                        std::string(magic) + "\"" + std::string(also),
+                    0, true};
+}
+
+// The error of a JSON length over the cap; the frame boundaries are lost.
+FrameError JsonTooLong(size_t json_bytes, size_t max_frame_bytes) {
+  return FrameError{FrameErrorKind::kJsonTooLong,
+                    "frame header: JSON length " + std::to_string(json_bytes) +
+                        " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes",
+                    0, true};
+}
+
+// Checks the "ASG1" header at the start of `buffered`: kFrame when the whole frame is there (its
+// lengths in `lengths`), kNeedMore, or kError for a bad magic or a length over `max_frame_bytes`
+// (the frame boundaries are lost), described in `error`. `also` ends a bad magic's description.
 FrameDecoder::Status ReadHeader(std::string_view buffered, size_t max_frame_bytes,
-                                FrameError* error, size_t* json_bytes, size_t* attachment_bytes) {
+                                std::string_view also, FrameError* error, HeaderLengths* lengths) {
   using Status = FrameDecoder::Status;
-  const auto lost = [error](FrameErrorKind kind, std::string description) {
-    *error = FrameError{kind, std::move(description), 0, true};
-    return Status::kError;
-  };
   const char* header = buffered.data();
   // The magic is checked on the bytes present, so garbage is refused before a full header.
   const size_t magic_bytes = std::min(buffered.size(), kFrameMagic.size());
   if (std::string_view(header, magic_bytes) != kFrameMagic.substr(0, magic_bytes)) {
-    const std::string_view seen(header, magic_bytes);
-    return lost(FrameErrorKind::kBadMagic,
-                "frame header: magic is " + HexBytes(seen) + ", expected \"ASG1\"");
+    *error = BadMagic(std::string_view(header, magic_bytes), kFrameMagic, also);
+    return Status::kError;
   }
   if (buffered.size() < kFrameHeaderBytes) return Status::kNeedMore;
 
-  *json_bytes = GetUint32BigEndian(header + 4);
-  *attachment_bytes = GetUint32BigEndian(header + 8);
-  if (*json_bytes > max_frame_bytes) {
-    return lost(FrameErrorKind::kJsonTooLong,
-                "frame header: JSON length " + std::to_string(*json_bytes) +
-                    " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes");
+  lengths->header_bytes = kFrameHeaderBytes;
+  lengths->json_bytes = GetUint32BigEndian(header + 4);
+  lengths->attachment_bytes = GetUint32BigEndian(header + 8);
+  if (lengths->json_bytes > max_frame_bytes) {
+    *error = JsonTooLong(lengths->json_bytes, max_frame_bytes);
+    return Status::kError;
   }
-  if (*attachment_bytes > max_frame_bytes - *json_bytes) {
-    return lost(FrameErrorKind::kAttachmentTooLong,
-                "frame header: attachment length " + std::to_string(*attachment_bytes) +
-                    " bytes with JSON length " + std::to_string(*json_bytes) +
-                    " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes");
+  if (lengths->attachment_bytes > max_frame_bytes - lengths->json_bytes) {
+    *error =
+        FrameError{FrameErrorKind::kAttachmentTooLong,
+                   "frame header: attachment length " + std::to_string(lengths->attachment_bytes) +
+                       " bytes with JSON length " + std::to_string(lengths->json_bytes) +
+                       " bytes is over the cap of " + std::to_string(max_frame_bytes) + " bytes",
+                   0, true};
+    return Status::kError;
   }
-  if (buffered.size() < kFrameHeaderBytes + *json_bytes + *attachment_bytes) {
-    return Status::kNeedMore;
+  return buffered.size() < lengths->total() ? Status::kNeedMore : Status::kFrame;
+}
+
+// Checks a monoDrive header ("mono", length of the whole frame) as ReadHeader does.
+FrameDecoder::Status ReadMonoDriveHeader(std::string_view buffered, size_t max_frame_bytes,
+                                         FrameError* error, HeaderLengths* lengths) {
+  using Status = FrameDecoder::Status;
+  const char* header = buffered.data();
+  const size_t magic_bytes = std::min(buffered.size(), kMonoDriveMagic.size());
+  if (std::string_view(header, magic_bytes) != kMonoDriveMagic.substr(0, magic_bytes)) {
+    *error = BadMagic(std::string_view(header, magic_bytes), kMonoDriveMagic,
+                      " (monoDrive framing, decided by the connection's first frame)");
+    return Status::kError;
   }
-  return Status::kFrame;
+  if (buffered.size() < kMonoDriveHeaderBytes) return Status::kNeedMore;
+
+  const size_t total = GetUint32BigEndian(header + 4);
+  if (total < kMonoDriveHeaderBytes) {
+    *error = FrameError{FrameErrorKind::kJsonTooLong,
+                        "frame header: monoDrive length " + std::to_string(total) +
+                            " bytes is less than its 8-byte header",
+                        0, true};
+    return Status::kError;
+  }
+  lengths->header_bytes = kMonoDriveHeaderBytes;
+  lengths->json_bytes = total - kMonoDriveHeaderBytes;
+  lengths->attachment_bytes = 0;
+  if (lengths->json_bytes > max_frame_bytes) {
+    *error = JsonTooLong(lengths->json_bytes, max_frame_bytes);
+    return Status::kError;
+  }
+  return buffered.size() < total ? Status::kNeedMore : Status::kFrame;
 }
 
 // A payload error: the frame was skipped whole and the stream goes on.
@@ -234,6 +284,21 @@ std::optional<FrameError> CheckEnvelope(const Json& envelope, int64_t reference)
   return std::nullopt;
 }
 
+// `header_bytes` zero bytes (the header, filled in by the caller) and the JSON envelope, written
+// by hand so that the message body is serialised without a copy.
+std::string HeaderAndEnvelope(size_t header_bytes, std::string_view type, int64_t reference,
+                              const Json& message) {
+  std::string frame(header_bytes, '\0');
+  frame += R"({"type":)";
+  frame += Json(type).dump();
+  frame += R"(,"reference":)";
+  frame += std::to_string(reference);
+  frame += R"(,"message":)";
+  frame += message.dump();
+  frame += '}';
+  return frame;
+}
+
 }  // namespace
 
 std::string ResponseType(std::string_view service) {
@@ -264,15 +329,7 @@ std::string EncodeFrameHead(std::string_view type, int64_t reference, const Json
                                 "\": message must be a JSON object, got " +
                                 std::string(message.type_name()));
   }
-  // The envelope is written by hand so that the message body is serialised without a copy.
-  std::string frame(kFrameHeaderBytes, '\0');
-  frame += R"({"type":)";
-  frame += Json(type).dump();
-  frame += R"(,"reference":)";
-  frame += std::to_string(reference);
-  frame += R"(,"message":)";
-  frame += message.dump();
-  frame += '}';
+  std::string frame = HeaderAndEnvelope(kFrameHeaderBytes, type, reference, message);
   const size_t json_bytes = frame.size() - kFrameHeaderBytes;
   if (json_bytes > limits.max_frame_bytes ||
       attachment_bytes > limits.max_frame_bytes - json_bytes) {
@@ -294,10 +351,26 @@ std::string EncodeFrame(const Message& message, const FrameLimits& limits) {
   return frame;
 }
 
+std::string EncodeMonoDriveFrame(std::string_view type, int64_t reference, const Json& message,
+                                 const FrameLimits& limits) {
+  std::string frame = HeaderAndEnvelope(kMonoDriveHeaderBytes, type, reference, message);
+  const size_t json_bytes = frame.size() - kMonoDriveHeaderBytes;
+  if (json_bytes > limits.max_frame_bytes ||
+      frame.size() > size_t{std::numeric_limits<uint32_t>::max()}) {
+    throw std::invalid_argument("monoDrive frame \"" + std::string(type) + "\": JSON " +
+                                std::to_string(json_bytes) + " bytes exceed the cap of " +
+                                std::to_string(limits.max_frame_bytes) + " bytes");
+  }
+  std::memcpy(frame.data(), kMonoDriveMagic.data(), kMonoDriveMagic.size());
+  PutUint32BigEndian(static_cast<uint32_t>(frame.size()), frame.data() + 4);
+  return frame;
+}
+
 // Lengths travel as 32-bit values, so a larger cap could never be reached.
-FrameDecoder::FrameDecoder(const FrameLimits& limits)
+FrameDecoder::FrameDecoder(const FrameLimits& limits, bool accept_monodrive)
     : limits_cap_(std::min<size_t>(limits.max_frame_bytes, std::numeric_limits<uint32_t>::max())),
-      max_frame_bytes_(limits_cap_) {}
+      max_frame_bytes_(limits_cap_),
+      framing_(accept_monodrive ? Framing::kUnknown : Framing::kAsg) {}
 
 void FrameDecoder::Feed(std::string_view bytes) {
   // Drop decoded bytes before growing, so the buffer holds at most one frame plus one chunk.
@@ -309,8 +382,12 @@ void FrameDecoder::Feed(std::string_view bytes) {
 }
 
 size_t FrameDecoder::pending_frame_bytes() const {
-  if (stream_lost_ || buffered_bytes() < kFrameHeaderBytes) return 0;
   const char* header = buffer_.data() + read_offset_;
+  if (framing_ == Framing::kMonoDrive) {
+    if (stream_lost_ || buffered_bytes() < kMonoDriveHeaderBytes) return 0;
+    return GetUint32BigEndian(header + 4);
+  }
+  if (stream_lost_ || buffered_bytes() < kFrameHeaderBytes) return 0;
   return kFrameHeaderBytes + size_t{GetUint32BigEndian(header + 4)} +
          size_t{GetUint32BigEndian(header + 8)};
 }
@@ -338,12 +415,19 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
     if (buffer_.capacity() > kRetainedBufferBytes) std::string().swap(buffer_);
     return Status::kNeedMore;
   }
-  size_t json_bytes = 0;
-  size_t attachment_bytes = 0;
   const std::string_view buffered(buffer_.data() + read_offset_, buffered_bytes());
+  // A stream that accepts both framings takes the one its first byte opens.
+  std::string_view also;
+  if (framing_ == Framing::kUnknown) {
+    framing_ = buffered.front() == kMonoDriveMagic.front() ? Framing::kMonoDrive : Framing::kAsg;
+    also = " or monoDrive's \"mono\"";
+  }
+  HeaderLengths lengths;
   FrameError header_error;
   const Status status =
-      ReadHeader(buffered, max_frame_bytes_, &header_error, &json_bytes, &attachment_bytes);
+      framing_ == Framing::kMonoDrive
+          ? ReadMonoDriveHeader(buffered, max_frame_bytes_, &header_error, &lengths)
+          : ReadHeader(buffered, max_frame_bytes_, also, &header_error, &lengths);
   if (status == Status::kError) {
     return Fail(error, header_error.kind, std::move(header_error.description), true);
   }
@@ -351,9 +435,10 @@ FrameDecoder::Status FrameDecoder::Next(Message* message, FrameError* error) {
 
   // The whole frame is here: consume it, then validate its payload.
   const char* header = buffer_.data() + read_offset_;
-  const std::string_view json_text(header + kFrameHeaderBytes, json_bytes);
-  const std::string_view attachment(header + kFrameHeaderBytes + json_bytes, attachment_bytes);
-  read_offset_ += kFrameHeaderBytes + json_bytes + attachment_bytes;
+  const std::string_view json_text(header + lengths.header_bytes, lengths.json_bytes);
+  const std::string_view attachment(header + lengths.header_bytes + lengths.json_bytes,
+                                    lengths.attachment_bytes);
+  read_offset_ += lengths.total();
 
   Json envelope;
   int64_t reference = 0;

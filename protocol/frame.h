@@ -19,6 +19,11 @@
 //     with r the reference of the offending request, or 0 when it could not be read.
 // References: each connection numbers the frames it originates 1, 2, 3, ...; 0 means "none"
 // (heartbeats, errors about unreadable frames).
+//
+// A decoder may also accept monoDrive's control-channel framing, told apart by a stream's first
+// byte: 4 bytes the magic 0x6d6f6e6f ("mono"), 4 bytes the length of the whole frame (header
+// included), unsigned big-endian, then the JSON envelope; no attachment. A monoDrive reply's
+// type is its request's type and its message may be any JSON value (a string, a boolean).
 #pragma once
 
 #include <algorithm>
@@ -37,6 +42,10 @@ inline constexpr std::string_view kFrameMagic = "ASG1";
 inline constexpr size_t kFrameHeaderBytes = 12;
 /// Default cap on JSON + attachment of one frame [bytes] (64 MiB).
 inline constexpr size_t kDefaultMaxFrameBytes = size_t{64} << 20;
+/// The magic that opens every monoDrive frame, sent big-endian: the bytes "mono".
+inline constexpr std::string_view kMonoDriveMagic = "mono";
+/// Size of a monoDrive frame header: magic, length of the whole frame [bytes].
+inline constexpr size_t kMonoDriveHeaderBytes = 8;
 /// Type of the liveness frames exchanged by connections.
 inline constexpr std::string_view kHeartbeatType = "Heartbeat";
 /// Type of an error reply.
@@ -82,9 +91,22 @@ std::string EncodeFrameHead(std::string_view type, int64_t reference, const Json
 /// Encodes a whole frame (header, JSON, attachment). Throws as EncodeFrameHead.
 std::string EncodeFrame(const Message& message, const FrameLimits& limits = {});
 
+/// The framing of a byte stream.
+enum class Framing : uint8_t {
+  kUnknown,    ///< no byte has arrived yet on a stream that accepts both
+  kAsg,        ///< the farm's "ASG1" frames
+  kMonoDrive,  ///< monoDrive's "mono" frames
+};
+
+/// Encodes a whole monoDrive frame: magic, length of the whole frame, JSON envelope. `message`
+/// may be any JSON value. Throws std::invalid_argument naming the sizes when the JSON exceeds
+/// limits, and nlohmann::json::type_error when a string in message is not valid UTF-8.
+std::string EncodeMonoDriveFrame(std::string_view type, int64_t reference, const Json& message,
+                                 const FrameLimits& limits = {});
+
 /// Why a stream of bytes did not decode into a frame.
 enum class FrameErrorKind : uint8_t {
-  kBadMagic,           ///< the first 4 bytes are not "ASG1"
+  kBadMagic,           ///< the first 4 bytes are not "ASG1" (nor "mono" where accepted)
   kJsonTooLong,        ///< the JSON length alone exceeds the cap
   kAttachmentTooLong,  ///< JSON + attachment length exceeds the cap
   kInvalidUtf8,        ///< the JSON bytes are not valid UTF-8
@@ -112,7 +134,9 @@ class FrameDecoder {
   /// Result of Next().
   enum class Status : uint8_t { kFrame, kNeedMore, kError };
 
-  explicit FrameDecoder(const FrameLimits& limits = {});
+  /// With accept_monodrive, the stream's first byte decides its framing: 'm' monoDrive's, any
+  /// other the farm's; without, every frame is the farm's.
+  explicit FrameDecoder(const FrameLimits& limits = {}, bool accept_monodrive = false);
 
   /// Appends received bytes. Memory grows only with bytes actually fed, never with a length a
   /// header claims, and above 16 KiB is given back once every byte fed is decoded.
@@ -134,6 +158,9 @@ class FrameDecoder {
   /// Total length of the frame being received once its header is complete, else 0 [bytes].
   size_t pending_frame_bytes() const;
 
+  /// The stream's framing: kUnknown until the first byte of a stream that accepts both.
+  Framing framing() const { return framing_; }
+
  private:
   Status Fail(FrameError* error, FrameErrorKind kind, std::string description, bool stream_lost,
               int64_t reference = 0);
@@ -142,6 +169,7 @@ class FrameDecoder {
   size_t max_frame_bytes_;  // the cap in force, at most limits_cap_
   std::string buffer_;      // received bytes; decoded ones precede read_offset_
   size_t read_offset_ = 0;  // first byte not yet decoded
+  Framing framing_;         // decided by the first byte when both are accepted
   bool stream_lost_ = false;
   FrameError lost_error_;  // repeated once the stream is lost
 };

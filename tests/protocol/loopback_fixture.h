@@ -130,7 +130,9 @@ struct RawReadResult {
 /// A plain blocking TCP client that writes whatever bytes a test gives it.
 class RawClient {
  public:
-  explicit RawClient(uint16_t port) : socket_(context_) {
+  /// With monodrive, the server's bytes are decoded as monoDrive frames (frame.h) too.
+  explicit RawClient(uint16_t port, bool monodrive = false)
+      : socket_(context_), decoder_({}, monodrive) {
     socket_.connect({boost::asio::ip::make_address("127.0.0.1"), port});
   }
 

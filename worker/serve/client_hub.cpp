@@ -6,6 +6,7 @@
 
 #include "core/log_clip.h"
 #include "protocol/token_gate.h"
+#include "worker/serve/monodrive_reply.h"
 #include "worker/worker_log.h"
 
 namespace asg::worker::serve {
@@ -41,6 +42,8 @@ ClientHub::~ClientHub() = default;
 
 uint16_t ClientHub::Listen() {
   protocol::ConnectionSettings connection;
+  // monoDrive clients speak their own framing on the same port, told by their first byte.
+  connection.accept_monodrive_framing = true;
   if (!settings_.token.empty()) connection.registration_timeout = std::chrono::seconds(10);
   // Clients of an interactive session may sit idle for long; heartbeats still run.
   server_ = std::make_unique<protocol::Server>(
@@ -114,7 +117,7 @@ void ClientHub::Refuse(protocol::Connection& connection, int client_id,
   Log(core::LogLevel::kWarning, "client " + std::to_string(client_id) + " from " +
                                     connection.peer() + " refused (" +
                                     core::ClipForLog(request.type) + "): " + reason);
-  connection.ReplyError(request.reference, "refused: " + reason);
+  AnswerError(connection, request, "refused: " + reason);
   connection.Close(reason);
 }
 
@@ -147,7 +150,17 @@ void ClientHub::Dispatch(const std::shared_ptr<protocol::Connection>& connection
 void ClientHub::ReplyError(protocol::Connection& connection, int client_id,
                            const protocol::Message& request, const std::string& description) {
   logs_.Communication(client_id, "Error", "reply", "error", request.reference);
-  connection.ReplyError(request.reference, description);
+  AnswerError(connection, request, description);
+}
+
+void ClientHub::AnswerError(protocol::Connection& connection, const protocol::Message& request,
+                            const std::string& description) {
+  // A monoDrive client reads every reply under its request's type.
+  if (connection.framing() == protocol::Framing::kMonoDrive) {
+    connection.Reply(request, protocol::ErrorBody(description));
+  } else {
+    connection.ReplyError(request.reference, description);
+  }
 }
 
 void ClientHub::SendReply(protocol::Connection& connection, int client_id,
@@ -155,6 +168,12 @@ void ClientHub::SendReply(protocol::Connection& connection, int client_id,
                           std::string attachment) {
   logs_.Communication(client_id, protocol::ResponseType(request.type), "reply",
                       FailedBody(body) ? "error" : "info", request.reference);
+  if (connection.framing() == protocol::Framing::kMonoDrive) {
+    const auto service = Services().find(request.type);
+    const char* family = service != Services().end() ? service->second.family : "";
+    connection.Reply(request, MonoDriveReplyMessage(family, body, attachment));
+    return;
+  }
   connection.Reply(request, body, std::move(attachment));
 }
 

@@ -86,7 +86,11 @@ class ClientHub {
   /// Answers Error with `description` and logs it.
   void ReplyError(protocol::Connection& connection, int client_id, const protocol::Message& request,
                   const std::string& description);
-  /// Sends the reply to `request` and logs it.
+  /// Sends an Error reply to `request`: type "Error", or in monoDrive framing the request's type.
+  void AnswerError(protocol::Connection& connection, const protocol::Message& request,
+                   const std::string& description);
+  /// Sends the reply to `request` and logs it; in monoDrive framing its body as
+  /// MonoDriveReplyMessage() gives it.
   void SendReply(protocol::Connection& connection, int client_id, const protocol::Message& request,
                  const json::Json& body, std::string attachment);
   /// Sends a pushed frame on `connection` (none: the client has gone) and logs it.

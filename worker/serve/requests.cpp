@@ -359,6 +359,44 @@ struct Schema<worker::serve::SampleSensorsRequest> {
   }
 };
 
+/// The fields of a monoDrive weather profile that the farm does not render, by JSON type.
+constexpr std::string_view kProfileNumbers[] = {"SunBrightness",
+                                                "SunDirectionalLightIntensity",
+                                                "SunIndirectLightIntensity",
+                                                "CloudOpacity",
+                                                "HorizontFalloff",
+                                                "SkyLightIntensity",
+                                                "PrecipitationAmount",
+                                                "PrecipitationAccumulation",
+                                                "WindIntensity",
+                                                "WindAngle"};
+constexpr std::string_view kProfileFlags[] = {"bPrecipitation", "bWind",
+                                              "bOverrideCameraPostProcessParameters"};
+constexpr std::string_view kProfileObjects[] = {"SunDirectionalLightColor",
+                                                "ZenithColor",
+                                                "HorizonColor",
+                                                "CloudColor",
+                                                "OverallSkyColor",
+                                                "SkyLightColor",
+                                                "CameraPostProcessParameters"};
+
+template <>
+struct Schema<worker::serve::WeatherProfile> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Required("id", m.id);
+    v.Optional("SunPolarAngle", m.sun_polar_angle);
+    v.Optional("SunAzimuthAngle", m.sun_azimuth_angle);
+    v.Optional("haze_distance", m.haze_distance);
+    for (const std::string_view key : kProfileNumbers) v.Optional(key, m.unused_number);
+    for (const std::string_view key : kProfileFlags) v.Optional(key, m.unused_flag);
+    v.Optional("PrecipitationType", m.unused_text);
+    for (const std::string_view key : kProfileObjects) {
+      v.Optional(key, m.unused_object, AnyObject{});
+    }
+  }
+};
+
 template <>
 struct Schema<worker::serve::WeatherRequest> {
   template <class V, class M>
@@ -367,6 +405,8 @@ struct Schema<worker::serve::WeatherRequest> {
     v.Optional("sun_yaw", m.sun_yaw);
     v.Optional("haze_distance", m.haze_distance);
     v.Optional("profile_id", m.profile_id);
+    v.Optional("set_profile", m.set_profile);
+    v.Optional("profiles", m.profiles);
   }
 };
 

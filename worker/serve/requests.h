@@ -262,12 +262,29 @@ struct SampleSensorsRequest {
   int32_t timeout = 0;  ///< [ms] not used: readings are ready at once
 };
 
-/// WeatherConfig; the defaults of the sun are set from the loaded scenario before reading.
+/// One profile of WeatherConfig's monoDrive form (monoDrive's weather_config): its sun's angles
+/// become the farm's sun; its other fields (light, sky and cloud colours, precipitation, wind,
+/// camera exposure) are read for their type and not rendered.
+struct WeatherProfile {
+  std::string id;                    ///< the name set_profile selects
+  double sun_polar_angle = 44.586;   ///< [deg] SunPolarAngle: the sun's angle from the zenith
+  double sun_azimuth_angle = 174.0;  ///< [deg] SunAzimuthAngle: clockwise seen from above
+  double haze_distance = 0.0;        ///< [m] the farm's haze (monoDrive has none); 0 = default
+  double unused_number = 0.0;        ///< where the numbers not rendered are read
+  bool unused_flag = false;          ///< where the flags not rendered are read
+  std::string unused_text;           ///< where the texts not rendered are read
+  json::Json unused_object;          ///< where the colours and exposure settings are read
+};
+
+/// WeatherConfig; the defaults of the sun are set from the loaded scenario before reading. The
+/// monoDrive form is set_profile with profiles; the farm's form the sun, haze and profile_id.
 struct WeatherRequest {
   double sun_inclination = 30.0;  ///< [deg]
   double sun_yaw = 0.0;           ///< [deg]
   double haze_distance = 0.0;     ///< [m]
   std::string profile_id = "custom";
+  std::string set_profile;  ///< monoDrive: the profile to apply; empty: the farm's form
+  std::vector<WeatherProfile> profiles;  ///< monoDrive: profiles added or replaced first
 };
 
 // ---------------------------------------------------------------- the farm's own

@@ -14,6 +14,10 @@ capture::CaptureRenderer& SceneCaptures::Renderer() {
   return *renderer_;
 }
 
+Weather MonoDriveWeather(double sun_polar_angle, double sun_azimuth_angle, double haze_distance) {
+  return {90.0 - sun_polar_angle, 180.0 - sun_azimuth_angle, haze_distance};
+}
+
 scene::World SceneCaptures::CurrentWorld(const scene::LiveRun& live) const {
   scene::World world = live.CurrentWorld();
   if (weather_) {

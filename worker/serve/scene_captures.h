@@ -3,8 +3,10 @@
 // folder. One renderer, created at the first capture and kept.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -24,6 +26,12 @@ struct Weather {
   double haze_distance = 0.0;     ///< [m] 0 = the renderer's default
 };
 
+/// The farm's weather of a monoDrive weather profile's sun: SunPolarAngle [deg] is measured
+/// from the zenith, so the elevation is 90 - SunPolarAngle; SunAzimuthAngle [deg] is where the
+/// sun stands, clockwise seen from above in Unreal's left-handed frame, so the light travels
+/// counter-clockwise from +x at 180 - SunAzimuthAngle [deg]. haze_distance [m] is the farm's.
+Weather MonoDriveWeather(double sun_polar_angle, double sun_azimuth_angle, double haze_distance);
+
 /// The session's capture renderer and weather. Not thread-safe: use on one thread (the
 /// renderer's GL context is that thread's).
 class SceneCaptures {
@@ -35,6 +43,13 @@ class SceneCaptures {
 
   /// The weather of later CaptureScene captures; until set, each scenario's own sun.
   void SetWeather(const Weather& weather) { weather_ = weather; }
+  /// Adds or replaces the named weather profile (WeatherConfig's monoDrive form).
+  void SetProfile(const std::string& id, const Weather& weather) { profiles_[id] = weather; }
+  /// The named weather profile, or null when none has that id.
+  const Weather* Profile(const std::string& id) const {
+    const auto it = profiles_.find(id);
+    return it != profiles_.end() ? &it->second : nullptr;
+  }
   /// The world CaptureScene renders: `live`'s as it is now, under the weather set.
   scene::World CurrentWorld(const scene::LiveRun& live) const;
   /// Renders `settings`' views of `live`'s request over CurrentWorld. Throws
@@ -55,6 +70,7 @@ class SceneCaptures {
 
   std::unique_ptr<capture::CaptureRenderer> renderer_;
   std::optional<Weather> weather_;
+  std::map<std::string, Weather> profiles_;  // by profile id
 };
 
 }  // namespace asg::worker::serve

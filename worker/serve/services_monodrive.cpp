@@ -1,6 +1,7 @@
 // monoDrive closed-loop commands (seed 001): configure, step, ego control, sensors, weather.
 // Replies are {success, message} with the seed's response strings as message.
 #include <cmath>
+#include <string>
 
 #include "protocol/messages_json.h"
 #include "protocol/node_messages.h"
@@ -94,6 +95,40 @@ Reply SampleSensors(Session& session, const Call& call) {
   return reply;
 }
 
+// The monoDrive form: stores `profiles` (all or none), then applies `set_profile`.
+Reply ApplyWeatherProfile(Session& session, const Call& call, const WeatherRequest& request) {
+  for (const char* farm_field : {"sun_inclination", "sun_yaw", "haze_distance", "profile_id"}) {
+    if (call.body().contains(farm_field)) {
+      throw std::invalid_argument(std::string(farm_field) +
+                                  ": the farm's form does not go with set_profile and profiles");
+    }
+  }
+  // Every profile is checked before any is stored.
+  for (size_t i = 0; i < request.profiles.size(); ++i) {
+    const WeatherProfile& profile = request.profiles[i];
+    const json::Json& given = call.body().at("profiles").at(i);
+    std::string error;
+    if (profile.sun_polar_angle < 0.0 || profile.sun_polar_angle > 180.0) {
+      error = "SunPolarAngle = " + given.at("SunPolarAngle").dump() + ": must be in [0, 180]";
+    } else if (profile.haze_distance < 0.0) {
+      error = "haze_distance = " + given.at("haze_distance").dump() + ": must be >= 0";
+    }
+    if (!error.empty()) {
+      return Answer(false,
+                    "Weather configuration failed: profiles[" + std::to_string(i) + "]." + error);
+    }
+  }
+  for (const WeatherProfile& profile : request.profiles) {
+    session.captures().SetProfile(
+        profile.id, MonoDriveWeather(profile.sun_polar_angle, profile.sun_azimuth_angle,
+                                     profile.haze_distance));
+  }
+  const Weather* weather = session.captures().Profile(request.set_profile);
+  if (weather == nullptr) return Answer(false, "Weather profile is invalid or missing");
+  session.captures().SetWeather(*weather);
+  return Answer(true, "Weather configured to " + request.set_profile);
+}
+
 Reply WeatherConfig(Session& session, const Call& call) {
   // The sun defaults to the loaded scenario's.
   WeatherRequest request;
@@ -103,6 +138,9 @@ Reply WeatherConfig(Session& session, const Call& call) {
     request.sun_yaw = scene.sunlight_yaw_angle;
   }
   ReadRequest(call.body(), &request);
+  if (call.body().contains("set_profile") || call.body().contains("profiles")) {
+    return ApplyWeatherProfile(session, call, request);
+  }
   if (request.sun_inclination < -90.0 || request.sun_inclination > 90.0 ||
       request.haze_distance < 0.0) {
     return Answer(false,

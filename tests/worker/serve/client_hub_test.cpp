@@ -9,6 +9,8 @@
 #include <future>
 #include <thread>
 
+#include "protocol/frame.h"
+#include "tests/protocol/loopback_fixture.h"
 #include "tests/worker/serve/served_client.h"
 
 namespace asg::worker::serve {
@@ -115,6 +117,49 @@ TEST_F(ClientHubTest, ATokenIsAskedForFirst) {
   auto member = Connect();
   EXPECT_EQ(member->Body("Hello", {{"token", "secret"}})["success"], true);
   EXPECT_EQ(member->Body("GetSimulationState")["handled"], 1);
+}
+
+uint16_t PortOf(const std::string& address) {
+  return static_cast<uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+}
+
+TEST_F(ClientHubTest, AMonoDriveClientIsAnsweredInItsFramingUnderItsRequestsType) {
+  Start("secret");
+  protocol::testing::RawClient client(PortOf(address_), true);
+  client.Write(protocol::EncodeMonoDriveFrame("Hello", 5, Json{{"token", "secret"}}));
+  protocol::Message reply = client.ReadReply();
+  EXPECT_EQ(reply.type, "Hello");
+  EXPECT_EQ(reply.reference, 5);
+  EXPECT_EQ(reply.message["success"], true);
+  client.Write(protocol::EncodeMonoDriveFrame("GetSimulationState", 6, Json::object()) +
+               protocol::EncodeMonoDriveFrame("Bogus", 7, Json::object()));
+  reply = client.ReadReply();
+  EXPECT_EQ(reply.type, "GetSimulationState");
+  EXPECT_EQ(reply.message["handled"], 1);
+  reply = client.ReadReply();
+  EXPECT_EQ(reply.type, "Bogus");
+  EXPECT_EQ(reply.reference, 7);
+  EXPECT_EQ(reply.message["success"], false);
+  // No frame comes unasked (a heartbeat would within 0.5 s), and every byte was monoDrive's.
+  const protocol::testing::RawReadResult unasked = client.Read(0, std::chrono::milliseconds(1200));
+  EXPECT_TRUE(unasked.frames.empty());
+  EXPECT_EQ(unasked.decode_error, "");
+  EXPECT_FALSE(unasked.closed);
+}
+
+TEST_F(ClientHubTest, BeforeHelloAMonoDriveFrameOverTheCapIsRefusedFromItsHeader) {
+  Start("secret");
+  protocol::testing::RawClient stranger(PortOf(address_), true);
+  std::string header = "mono";
+  for (const int shift : {24, 16, 8, 0}) header += static_cast<char>((100'000 >> shift) & 0xFF);
+  stranger.Write(header);
+  const protocol::testing::RawReadResult result = stranger.ReadUntilClosed();
+  ASSERT_EQ(result.frames.size(), 1u) << result.decode_error;
+  EXPECT_EQ(result.frames[0].type, protocol::kErrorType);
+  EXPECT_EQ(protocol::ErrorDescription(result.frames[0].message),
+            "frame header: JSON length 99992 bytes is over the cap of 65536 bytes for a peer not "
+            "yet registered");
+  EXPECT_TRUE(result.closed);
 }
 
 TEST_F(ClientHubTest, RequestsWaitForADeferredAnswerAndFollowItInOrder) {

@@ -172,6 +172,25 @@ TEST(RequestsTest, WeatherKeepsTheDefaultsItIsGiven) {
   EXPECT_EQ(weather.profile_id, "custom");
 }
 
+TEST(RequestsTest, WeatherTakesMonoDrivesProfileForm) {
+  const Json body = Json::parse(R"({"set_profile": "Dusk", "profiles": [
+      {"id": "Dusk", "SunPolarAngle": 86, "SunAzimuthAngle": 174, "SunBrightness": 1.8,
+       "ZenithColor": {"R": 0.04, "G": 0.04, "B": 0.1, "A": 1.0}, "bPrecipitation": false,
+       "PrecipitationType": "Rain", "CameraPostProcessParameters": {"AutoExposureBias": -3.5}},
+      {"id": "Noon"}]})");
+  const auto weather = ReadRequest<WeatherRequest>(body);
+  EXPECT_EQ(weather.set_profile, "Dusk");
+  ASSERT_EQ(weather.profiles.size(), 2u);
+  EXPECT_EQ(weather.profiles[0].sun_polar_angle, 86.0);
+  EXPECT_EQ(weather.profiles[0].sun_azimuth_angle, 174.0);
+  EXPECT_EQ(weather.profiles[1].sun_polar_angle, 44.586);
+  EXPECT_EQ(
+      Refusal<WeatherRequest>(Json::parse(R"({"profiles": [{"id": "a", "SunPolarAngel": 1}]})")),
+      "profiles[0].SunPolarAngel: unknown field; did you mean \"SunPolarAngle\"?");
+  EXPECT_EQ(Refusal<WeatherRequest>(Json::parse(R"({"profiles": [{"id": "a", "bWind": 1}]})")),
+            "profiles[0].bWind = 1: must be true or false");
+}
+
 TEST(RequestsTest, ProjectMessagesAreTakenAsObjects) {
   const auto load = ReadRequest<LoadScenarioRequest>({{"request", {{"scenario_number", 3}}}});
   EXPECT_EQ(load.request["scenario_number"], 3);

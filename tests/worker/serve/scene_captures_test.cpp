@@ -32,6 +32,24 @@ class SceneCapturesTest : public ::testing::Test {
   SceneCaptures captures_;
 };
 
+TEST(MonoDriveWeatherTest, ThePolarAngleIsFromTheZenithAndTheAzimuthClockwise) {
+  const Weather sunset = MonoDriveWeather(86.0, 174.0, 0.0);
+  EXPECT_DOUBLE_EQ(sunset.sun_inclination, 4.0);
+  EXPECT_DOUBLE_EQ(sunset.sun_yaw, 6.0);
+  const Weather noon = MonoDriveWeather(0.0, 90.0, 150.0);
+  EXPECT_DOUBLE_EQ(noon.sun_inclination, 90.0);
+  EXPECT_DOUBLE_EQ(noon.sun_yaw, 90.0);
+  EXPECT_DOUBLE_EQ(noon.haze_distance, 150.0);
+}
+
+TEST_F(SceneCapturesTest, ANamedProfileIsKeptUntilReplaced) {
+  EXPECT_EQ(captures_.Profile("dusk"), nullptr);
+  captures_.SetProfile("dusk", {5.0, 10.0, 0.0});
+  captures_.SetProfile("dusk", {6.0, 10.0, 0.0});
+  ASSERT_NE(captures_.Profile("dusk"), nullptr);
+  EXPECT_EQ(captures_.Profile("dusk")->sun_inclination, 6.0);
+}
+
 TEST_F(SceneCapturesTest, TheWorldIsTheRunsNowUnderTheScenariosSunUntilWeatherIsSet) {
   for (int i = 0; i < 100; ++i) live_.Step();
   scene::World world = captures_.CurrentWorld(live_);
