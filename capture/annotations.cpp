@@ -98,7 +98,7 @@ OverlayMesh GoalBeacon(const scene::World& world, const protocol::SceneCaptureSe
   OverlayMesh mesh;
   const double radius = std::clamp(0.12 * world.goal_radius, 0.3, 1.0);
   const double height = std::max(4.0, 1.2 * world.goal_radius);
-  const auto& c = settings.goal_shere_color;
+  const auto& c = settings.goal_sphere_color;
   const Eigen::Vector4f color(static_cast<float>(c.r), static_cast<float>(c.g),
                               static_cast<float>(c.b), 0.8f);
   const double base = world.goal.z();
@@ -148,10 +148,10 @@ OverlayMesh GoalRing(const scene::World& world, const protocol::SceneCaptureSett
   const Ground ground{*world.landscape};
   const double outer = world.goal_radius;
   const double inner = std::max(0.0, outer - std::max(settings.goal_sphere_thickness, 0.0));
-  const Eigen::Vector4f color(static_cast<float>(settings.goal_shere_color.r),
-                              static_cast<float>(settings.goal_shere_color.g),
-                              static_cast<float>(settings.goal_shere_color.b),
-                              static_cast<float>(settings.goal_shere_color.a));
+  const Eigen::Vector4f color(static_cast<float>(settings.goal_sphere_color.r),
+                              static_cast<float>(settings.goal_sphere_color.g),
+                              static_cast<float>(settings.goal_sphere_color.b),
+                              static_cast<float>(settings.goal_sphere_color.a));
   const Eigen::Vector2d centre = world.goal.head<2>();
   constexpr int kSegments = 128;
   for (int i = 0; i < kSegments; ++i) {

@@ -43,7 +43,7 @@ struct OverlayMesh {
 inline constexpr double kOverlayLift = 0.15;
 
 /// The goal ring: an annulus around world.goal with outer radius world.goal_radius and width
-/// settings.goal_sphere_thickness [m] (at most the radius), in settings.goal_shere_color, draped
+/// settings.goal_sphere_thickness [m] (at most the radius), in settings.goal_sphere_color, draped
 /// over the ground.
 OverlayMesh GoalRing(const scene::World& world, const protocol::SceneCaptureSettings& settings);
 

@@ -175,10 +175,10 @@ struct RegretReport : regret::RegretTerms {
   bool operator==(const RegretReport&) const = default;
 };
 
-/// One image carried in the binary attachment of an AnalyzeScenario frame. Images are
-/// concatenated in the order of AnalyzeScenarioRequest::captures.
+/// One image carried in the binary attachment of an AnalyzeScenario frame, an entry of its
+/// scene_captures. Images are concatenated in the order of the entries; the image's name is the
+/// entry of scene_capture_names at the same index.
 struct CaptureFile {
-  std::string name;   ///< file name without extension, e.g. "ortho_aerial_pad0_annotated"
   uint64_t size = 0;  ///< [bytes] length of the PNG in the attachment
   bool operator==(const CaptureFile&) const = default;
 };

@@ -241,7 +241,6 @@ template <>
 struct Schema<protocol::CaptureFile> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Required("name", m.name);
     v.Required("size", m.size);
   }
 };

@@ -1,7 +1,8 @@
 // The AutoSceneGen message and service set (auto_scene_gen_msgs) as plain C++ values.
 //
-// Field names are exactly those of the .msg/.srv definitions, including the spelling
-// `goal_shere_color`. float32 fields are held as double so that JSON shows the value written.
+// Field names are exactly those of the .msg/.srv definitions; SceneCaptureSettings also accepts
+// `goal_shere_color` (the spelling of AutoSceneGen's documentation page) for `goal_sphere_color`.
+// float32 fields are held as double so that JSON shows the value written.
 // Units: metres, seconds and degrees in the north-west-up world frame (see geometry.h); where
 // the original allowed "cm or m", ASG Farm uses metres. JSON encoding and strict decoding are in
 // messages_json.h.
@@ -19,8 +20,8 @@
 
 namespace asg::protocol {
 
-/// The largest scenario number anywhere in the farm (RunScenario's int32 range). AutoSceneGen's
-/// AnalyzeScenario carries a uint16; ASG Farm widens it (a documented extension).
+/// The largest scenario number anywhere in the farm (RunScenario's and AnalyzeScenario's int32
+/// range).
 inline constexpr uint32_t kMaxScenarioNumber = 2'147'483'647;
 /// The largest worker id. AutoSceneGen's worker_id is a uint8; ASG Farm widens it to uint16.
 inline constexpr uint32_t kMaxWorkerId = 65'535;
@@ -56,12 +57,12 @@ struct PhysXControl {
 
 /// SceneCaptureSettings.msg: which images to render. Square images, 60 deg field of view.
 struct SceneCaptureSettings {
-  uint32_t image_size = 512;                       ///< [px] side of every image, 1..4096
-  bool draw_annotations = false;                   ///< also write `_annotated` copies
-  double goal_sphere_thickness = 0.5;              ///< [m] thickness of the goal ring
-  ColorRGBA goal_shere_color{1.0, 0.0, 0.0, 1.0};  ///< colour of the goal ring (sic)
-  bool ortho_aerial = false;                       ///< orthographic top view, one per padding
-  bool perspective_aerial = false;                 ///< perspective top view, one per padding
+  uint32_t image_size = 512;                        ///< [px] side of every image, 1..4096
+  bool draw_annotations = false;                    ///< also write `_annotated` copies
+  double goal_sphere_thickness = 0.5;               ///< [m] thickness of the goal ring
+  ColorRGBA goal_sphere_color{1.0, 0.0, 0.0, 1.0};  ///< colour of the goal ring
+  bool ortho_aerial = false;                        ///< orthographic top view, one per padding
+  bool perspective_aerial = false;                  ///< perspective top view, one per padding
   std::vector<uint32_t> aerial_padding;  ///< [m] padding added to each side of the nominal square
   bool front_aerial = false;
   bool left_front_aerial = false;
@@ -148,19 +149,24 @@ std::string_view TerminationReasonName(TerminationReason reason);
 /// Parses a name; returns false when unknown.
 bool TerminationReasonFromName(std::string_view name, TerminationReason* reason);
 
-/// AnalyzeScenario.srv request: the outcome of one run, sent by a worker.
+/// AnalyzeScenario.srv request: the outcome of one run, sent by a worker. The scene captures
+/// travel as PNG files in the frame attachment: scene_captures[i] gives the length of the i-th
+/// and scene_capture_names[i] its name (AutoSceneGen: sensor_msgs/Image pixels in the message).
+/// num_vehicle_control_messages is counters.control_messages on the wire.
 struct AnalyzeScenarioRequest {
   /// Frame type (the envelope's "type").
   static constexpr std::string_view kType = "AnalyzeScenario";
-  uint16_t worker_id = 0;        ///< extension: up to 65535 (AutoSceneGen: uint8)
-  uint32_t scenario_number = 0;  ///< extension: up to kMaxScenarioNumber (AutoSceneGen: uint16)
+  uint16_t worker_id = 0;                        ///< extension: up to 65535 (AutoSceneGen: uint8)
+  int32_t scenario_number = 0;                   ///< 0..kMaxScenarioNumber
+  bool scene_capture_only = false;               ///< the run only rendered the scene captures
+  std::vector<CaptureFile> scene_captures;       ///< PNGs in the frame attachment, in order
+  std::vector<std::string> scene_capture_names;  ///< one per scene_captures entry, same order
   /// Why the run ended; JSON: its number.
   TerminationReason termination_reason = TerminationReason::REASON_SUCCESS;
   std::vector<OdometryWithoutCovariance> vehicle_trajectory;  ///< one sample per control tick
-  double vehicle_sim_time = 0.0;      ///< [s] last trajectory stamp minus first
-  RunCounters counters;               ///< extension: counters of the run
-  std::vector<CaptureFile> captures;  ///< extension: PNGs in the frame attachment, in order
-  std::string capture_error;          ///< extension: why captures are missing; empty when none
+  double vehicle_sim_time = 0.0;  ///< [s] last trajectory stamp minus first
+  RunCounters counters;           ///< extension: counters of the run
+  std::string capture_error;      ///< extension: why captures are missing; empty when none
   TrajectoryAttachment trajectory_attachment;  ///< extension: binary trajectory, see above
   RegretReport regret;  ///< extension: the run's regret against the reference agent
   bool operator==(const AnalyzeScenarioRequest&) const = default;

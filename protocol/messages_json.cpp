@@ -5,8 +5,11 @@
 #include "protocol/messages_json.h"
 
 #include <array>
+#include <string_view>
+#include <type_traits>
 
 #include "json/fields.h"
+#include "protocol/autoscenegen_units.h"
 
 namespace asg::json {
 namespace {
@@ -53,13 +56,24 @@ void CheckLengths(const FieldReader& reader, size_t expected, const std::string&
   }
 }
 
-/// Scenario numbers above protocol::kMaxScenarioNumber fit a uint32 but no RunScenario request.
-void CheckScenarioNumber(const FieldReader& reader, uint32_t number) {
-  if (number > protocol::kMaxScenarioNumber) {
-    throw DecodeError(reader.Child("scenario_number"),
-                      std::to_string(number) + " is past the maximum scenario number " +
-                          std::to_string(protocol::kMaxScenarioNumber));
+// SceneCaptureSettings' goal colour: `goal_sphere_color`, or `goal_shere_color` (the spelling of
+// AutoSceneGen's documentation page) when decoding, never both. Written as goal_sphere_color.
+template <class V, class Color>
+void GoalSphereColor(V& v, Color& color) {
+  constexpr std::string_view kKey = "goal_sphere_color";
+  constexpr std::string_view kPageSpelling = "goal_shere_color";
+  if constexpr (std::is_same_v<V, FieldReader>) {
+    if (v.Has(kPageSpelling)) {
+      if (v.Has(kKey)) {
+        throw DecodeError(v.path(),
+                          "both goal_sphere_color and goal_shere_color are given; "
+                          "they name the same field, give one");
+      }
+      v.Required(kPageSpelling, color);
+      return;
+    }
   }
+  v.Required(kKey, color);
 }
 
 }  // namespace
@@ -106,7 +120,7 @@ struct Schema<protocol::SceneCaptureSettings> {
     v.Required("image_size", m.image_size, Between(1.0, 4096.0));
     v.Required("draw_annotations", m.draw_annotations);
     v.Required("goal_sphere_thickness", m.goal_sphere_thickness);
-    v.Required("goal_shere_color", m.goal_shere_color);  // sic, as in the specification
+    GoalSphereColor(v, m.goal_sphere_color);
     v.Required("ortho_aerial", m.ortho_aerial);
     v.Required("perspective_aerial", m.perspective_aerial);
     v.Required("aerial_padding", m.aerial_padding);
@@ -202,18 +216,43 @@ struct Schema<protocol::AnalyzeScenarioRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Required("worker_id", m.worker_id);
-    v.Required("scenario_number", m.scenario_number);
+    v.Required("scenario_number", m.scenario_number, kNonNegative);
+    v.Optional("scene_capture_only", m.scene_capture_only);
+    v.Optional("scene_captures", m.scene_captures);
+    v.Optional("scene_capture_names", m.scene_capture_names);
     v.Required("termination_reason", m.termination_reason, TerminationReasonCodes());
     v.Required("vehicle_trajectory", m.vehicle_trajectory);
     v.Required("vehicle_sim_time", m.vehicle_sim_time);
-    v.Optional("counters", m.counters);
-    v.Optional("captures", m.captures);
+    ControlMessages(v, m);
     v.Optional("capture_error", m.capture_error);
     v.Optional("trajectory_attachment", m.trajectory_attachment);
     v.Optional("regret", m.regret);
   }
   static void Check(const protocol::AnalyzeScenarioRequest& m, const FieldReader& reader) {
-    CheckScenarioNumber(reader, m.scenario_number);
+    CheckLengths(reader, m.scene_captures.size(),
+                 "scene_captures has " + std::to_string(m.scene_captures.size()),
+                 {{"scene_capture_names", m.scene_capture_names.size()}});
+  }
+
+ private:
+  // num_vehicle_control_messages is counters.control_messages: written from it; read into it
+  // when given (counters, an extension, may be left out), and then the two must agree.
+  template <class V, class M>
+  static void ControlMessages(V& v, M& m) {
+    constexpr std::string_view kKey = "num_vehicle_control_messages";
+    int32_t count = static_cast<int32_t>(m.counters.control_messages);
+    v.Optional(kKey, count, kNonNegative);
+    v.Optional("counters", m.counters);
+    if constexpr (std::is_same_v<V, FieldReader>) {
+      if (!v.Has(kKey)) return;
+      const auto counted = static_cast<uint32_t>(count);
+      if (v.Has("counters") && m.counters.control_messages != counted) {
+        throw DecodeError(v.Child(kKey), std::to_string(count) +
+                                             ", but counters.control_messages is " +
+                                             std::to_string(m.counters.control_messages));
+      }
+      m.counters.control_messages = counted;
+    }
   }
 };
 
@@ -337,9 +376,26 @@ ASG_DEFINE_JSON(NotifyReadyRequest)
 ASG_DEFINE_JSON(NotifyReadyResponse)
 ASG_DEFINE_JSON(RegisterVehicleNodeRequest)
 ASG_DEFINE_JSON(RegisterVehicleNodeResponse)
-ASG_DEFINE_JSON(RunScenarioRequest)
 ASG_DEFINE_JSON(RunScenarioResponse)
 ASG_DEFINE_JSON(WorkerIssueNotificationRequest)
 ASG_DEFINE_JSON(WorkerIssueNotificationResponse)
+
+// A RunScenario request written in AutoSceneGen's units ("units": "autoscenegen") is converted
+// to the farm's, without its "units", before the strict decoding (autoscenegen_units.h).
+void to_json(Json& j, const RunScenarioRequest& value) { json::EncodeFields(j, value); }
+void Decode(const Json& j, const std::string& path, RunScenarioRequest* value) {
+  if (!j.is_object() || !HasAutoSceneGenUnits(j, path)) {
+    json::DecodeFields(j, path, value);
+    return;
+  }
+  Json converted = j;
+  converted.erase(std::string(kUnitsKey));
+  ConvertAutoSceneGenUnits(&converted);
+  json::DecodeFields(converted, path, value);
+}
+void from_json(const Json& j, RunScenarioRequest& value) { Decode(j, "", &value); }
+Json DescribeJson(const RunScenarioRequest*, json::SchemaBuilder& builder) {
+  return json::DescribeFields<RunScenarioRequest>("RunScenarioRequest", builder);
+}
 
 }  // namespace asg::protocol

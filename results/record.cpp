@@ -157,7 +157,7 @@ bool ScenarioStatusFromName(std::string_view name, ScenarioStatus* status) {
 
 ScenarioResult DoneResult(const protocol::AnalyzeScenarioRequest& analysis, uint64_t seed) {
   ScenarioResult result;
-  result.scenario_number = analysis.scenario_number;
+  result.scenario_number = static_cast<uint32_t>(analysis.scenario_number);
   result.status = ScenarioStatus::kDone;
   result.seed = seed;
   result.termination_reason = analysis.termination_reason;

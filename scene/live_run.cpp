@@ -105,7 +105,7 @@ void LiveRun::ResetTime() {
   RunState& state = *state_;
   state.tick = 0;
   state.analysis = protocol::AnalyzeScenarioRequest{};
-  state.analysis.scenario_number = static_cast<uint32_t>(request_.scenario_number);
+  state.analysis.scenario_number = request_.scenario_number;
   state.rules = TerminationRules(TerminationSettingsFor(request_, *world_), timing_.period);
   state.previous_xy = state.vehicle->State().position.head<2>();
   state.touched_in_period = false;

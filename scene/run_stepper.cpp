@@ -49,7 +49,7 @@ std::unique_ptr<RunState> StartRun(const World& world, const TerrainCollision& t
   state->rays = rays;
   state->analysis.counters.settle_time =
       SettleVehicle(world, timing.dt, SettleSettings{}, &state->physics, state->vehicle.get());
-  state->analysis.scenario_number = static_cast<uint32_t>(request.scenario_number);
+  state->analysis.scenario_number = request.scenario_number;
   const double expected_time =
       request.sim_timeout_period >= 0.0 ? request.sim_timeout_period : 60.0;
   state->analysis.vehicle_trajectory.reserve(

@@ -74,7 +74,8 @@ RunOutcome ScenarioRunner::Run(Driver& driver) {
 
 protocol::AnalyzeScenarioRequest CaptureOnlyResult(const protocol::RunScenarioRequest& request) {
   protocol::AnalyzeScenarioRequest analysis;
-  analysis.scenario_number = static_cast<uint32_t>(request.scenario_number);
+  analysis.scenario_number = request.scenario_number;
+  analysis.scene_capture_only = true;
   analysis.termination_reason = protocol::TerminationReason::REASON_SUCCESS;
   analysis.vehicle_sim_time = 0.0;
   return analysis;

@@ -96,7 +96,7 @@ class ScenarioRunner {
 };
 
 /// The AnalyzeScenarioRequest of a scene_capture_only request: SUCCESS, vehicle_sim_time 0, an
-/// empty trajectory, zero counters, scenario_number from the request.
+/// empty trajectory, zero counters, scene_capture_only set, scenario_number from the request.
 protocol::AnalyzeScenarioRequest CaptureOnlyResult(const protocol::RunScenarioRequest& request);
 
 }  // namespace asg::scene

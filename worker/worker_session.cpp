@@ -139,13 +139,15 @@ class Session {
     if (settings_.faults.mismatch_on.contains(number)) {
       Log(core::LogLevel::kWarning,
           "fault injection: reporting " + scenario + " as " + std::to_string(number + 1));
-      execution.analysis.scenario_number = static_cast<uint32_t>(number + 1);
+      execution.analysis.scenario_number = static_cast<int32_t>(number + 1);
     }
-    // Captures travel in the frame's attachment, described in order by analysis.captures, and
-    // the trajectory after them in binary (protocol/trajectory_codec.h).
+    // Captures travel in the frame's attachment, described in order by analysis.scene_captures
+    // and scene_capture_names, and the trajectory after them in binary
+    // (protocol/trajectory_codec.h).
     std::string attachment;
     for (const protocol::CaptureImage& image : execution.captures) {
-      execution.analysis.captures.push_back({image.name, image.png.size()});
+      execution.analysis.scene_captures.push_back({image.png.size()});
+      execution.analysis.scene_capture_names.push_back(image.name);
       attachment.append(reinterpret_cast<const char*>(image.png.data()), image.png.size());
     }
     execution.analysis.capture_error = execution.capture_error;

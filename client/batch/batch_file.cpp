@@ -7,6 +7,7 @@
 
 #include "client/batch/batch_wording.h"
 #include "json/fields.h"
+#include "protocol/autoscenegen_units.h"
 #include "protocol/messages_json.h"
 #include "protocol/regret_spec_schema.h"
 #include "protocol/vehicle_nodes_schema.h"
@@ -21,6 +22,14 @@ json::Json Ref(const std::string& name) { return {{"$ref", "#/$defs/" + name}}; 
 // Throws unless `j` at `path` is an object.
 void RequireObject(const Json& j, const std::string& path) {
   if (!j.is_object()) throw json::DecodeError(path, "expected an object, got " + ShortDump(j));
+}
+
+// Throws when overrides at `path` name their units: a batch names them once, at its top.
+void RefuseUnits(const Json& j, const std::string& path) {
+  if (j.contains(protocol::kUnitsKey)) {
+    throw json::DecodeError(json::ChildPath(path, protocol::kUnitsKey),
+                            "is given at the top of the batch, for all its requests");
+  }
 }
 
 bool IsVariantName(const std::string& name) {
@@ -53,6 +62,7 @@ void DefineRequests(json::SchemaBuilder& builder) {
 
 void Decode(const Json& j, const std::string& path, DefaultOverrides* out) {
   RequireObject(j, path);
+  RefuseUnits(j, path);
   for (const char* key : kPerScenario) {
     if (j.contains(key)) {
       throw json::DecodeError(json::ChildPath(path, key),
@@ -70,6 +80,7 @@ Json DescribeJson(const DefaultOverrides*, json::SchemaBuilder& builder) {
 
 void Decode(const Json& j, const std::string& path, ScenarioOverrides* out) {
   RequireObject(j, path);
+  RefuseUnits(j, path);
   out->json = j;
 }
 void from_json(const Json& j, ScenarioOverrides& out) { Decode(j, "", &out); }
@@ -87,6 +98,7 @@ void Decode(const Json& j, const std::string& path, VariantOverrides* out) {
                             "expected 1..32 letters, digits, '_', '-' or '.', got " +
                                 (name == j.end() ? "nothing" : DescribeValue(*name)));
   }
+  RefuseUnits(j, path);
   out->name = name->get<std::string>();
   out->overrides = j;
   out->overrides.erase("name");
@@ -152,6 +164,24 @@ struct Schema<client::BatchRegretSettings> {
   }
 };
 
+namespace {
+
+// A batch in AutoSceneGen's units lists its requests: generated and searched values are sampled
+// in the farm's units.
+void CheckBatchUnits(const client::BatchFile& m, const FieldReader& reader) {
+  if (!m.units) return;
+  const std::string path = reader.Child("units");
+  protocol::CheckUnits(Json(*m.units), path);
+  if (m.generate || m.search) {
+    throw DecodeError(path,
+                      std::string("applies to defaults, scenarios and variants; a batch with \"") +
+                          (m.generate ? "generate" : "search") +
+                          "\" gives its ranges in the farm's metres, so leave it out");
+  }
+}
+
+}  // namespace
+
 template <>
 struct Schema<client::BatchFile> {
   static constexpr const char* kName = "Batch";
@@ -171,8 +201,12 @@ struct Schema<client::BatchFile> {
     v.Optional("regret", m.settings.regret);
     v.Optional("max_attempts", m.settings.max_attempts, Between(1, 1000));
     v.Optional("scenario_timeout_s", m.settings.scenario_timeout_s, kPositive);
+    v.Optional("units", m.units,
+               Expecting{"\"autoscenegen\": defaults, scenarios and variants in AutoSceneGen's "
+                         "centimetres in Unreal's frame"});
   }
   static void Check(const client::BatchFile& m, const FieldReader& reader) {
+    CheckBatchUnits(m, reader);
     if (!m.variants) return;
     const std::string path = reader.Child("variants");
     if (m.search) throw DecodeError(path, "a batch with a \"search\" section cannot have variants");
@@ -207,6 +241,16 @@ BatchFile DecodeBatchFile(const Json& root, const std::string& origin) {
   } catch (const json::DecodeError& error) {
     throw BatchError(origin + ": " + error.what());
   }
+  if (!file.units) return file;
+  protocol::ConvertAutoSceneGenUnits(&file.defaults.json);
+  for (ScenarioOverrides& scenario : file.scenarios)
+    protocol::ConvertAutoSceneGenUnits(&scenario.json);
+  if (file.variants) {
+    for (VariantOverrides& variant : *file.variants) {
+      protocol::ConvertAutoSceneGenUnits(&variant.overrides);
+    }
+  }
+  file.units.reset();  // the overrides are in the farm's units now
   return file;
 }
 

@@ -48,10 +48,14 @@ struct BatchFile {
   std::optional<GenerateSpec> generate;      ///< "generate"
   std::optional<SearchSection> search;       ///< "search"
   std::optional<std::vector<VariantOverrides>> variants;  ///< "variants"
+  /// "units": "autoscenegen" when defaults, scenarios and variants are written in AutoSceneGen's
+  /// units (protocol/autoscenegen_units.h); DecodeBatchFile converts them and clears it.
+  std::optional<std::string> units;
 };
 ASG_DECLARE_JSON(BatchFile);
 
-/// `root` decoded strictly; throws BatchError "<origin>: <path>: <problem>".
+/// `root` decoded strictly, the overrides in the farm's units; throws BatchError
+/// "<origin>: <path>: <problem>".
 BatchFile DecodeBatchFile(const Json& root, const std::string& origin);
 
 /// Most vehicle nodes per worker, and most accepted reruns per scenario.

@@ -74,25 +74,27 @@ protocol::ConnectionSettings AcceptedSettings(const LinkSettings& settings) {
 }
 
 /// The PNGs of an AnalyzeScenario frame: the first `length` bytes of `attachment` (the rest is
-/// the packed trajectory) cut in the sizes `described`, in order. Throws DecodeError when the
-/// sizes do not add up to `length`.
-std::vector<protocol::CaptureImage> CutCaptures(const std::vector<protocol::CaptureFile>& described,
+/// the packed trajectory) cut in the sizes of its scene_captures, in order, each named by its
+/// entry of scene_capture_names. Throws DecodeError when the sizes do not add up to `length`.
+std::vector<protocol::CaptureImage> CutCaptures(const protocol::AnalyzeScenarioRequest& analysis,
                                                 const std::string& attachment, uint64_t length) {
+  const std::vector<protocol::CaptureFile>& described = analysis.scene_captures;
   uint64_t total = 0;
   for (const protocol::CaptureFile& file : described) total += file.size;
   if (total != length) {
-    throw json::DecodeError("captures", "sizes add up to " + std::to_string(total) +
-                                            " bytes but the images take " + std::to_string(length) +
-                                            " of the attachment");
+    throw json::DecodeError("scene_captures", "sizes add up to " + std::to_string(total) +
+                                                  " bytes but the images take " +
+                                                  std::to_string(length) + " of the attachment");
   }
   std::vector<protocol::CaptureImage> captures;
   size_t offset = 0;
   for (const protocol::CaptureFile& file : described) {
-    if (!results::IsCaptureName(file.name)) {
-      throw json::DecodeError("captures[" + std::to_string(captures.size()) + "].name",
-                              "\"" + file.name.substr(0, 64) + "\" is not a plain file name");
+    const std::string& name = analysis.scene_capture_names[captures.size()];  // same length
+    if (!results::IsCaptureName(name)) {
+      throw json::DecodeError("scene_capture_names[" + std::to_string(captures.size()) + "]",
+                              "\"" + name.substr(0, 64) + "\" is not a plain file name");
     }
-    captures.push_back({file.name, attachment.substr(offset, file.size)});
+    captures.push_back({name, attachment.substr(offset, file.size)});
     offset += file.size;
   }
   return captures;
@@ -110,7 +112,7 @@ farm_event::Result ResultEvent(const Message& message) {
     event.analysis = protocol::DecodeMessage<protocol::AnalyzeScenarioRequest>(message.message);
     const protocol::TrajectoryAttachment& packed = event.analysis.trajectory_attachment;
     const uint64_t images = packed.count > 0 ? packed.offset : message.attachment.size();
-    event.captures = CutCaptures(event.analysis.captures, message.attachment, images);
+    event.captures = CutCaptures(event.analysis, message.attachment, images);
     protocol::UnpackTrajectory(&event.analysis, message.attachment);
   } catch (const json::DecodeError& error) {
     event.error = error.what();

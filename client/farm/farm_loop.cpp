@@ -155,7 +155,7 @@ void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_po
     }
     return;
   }
-  const uint32_t reported = event.analysis.scenario_number;
+  const auto reported = static_cast<uint32_t>(event.analysis.scenario_number);
   switch (book_.Check(key, reported)) {
     case Scheduler::Verdict::kAccepted: {
       channel.Accept(event.request);

@@ -23,7 +23,7 @@ scene::World FlatWorld() {
 TEST(GoalRing, LiesBetweenInnerAndOuterRadiusInTheRingColour) {
   protocol::SceneCaptureSettings settings;
   settings.goal_sphere_thickness = 0.5;
-  settings.goal_shere_color = {0.0, 0.0, 1.0, 1.0};
+  settings.goal_sphere_color = {0.0, 0.0, 1.0, 1.0};
   const OverlayMesh ring = GoalRing(FlatWorld(), settings);
   ASSERT_FALSE(ring.positions.empty());
   double smallest = 1e9, largest = 0.0;
@@ -105,7 +105,7 @@ TEST(RunMarks, AJumpIsAGapInTheTrajectory) {
 
 TEST(GoalBeacon, StandsOnTheGoalInTheGoalColourAndFadesWhenHidden) {
   protocol::SceneCaptureSettings settings;
-  settings.goal_shere_color = {1.0, 0.0, 0.0, 1.0};
+  settings.goal_sphere_color = {1.0, 0.0, 0.0, 1.0};
   const OverlayMesh beacon = GoalBeacon(FlatWorld(), settings);
   ASSERT_FALSE(beacon.positions.empty());
   float lowest = 1e9f, highest = -1e9f;

@@ -78,7 +78,7 @@ struct Scene {
     s.ortho_aerial = true;
     s.aerial_padding = {0};
     s.goal_sphere_thickness = 0.6;
-    s.goal_shere_color = {1.0, 0.0, 0.0, 1.0};
+    s.goal_sphere_color = {1.0, 0.0, 0.0, 1.0};
     trees.path_name = "tree";
   }
   void AddTree(double x, double y, bool visible, bool cast_shadow) {

@@ -27,7 +27,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 CAPTURE_SETTINGS = {
     "image_size": 64, "draw_annotations": False, "goal_sphere_thickness": 0.5,
-    "goal_shere_color": {"r": 1.0, "g": 0.0, "b": 0.0, "a": 1.0}, "ortho_aerial": True,
+    "goal_sphere_color": {"r": 1.0, "g": 0.0, "b": 0.0, "a": 1.0}, "ortho_aerial": True,
     "perspective_aerial": False, "aerial_padding": [5], "front_aerial": False,
     "left_front_aerial": False, "left_aerial": False, "left_rear_aerial": False,
     "rear_aerial": False, "right_rear_aerial": False, "right_aerial": False,

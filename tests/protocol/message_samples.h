@@ -105,7 +105,7 @@ inline SimulationSettings Sample<SimulationSettings>() {
 }
 template <>
 inline CaptureFile Sample<CaptureFile>() {
-  return CaptureFile{"ortho_aerial_pad0_annotated", 123456};
+  return CaptureFile{123456};
 }
 template <>
 inline TrajectoryAttachment Sample<TrajectoryAttachment>() {
@@ -148,7 +148,7 @@ inline SceneCaptureSettings Sample<SceneCaptureSettings>() {
   s.image_size = 256;
   s.draw_annotations = true;
   s.goal_sphere_thickness = 0.25;
-  s.goal_shere_color = ColorRGBA{0, 1, 0, 0.5};
+  s.goal_sphere_color = ColorRGBA{0, 1, 0, 0.5};
   s.ortho_aerial = true;
   s.perspective_aerial = true;
   s.aerial_padding = {0, 10, 4'294'967'295u};
@@ -202,17 +202,18 @@ inline AnalyzeScenarioRequest Sample<AnalyzeScenarioRequest>() {
   OdometryWithoutCovariance later = Sample<OdometryWithoutCovariance>();
   later.header.stamp = Time{13, 0};
   later.pose.position.x += 0.25;
-  return AnalyzeScenarioRequest{
-      3,
-      65535,
-      TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS,
-      {Sample<OdometryWithoutCovariance>(), later},
-      0.5,
-      Sample<RunCounters>(),
-      {Sample<CaptureFile>(), CaptureFile{"perspective_vehicle_start_pov", 77}},
-      "image_size 5000 is outside 1..4096 px",
-      Sample<TrajectoryAttachment>(),
-      Sample<RegretReport>()};
+  return AnalyzeScenarioRequest{3,
+                                65535,
+                                true,
+                                {Sample<CaptureFile>(), CaptureFile{77}},
+                                {"ortho_aerial_pad0_annotated", "perspective_vehicle_start_pov"},
+                                TerminationReason::REASON_VEHICLE_OUT_OF_BOUNDS,
+                                {Sample<OdometryWithoutCovariance>(), later},
+                                0.5,
+                                Sample<RunCounters>(),
+                                "image_size 5000 is outside 1..4096 px",
+                                Sample<TrajectoryAttachment>(),
+                                Sample<RegretReport>()};
 }
 template <>
 inline AnalyzeScenarioResponse Sample<AnalyzeScenarioResponse>() {

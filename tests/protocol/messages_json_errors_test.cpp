@@ -116,10 +116,11 @@ TEST(MessagesJsonErrors, RejectsIntegersOutOfTheirTypesRange) {
   Json analyze = SampleJson<AnalyzeScenarioRequest>();
   analyze["scenario_number"] = 2147483648;
   EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(analyze),
-            "scenario_number: 2147483648 is past the maximum scenario number 2147483647");
-  analyze["scenario_number"] = 4294967296;
+            "scenario_number: number 2147483648 is out of range for int32 "
+            "(-2147483648..2147483647)");
+  analyze["scenario_number"] = -1;
   EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(analyze),
-            "scenario_number: number 4294967296 is out of range for uint32 (0..4294967295)");
+            "scenario_number: must be >= 0, got -1");
 
   Json run = SampleJson<RunScenarioRequest>();
   run["scenario_number"] = 2147483648LL;
@@ -181,15 +182,36 @@ TEST(MessagesJsonErrors, ReportsTheFirstMissingRequiredField) {
             "message: missing required field");
 }
 
+TEST(MessagesJsonErrors, AnalyzeScenarioFieldsThatMustAgree) {
+  Json j = SampleJson<AnalyzeScenarioRequest>();
+  j["scene_capture_names"].push_back("front_aerial");
+  EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(j),
+            "scene_capture_names: 3 values, scene_captures has 2");
+  j = SampleJson<AnalyzeScenarioRequest>();
+  j["num_vehicle_control_messages"] = 7;
+  EXPECT_EQ(DecodeErrorOf<AnalyzeScenarioRequest>(j),
+            "num_vehicle_control_messages: 7, but counters.control_messages is " +
+                std::to_string(Sample<RunCounters>().control_messages));
+}
+
+TEST(MessagesJsonErrors, RefusesBothNamesOfTheGoalSphereColor) {
+  Json j = SampleJson<RunScenarioRequest>();
+  auto& settings = j["scene_capture_settings"];
+  settings["goal_shere_color"] = settings["goal_sphere_color"];
+  EXPECT_EQ(DecodeErrorOf<RunScenarioRequest>(j),
+            "scene_capture_settings: both goal_sphere_color and goal_shere_color are given; they "
+            "name the same field, give one");
+}
+
 TEST(MessagesJsonErrors, SuggestsTheFieldAMisspeltKeyMeant) {
   Json j = SampleJson<RunScenarioRequest>();
   auto& settings = j["scene_capture_settings"];
-  settings["goal_sphere_color"] = settings["goal_shere_color"];
-  settings.erase("goal_shere_color");
+  settings["goal_sphere_colour"] = settings["goal_sphere_color"];
+  settings.erase("goal_sphere_color");
   // The unknown key is reported, not the missing field it was meant to fill.
   EXPECT_EQ(DecodeErrorOf<RunScenarioRequest>(j),
-            "scene_capture_settings.goal_sphere_color: unknown field; did you mean "
-            "\"goal_shere_color\"?");
+            "scene_capture_settings.goal_sphere_colour: unknown field; did you mean "
+            "\"goal_sphere_color\"?");
 
   Json cut = SampleJson<RunScenarioRequest>();
   cut["sim_timeout"] = cut["sim_timeout_period"];
@@ -292,7 +314,11 @@ TEST(MessagesJsonErrors, EnforcesDocumentedRanges) {
             "relief[0].radius: must be > 0, got -1");
 
   Json settings = SampleJson<SceneCaptureSettings>();
-  settings["goal_shere_color"]["a"] = 1.5;
+  settings["goal_sphere_color"]["a"] = 1.5;
+  EXPECT_EQ(DecodeErrorOf<SceneCaptureSettings>(settings),
+            "goal_sphere_color.a: must be in [0, 1], got 1.5");
+  settings["goal_shere_color"] = settings["goal_sphere_color"];  // the other name, as written
+  settings.erase("goal_sphere_color");
   EXPECT_EQ(DecodeErrorOf<SceneCaptureSettings>(settings),
             "goal_shere_color.a: must be in [0, 1], got 1.5");
   settings = SampleJson<SceneCaptureSettings>();

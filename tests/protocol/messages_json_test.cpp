@@ -44,7 +44,7 @@ ASG_WIRE_KEYS(VehicleParams, "mass", "length", "width", "body_height", "wheelbas
               "center_of_mass_height", "max_steering_angle", "max_speed", "max_engine_force",
               "max_brake_force", "speed_kp", "speed_kd", "steering_rate")
 ASG_WIRE_KEYS(SimulationSettings, "physics_rate", "control_rate")
-ASG_WIRE_KEYS(CaptureFile, "name", "size")
+ASG_WIRE_KEYS(CaptureFile, "size")
 ASG_WIRE_KEYS(TrajectoryAttachment, "offset", "count", "frame_id", "child_frame_id")
 ASG_WIRE_KEYS(FirstContact, "t", "x", "y", "actor_index")
 ASG_WIRE_KEYS(RunCounters, "control_messages", "collisions_touched", "max_abs_roll",
@@ -54,7 +54,7 @@ ASG_WIRE_KEYS(LandscapeDescription, "nominal_size", "subdivisions", "border", "r
 ASG_WIRE_KEYS(OdometryWithoutCovariance, "header", "child_frame_id", "pose", "twist")
 ASG_WIRE_KEYS(PhysXControl, "header", "longitudinal_velocity", "steering_angle", "handbrake")
 ASG_WIRE_KEYS(SceneCaptureSettings, "image_size", "draw_annotations", "goal_sphere_thickness",
-              "goal_shere_color", "ortho_aerial", "perspective_aerial", "aerial_padding",
+              "goal_sphere_color", "ortho_aerial", "perspective_aerial", "aerial_padding",
               "front_aerial", "left_front_aerial", "left_aerial", "left_rear_aerial", "rear_aerial",
               "right_rear_aerial", "right_aerial", "right_front_aerial", "vehicle_start_pov",
               "vehicle_start_rear_aerial")
@@ -66,8 +66,9 @@ ASG_WIRE_KEYS(StatusCode, "status")
 ASG_WIRE_KEYS(VehicleNodeOperatingInfo, "worker_ids", "scenario_numbers", "ok_to_run", "save_dirs",
               "save_minimal")
 ASG_WIRE_KEYS(VehicleStatus, "enabled", "preempted")
-ASG_WIRE_KEYS(AnalyzeScenarioRequest, "worker_id", "scenario_number", "termination_reason",
-              "vehicle_trajectory", "vehicle_sim_time", "counters", "captures", "capture_error",
+ASG_WIRE_KEYS(AnalyzeScenarioRequest, "worker_id", "scenario_number", "scene_capture_only",
+              "scene_captures", "scene_capture_names", "termination_reason", "vehicle_trajectory",
+              "vehicle_sim_time", "num_vehicle_control_messages", "counters", "capture_error",
               "trajectory_attachment", "regret")
 ASG_WIRE_KEYS(RegretReport, "computed", "regret", "cost_term", "time_term", "cost_position_term",
               "time_position_term", "cost", "time", "cost_opt", "time_opt", "reference_length",
@@ -151,12 +152,34 @@ TEST(MessagesJson, WritesFieldValuesUnderTheirNames) {
   const Json j = Sample<RunScenarioRequest>();
   EXPECT_EQ(j["scenario_number"], 42);
   EXPECT_EQ(j["vehicle_start_location"], Json::parse(R"({"x": 10.0, "y": 10.0, "z": 0.0})"));
-  EXPECT_EQ(j["scene_capture_settings"]["goal_shere_color"],
+  EXPECT_EQ(j["scene_capture_settings"]["goal_sphere_color"],
             Json::parse(R"({"r": 0.0, "g": 1.0, "b": 0.0, "a": 0.5})"));
+  EXPECT_FALSE(j["scene_capture_settings"].contains("goal_shere_color"));
   EXPECT_EQ(j["scene_description"]["ssa_array"][0]["visible"], Json::parse("[true, false, true]"));
   EXPECT_EQ(j["driver"]["type"], "scripted");
   EXPECT_EQ(j["seed"].get<uint64_t>(), std::numeric_limits<uint64_t>::max());
   EXPECT_TRUE(j["seed"].is_number_unsigned());
+}
+
+TEST(MessagesJson, AnalyzeScenarioCarriesTheServiceFieldsUnderTheirNames) {
+  const Json j = Sample<AnalyzeScenarioRequest>();
+  EXPECT_EQ(j["scenario_number"], 65535);
+  EXPECT_EQ(j["scene_capture_only"], true);
+  EXPECT_EQ(j["scene_captures"], Json::parse(R"([{"size": 123456}, {"size": 77}])"));
+  EXPECT_EQ(j["scene_capture_names"],
+            Json::parse(R"(["ortho_aerial_pad0_annotated", "perspective_vehicle_start_pov"])"));
+  EXPECT_EQ(j["num_vehicle_control_messages"], Sample<RunCounters>().control_messages);
+  EXPECT_FALSE(j.contains("captures"));
+}
+
+TEST(MessagesJson, AnalyzeScenarioAsTheServiceDefinesItDecodesWithoutTheExtensions) {
+  const auto analysis = ParseMessage<AnalyzeScenarioRequest>(R"({
+    "worker_id": 2, "scenario_number": 9, "scene_capture_only": false,
+    "scene_captures": [], "scene_capture_names": [], "termination_reason": 3,
+    "vehicle_trajectory": [], "vehicle_sim_time": 12.5, "num_vehicle_control_messages": 250})");
+  EXPECT_EQ(analysis.scenario_number, 9);
+  EXPECT_EQ(analysis.termination_reason, TerminationReason::REASON_SIM_TIMEOUT);
+  EXPECT_EQ(analysis.counters.control_messages, 250u);
 }
 
 TEST(MessagesJson, CountersWithoutAContactHaveNoFirstContact) {
@@ -248,7 +271,7 @@ TEST(MessagesJson, DecodesHandWrittenRequestWithDefaultsForOptionalFields) {
     "take_scene_capture": false, "scene_capture_only": false,
     "scene_capture_settings": {
       "image_size": 512, "draw_annotations": false, "goal_sphere_thickness": 0.5,
-      "goal_shere_color": {"r": 1, "g": 0, "b": 0, "a": 1},
+      "goal_sphere_color": {"r": 1, "g": 0, "b": 0.25, "a": 1},
       "ortho_aerial": true, "perspective_aerial": false, "aerial_padding": [0, 20],
       "front_aerial": false, "left_front_aerial": false, "left_aerial": false,
       "left_rear_aerial": false, "rear_aerial": false, "right_rear_aerial": false,
@@ -268,11 +291,21 @@ TEST(MessagesJson, DecodesHandWrittenRequestWithDefaultsForOptionalFields) {
   EXPECT_EQ(trees.cast_shadow, (std::vector<bool>{true, false}));
   EXPECT_DOUBLE_EQ(trees.x[1], 30.5);
   EXPECT_EQ(request.scene_capture_settings.aerial_padding, (std::vector<uint32_t>{0, 20}));
+  EXPECT_EQ(request.scene_capture_settings.goal_sphere_color, (ColorRGBA{1, 0, 0.25, 1}));
   EXPECT_EQ(request.driver, DriverSpec{});
   EXPECT_EQ(request.vehicle, VehicleParams{});
   EXPECT_EQ(request.simulation, SimulationSettings{});
   EXPECT_EQ(request.seed, 0u);
   EXPECT_EQ(request.vehicle_nodes, VehicleNodesSpec{});
+}
+
+TEST(MessagesJson, GoalShereColorIsAnotherNameOfGoalSphereColor) {
+  const SceneCaptureSettings settings = Sample<SceneCaptureSettings>();
+  Json j = Json(settings);
+  j["goal_shere_color"] = j["goal_sphere_color"];
+  j.erase("goal_sphere_color");
+  EXPECT_EQ(DecodeMessage<SceneCaptureSettings>(j), settings);
+  EXPECT_TRUE(Json(DecodeMessage<SceneCaptureSettings>(j)).contains("goal_sphere_color"));
 }
 
 TEST(MessagesJson, ExtensionObjectsOverrideOnlyTheFieldsGiven) {
@@ -324,8 +357,8 @@ TEST(MessagesJson, AcceptsTheEdgesOfEachIntegerType) {
             (Time{std::numeric_limits<int32_t>::min(), 999'999'999}));
 }
 
-// Worker ids and scenario numbers are widened beyond AutoSceneGen's uint8 and uint16: worker ids
-// to 65535, AnalyzeScenario's scenario number to RunScenario's int32 range.
+// Worker ids are widened beyond AutoSceneGen's uint8 to 65535; AnalyzeScenario's scenario number
+// is an int32, as the service and RunScenario define it.
 TEST(MessagesJson, WidenedWorkerIdsAndScenarioNumbers) {
   const auto analyze = [](const std::string& worker_id, const std::string& number) {
     return DecodeMessage<AnalyzeScenarioRequest>(Json::parse(
@@ -334,8 +367,8 @@ TEST(MessagesJson, WidenedWorkerIdsAndScenarioNumbers) {
   };
   const AnalyzeScenarioRequest widest = analyze("65535", "2147483647");
   EXPECT_EQ(widest.worker_id, 65535);
-  EXPECT_EQ(widest.scenario_number, 2'147'483'647u);
-  EXPECT_EQ(widest.scenario_number, kMaxScenarioNumber);
+  EXPECT_EQ(widest.scenario_number, 2'147'483'647);
+  EXPECT_EQ(static_cast<uint32_t>(widest.scenario_number), kMaxScenarioNumber);
   EXPECT_EQ(analyze("300", "70000").worker_id, 300);
   EXPECT_THROW(analyze("65536", "1"), DecodeError);
   EXPECT_THROW(analyze("-1", "1"), DecodeError);

@@ -288,6 +288,7 @@ TEST(ScenarioRunnerTest, CaptureOnlyResultIsAnEmptySuccess) {
   request.scene_capture_only = true;
   const protocol::AnalyzeScenarioRequest analysis = CaptureOnlyResult(request);
   EXPECT_EQ(analysis.scenario_number, 77);
+  EXPECT_TRUE(analysis.scene_capture_only);
   EXPECT_EQ(static_cast<int>(analysis.termination_reason), 0);
   EXPECT_TRUE(analysis.vehicle_trajectory.empty());
   EXPECT_EQ(analysis.vehicle_sim_time, 0.0);

@@ -18,6 +18,18 @@ TEST(BatchTest, DuplicateNumberIsAnErrorForTheFile) {
             "scenarios[0]");
 }
 
+TEST(BatchTest, UnitsAreNamedOnceAtTheTopOfABatchThatListsItsRequests) {
+  EXPECT_EQ(
+      ErrorOf(R"({"scenarios": [{"units": "autoscenegen"}]})"),
+      "test.json: scenarios[0].units: is given at the top of the batch, for all its requests");
+  EXPECT_EQ(ErrorOf(R"({"units": "cm"})"),
+            "test.json: units: expected \"autoscenegen\" (AutoSceneGen's centimetres in Unreal's "
+            "frame; leave it out for the farm's metres), got \"cm\"");
+  EXPECT_NE(ErrorOf(R"({"units": "autoscenegen", "generate": {"count": 2, "actors": []}})")
+                .find("units: applies to defaults, scenarios and variants"),
+            std::string::npos);
+}
+
 TEST(BatchTest, NumberZeroIsReserved) {
   EXPECT_NE(ErrorOf(R"({"scenarios": [{"scenario_number": 0}]})")
                 .find("scenarios[0].scenario_number: expected an integer in 1..2147483647"),

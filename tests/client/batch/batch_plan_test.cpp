@@ -79,6 +79,26 @@ TEST(BatchVariants, EveryLayoutRunsOncePerVariantOnTheSameScene) {
   EXPECT_EQ(batch.Find(5)->request.scene_description.ssa_array.at(0).num_instances, 2);
 }
 
+TEST(BatchTest, ABatchInAutoSceneGenUnitsPlansRequestsInTheFarmsUnits) {
+  const Batch batch = Parse(R"({"units": "autoscenegen",
+      "defaults": {"vehicle_start_location": {"x": 1000, "y": -1000, "z": 0}, "goal_radius": 400,
+                   "vehicle_stuck_timeout_period": 5, "vehicle_idling_timeout_period": 5},
+      "scenarios": [{"vehicle_goal_location": {"x": 5000, "y": -5000, "z": 0},
+                     "vehicle_start_yaw": -45}],
+      "variants": [{"name": "near", "goal_radius": 250}, {"name": "far"}]})");
+  ASSERT_EQ(batch.scenarios.size(), 2u);
+  const protocol::RunScenarioRequest& near = batch.scenarios[0].request;
+  EXPECT_EQ(near.vehicle_start_location.y, 10.0);
+  EXPECT_EQ(near.vehicle_goal_location.x, 50.0);
+  EXPECT_EQ(near.vehicle_goal_location.y, 50.0);
+  EXPECT_EQ(near.vehicle_start_yaw, 45.0);
+  EXPECT_EQ(near.goal_radius, 2.5);
+  EXPECT_EQ(batch.scenarios[1].request.goal_radius, 4.0);
+  // What the batch leaves out is the farm's default, in the farm's units.
+  EXPECT_EQ(near.scene_capture_settings.goal_sphere_thickness, 0.5);
+  EXPECT_FALSE(batch.scenarios[0].request_json.contains("units"));
+}
+
 TEST(BatchTest, AScenarioWithoutASimTimeoutGetsTheDefaultOne) {
   const Batch batch = Parse(R"({"scenarios": [{}, {"sim_timeout_period": 30},
       {"sim_timeout_period": -1}]})");

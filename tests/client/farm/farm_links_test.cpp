@@ -137,7 +137,7 @@ TEST_F(FarmLinksTest, ARegisteredWorkersChannelSendsItsRunsAndAnswersItsReports)
                                 });
   const farm_event::Result result = NextOf<farm_event::Result>();
   EXPECT_EQ(result.error, "");
-  EXPECT_EQ(result.analysis.scenario_number, 3u);
+  EXPECT_EQ(result.analysis.scenario_number, 3);
   channel.Accept(result.request);
   {
     std::unique_lock lock(answered_mutex);
@@ -159,12 +159,13 @@ TEST_F(FarmLinksTest, AReportWithACaptureNameThatIsNoPlainFileNameIsMalformed) {
   NextOf<farm_event::Registered>();
   protocol::AnalyzeScenarioRequest analysis;
   analysis.scenario_number = 3;
-  analysis.captures = {{"../escape", 3}};
+  analysis.scene_captures = {{3}};
+  analysis.scene_capture_names = {"../escape"};
   protocol::AsyncRequestMessage(*worker, analysis, "png", seconds(10),
                                 [](protocol::RequestResult) {});
   // Refused at the boundary (the loop runs the scenario again), not left to the writer.
   const farm_event::Result result = NextOf<farm_event::Result>();
-  EXPECT_NE(result.error.find("captures[0].name"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("scene_capture_names[0]"), std::string::npos) << result.error;
   EXPECT_NE(result.error.find("is not a plain file name"), std::string::npos) << result.error;
 }
 
