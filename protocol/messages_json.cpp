@@ -398,4 +398,20 @@ Json DescribeJson(const RunScenarioRequest*, json::SchemaBuilder& builder) {
   return json::DescribeFields<RunScenarioRequest>("RunScenarioRequest", builder);
 }
 
+void SpellGoalSphereColor(Json* j) {
+  if (j->is_array()) {
+    for (Json& element : *j) SpellGoalSphereColor(&element);
+    return;
+  }
+  if (!j->is_object()) return;
+  for (auto& [key, value] : j->items()) {
+    if (key == "scene_capture_settings" && value.is_object() &&
+        value.contains("goal_shere_color") && !value.contains("goal_sphere_color")) {
+      value["goal_sphere_color"] = std::move(value["goal_shere_color"]);
+      value.erase("goal_shere_color");
+    }
+    SpellGoalSphereColor(&value);
+  }
+}
+
 }  // namespace asg::protocol

@@ -71,6 +71,12 @@ ASG_DECLARE_JSON(RunScenarioResponse);
 ASG_DECLARE_JSON(WorkerIssueNotificationRequest);
 ASG_DECLARE_JSON(WorkerIssueNotificationResponse);
 
+/// Renames `goal_shere_color` (the spelling of AutoSceneGen's documentation page) to
+/// `goal_sphere_color` in every `scene_capture_settings` object within `j`, so that partial
+/// requests written with either spelling merge into one field. An object that holds both keeps
+/// both, for the decoder to refuse.
+void SpellGoalSphereColor(Json* j);
+
 /// Decodes a whole message; errors carry paths relative to the message root.
 template <class T>
 T DecodeMessage(const Json& j) {

@@ -236,8 +236,11 @@ ASG_DEFINE_JSON(BatchFile)
 
 BatchFile DecodeBatchFile(const Json& root, const std::string& origin) {
   BatchFile file;
+  // Defaults, scenarios and variants merge into one request: one spelling of each field.
+  Json spelled = root;
+  protocol::SpellGoalSphereColor(&spelled);
   try {
-    Decode(root, "", &file);
+    Decode(spelled, "", &file);
   } catch (const json::DecodeError& error) {
     throw BatchError(origin + ": " + error.what());
   }

@@ -45,6 +45,24 @@ TEST(BatchTest, DefaultsMergeWithOverridesAndRequestDefaults) {
   EXPECT_EQ(batch.scenarios[1].request.scene_description.sunlight_yaw_angle, 0.0);
 }
 
+TEST(BatchTest, TheGoalSphereColourMergesInEitherSpelling) {
+  // The documentation page's goal_shere_color in defaults, the .msg's goal_sphere_color in a
+  // scenario: one field, the scenario's value over the defaults'.
+  const Batch batch = Parse(R"({"defaults": {"scene_capture_settings":
+      {"goal_shere_color": {"r": 1, "g": 0, "b": 0, "a": 1}}},
+      "scenarios": [{}, {"scene_capture_settings": {"goal_sphere_color": {"r": 0, "g": 1, "b": 0,
+                                                                           "a": 1}}}]})");
+  ASSERT_EQ(batch.scenarios.size(), 2u);
+  EXPECT_EQ(batch.scenarios[0].status, PlanStatus::kValid) << batch.scenarios[0].error;
+  EXPECT_EQ(batch.scenarios[0].request.scene_capture_settings.goal_sphere_color.r, 1.0f);
+  EXPECT_EQ(batch.scenarios[1].status, PlanStatus::kValid) << batch.scenarios[1].error;
+  EXPECT_EQ(batch.scenarios[1].request.scene_capture_settings.goal_sphere_color.g, 1.0f);
+  EXPECT_EQ(batch.scenarios[1].request.scene_capture_settings.goal_sphere_color.r, 0.0f);
+  const Json written = batch.scenarios[0].request;
+  EXPECT_TRUE(written["scene_capture_settings"].contains("goal_sphere_color"));
+  EXPECT_FALSE(written["scene_capture_settings"].contains("goal_shere_color"));
+}
+
 TEST(BatchVariants, EveryLayoutRunsOncePerVariantOnTheSameScene) {
   const Batch batch = Parse(R"({"seed": 3,
       "defaults": {"driver": {"type": "planner", "speed": 4},
