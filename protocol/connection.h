@@ -76,7 +76,8 @@ struct ConnectionSettings {
   size_t max_unregistered_bytes = size_t{16} << 20;
   /// Accept monoDrive's framing too (frame.h), decided by the peer's first byte: a monoDrive
   /// peer is answered in its framing, sent no heartbeats and never declared dead for silence.
-  /// Until the first byte no heartbeat is sent and silence is not timed.
+  /// Until the first byte no heartbeat is sent; a peer silent for peer_timeout before it is
+  /// closed as any silent peer.
   bool accept_monodrive_framing = false;
 };
 

@@ -178,9 +178,11 @@ void Connection::OnHeartbeatTick() {
   const auto now = std::chrono::steady_clock::now();
   const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_received_);
   const int64_t peer_timeout = peer_timeout_ms_.load();
-  // Before its first byte a peer's framing, hence its heartbeats, are unknown.
-  const bool asg_peer = framing_.load() == Framing::kAsg;
-  if (asg_peer && peer_timeout > 0 && silence.count() > peer_timeout) {
+  // Before its first byte a peer's framing, hence its heartbeats, are unknown: it is sent none,
+  // but its silence is timed as every peer's but a monoDrive one's.
+  const Framing framing = framing_.load();
+  const bool asg_peer = framing == Framing::kAsg;
+  if (framing != Framing::kMonoDrive && peer_timeout > 0 && silence.count() > peer_timeout) {
     Abort("peer " + peer_ + " silent for " + std::to_string(silence.count()) + " ms (timeout " +
           std::to_string(peer_timeout) + " ms)");
     return;

@@ -149,6 +149,22 @@ TEST(ConnectionTest, HeartbeatDetectsASilentPeer) {
   EXPECT_EQ(result.frames.front().type, kHeartbeatType);
 }
 
+TEST(ConnectionTest, APeerSilentBeforeItsFramingIsKnownIsClosed) {
+  ConnectionSettings settings;
+  settings.heartbeat_interval = 50ms;
+  settings.peer_timeout = 300ms;
+  settings.accept_monodrive_framing = true;
+  TestServer server(settings);
+  RawClient raw(server.port());  // connects and never sends a byte
+  const auto reasons = server.WaitForCloses(1);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("silent for"), std::string::npos) << reasons[0];
+  // Nothing was sent to it: its framing, hence its heartbeats, were never known.
+  const testing::RawReadResult result = raw.Read();
+  EXPECT_TRUE(result.closed);
+  EXPECT_TRUE(result.frames.empty());
+}
+
 TEST(ConnectionTest, APeerTimeoutOfZeroKeepsASilentPeer) {
   ConnectionSettings settings;
   settings.heartbeat_interval = 50ms;
