@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
+#include "client/batch/autoscenegen_import.h"
 #include "client/batch/batch.h"
 #include "client/batch/batch_schema.h"
 #include "client/batch/scene_checks.h"
@@ -105,6 +107,34 @@ int RunReplayCommand(const asg::client::ClientCommand& command) {
   }
 }
 
+/// `asg-client import FILE [--out OUT.json]`: the AutoSceneGen-form requests of FILE as a batch
+/// file in the farm's units, written to OUT.json or standard output. Returns the exit code: 2
+/// when FILE cannot be read or imported (the message names the file, JSON path and value), 3
+/// when OUT.json cannot be written.
+int RunImport(const asg::client::ClientCommand& command) {
+  std::string text;
+  try {
+    const asg::client::Json batch = asg::client::ImportAutoSceneGenText(
+        asg::client::ReadTextFile(command.batch_file), command.batch_file.string());
+    text = batch.dump(2) + "\n";
+  } catch (const asg::client::BatchError& error) {
+    std::cerr << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
+  }
+  if (command.import_out.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(command.import_out, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "asg-client: " << command.import_out.string() << ": cannot be written\n";
+    return asg::client::kExitOutputFailed;
+  }
+  return 0;
+}
+
 /// Plans the batch file into `batch`, its scenes' actor classes checked against the catalog the
 /// workers will use when it is known and readable (remote workers may have their own). Returns
 /// false after saying why on stderr.
@@ -189,6 +219,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kReport) return RunReport(command);
+  if (command.mode == ClientCommand::Mode::kImport) return RunImport(command);
   if (command.mode == ClientCommand::Mode::kFailures) {
     return RunFailures(command, std::cout, std::cerr);
   }

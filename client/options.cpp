@@ -26,6 +26,7 @@ constexpr const char* kUsage = R"(Usage:
                  [--partition P] [--time HH:MM:SS] [--cpus-per-worker C] [--sbatch-arg A ...]
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
+  asg-client import FILE.json [--out BATCH.json]
   asg-client schema [batch | nodes]
   asg-client report DIR
   asg-client failures DIR [--catalog FILE]
@@ -67,6 +68,14 @@ check prints them, and so does run on standard error before anything runs, each 
 scenarios it concerns. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
 complete and check them with (docs/batch-reference.md describes every key); schema nodes prints
 that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md).
+
+import reads RunScenario requests written in AutoSceneGen's own form (centimetres in Unreal's
+left-handed frame, as its scenario builder sends them): one request object, a JSON array of
+them, or a batch file with "units": "autoscenegen". It converts them exactly to the farm's
+metres in north-west-up and writes a batch file in the farm's units (one scenario per request,
+its scenario_number kept where given; no "units") to --out, else to standard output, for check
+and run. A request that does not decode is an error naming the file, the JSON path and the value
+(exit 2); docs/batch-reference.md, "Importing AutoSceneGen requests".
 
 replay re-runs the --top N distinct failures of the finished batch folder DIR (DIR/failures.json:
 one representative each, the highest max_regret first, ties by failure_id; a folder without
@@ -182,7 +191,8 @@ po::options_description VisibleOptions() {
   options.add_options()
     ("help,h", "print this help and exit")
     ("version", "print the version and exit")
-    ("out,o", po::value<std::string>(), "output folder for the results (created when missing)")
+    ("out,o", po::value<std::string>(), "output folder for the results (created when missing); "
+     "import: the batch file to write (default: standard output)")
     ("workers,w", po::value<int>()->default_value(static_cast<int>(cores)),
      "workers to launch, 0..65535 (default: number of cores): local processes, or the tasks of "
      "the Slurm array; 0 launches none (as --launcher none)")
@@ -240,9 +250,10 @@ po::options_description PositionalOptions() {
   // clang-format off
   positional_options.add_options()
     ("command", po::value<std::string>(),
-     "the command: run, check, schema, report, failures or replay")
+     "the command: run, check, import, schema, report, failures or replay")
     ("batch", po::value<std::string>(),
-     "the batch file (run, check) or the batch folder (report, failures, replay)");
+     "the batch file (run, check), the requests (import) or the batch folder (report, failures, "
+     "replay)");
   // clang-format on
   return positional_options;
 }
@@ -322,6 +333,15 @@ ClientCommand CheckCommand(const po::variables_map& values,
   command.mode = ClientCommand::Mode::kCheck;
   command.batch_file = values["batch"].as<std::string>();
   command.catalog = CatalogOption(values, self_path);
+  return command;
+}
+
+/// `import FILE [--out OUT.json]`.
+ClientCommand ImportCommand(const po::variables_map& values) {
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kImport;
+  command.batch_file = values["batch"].as<std::string>();
+  if (values.count("out")) command.import_out = values["out"].as<std::string>();
   return command;
 }
 
@@ -472,21 +492,23 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     command.text = std::string("asg-client ") + ASG_VERSION + "\n";
     return command;
   }
-  if (name != "run" && name != "check" && name != "schema" && name != "report" &&
-      name != "failures" && name != "replay") {
+  if (name != "run" && name != "check" && name != "import" && name != "schema" &&
+      name != "report" && name != "failures" && name != "replay") {
     throw UsageError(
-        "expected the command \"run\", \"check\", \"schema\", \"report\", \"failures\" or "
-        "\"replay\"");
+        "expected the command \"run\", \"check\", \"import\", \"schema\", \"report\", "
+        "\"failures\" or \"replay\"");
   }
   if (name == "schema") return SchemaCommand(values);
   if (!values.count("batch")) {
     throw UsageError(name == "replay" || name == "report" || name == "failures"
                          ? name + " needs a batch folder DIR"
-                         : name + " needs a batch file");
+                     : name == "import" ? "import needs a file of requests"
+                                        : name + " needs a batch file");
   }
   if (name == "report") return ReportCommand(values);
   if (name == "failures") return FailuresCommand(values, self_path);
   if (name == "check") return CheckCommand(values, self_path);
+  if (name == "import") return ImportCommand(values);
   if (name == "run") return RunCommand(values, self_path);
   return ReplayCommand(values, self_path);
 }

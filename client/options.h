@@ -28,10 +28,12 @@ struct ClientCommand {
     kSchema,    ///< print the batch file's JSON Schema
     kReport,    ///< rebuild the HTML report of the batch folder report_dir
     kFailures,  ///< find the distinct failures of the batch folder report_dir again
+    kImport,    ///< convert the AutoSceneGen-form requests of batch_file to import_out
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
-  std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
+  std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file; kImport: the requests
+  std::filesystem::path import_out;  ///< kImport: the batch file to write; empty: standard output
   std::string schema;                ///< kSchema: "batch" or "nodes"
   std::filesystem::path report_dir;  ///< kReport, kFailures: the batch folder
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
@@ -43,8 +45,9 @@ struct ClientCommand {
   FarmSettings settings;
 };
 
-/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `schema`, `report DIR`, `failures DIR
-/// [--catalog FILE]` or `replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K]
+/// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `import FILE [--out OUT.json]`,
+/// `schema`, `report DIR`, `failures DIR [--catalog FILE]` or `replay DIR --out NEW_DIR [--top N |
+/// --top-runs N] [--runs K]
 /// [--captures] ...` (the farm options are the same for run and replay). `failures --help` is
 /// the failures command's own help. No arguments at all is a UsageError whose message holds the
 /// usage lines. `self_path` is this

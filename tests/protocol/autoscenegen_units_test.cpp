@@ -7,6 +7,7 @@
 #include <string>
 
 #include "protocol/messages_json.h"
+#include "tests/protocol/autoscenegen_builder.h"
 #include "tests/protocol/message_samples.h"
 
 namespace asg::protocol {
@@ -14,29 +15,9 @@ namespace {
 
 using testing::Sample;
 
-// `request` as AutoSceneGen's scenario builder hands it to Unreal
-// (get_unreal_engine_run_scenario_request): positions x * 100 and y * -100 [cm], yaws negated,
-// goal_radius and the landscape's sizes * 100 [cm]; goal_sphere_thickness in [cm] as
-// SceneCaptureSettings.msg defines it. The builder leaves z as it is (0).
+// `request` as AutoSceneGen's scenario builder hands it to Unreal, with "units" saying so.
 Json AsTheBuilderSendsIt(const RunScenarioRequest& request) {
-  Json j = Json(request);
-  for (const char* key : {"vehicle_start_location", "vehicle_goal_location"}) {
-    j[key]["x"] = j[key]["x"].get<double>() * 100.;
-    j[key]["y"] = j[key]["y"].get<double>() * -100.;
-  }
-  j["vehicle_start_yaw"] = -j["vehicle_start_yaw"].get<double>();
-  j["goal_radius"] = j["goal_radius"].get<double>() * 100.;
-  Json& scene = j["scene_description"];
-  scene["landscape"]["nominal_size"] = scene["landscape"]["nominal_size"].get<double>() * 100.;
-  scene["landscape"]["border"] = scene["landscape"]["border"].get<double>() * 100.;
-  scene["sunlight_yaw_angle"] = -scene["sunlight_yaw_angle"].get<double>();
-  for (Json& layout : scene["ssa_array"]) {
-    for (Json& x : layout["x"]) x = x.get<double>() * 100.;
-    for (Json& y : layout["y"]) y = y.get<double>() * -100.;
-    for (Json& yaw : layout["yaw"]) yaw = yaw.get<double>() * -1.;
-  }
-  Json& settings = j["scene_capture_settings"];
-  settings["goal_sphere_thickness"] = settings["goal_sphere_thickness"].get<double>() * 100.;
+  Json j = testing::AsTheBuilderSendsIt(Json(request));
   j["units"] = "autoscenegen";
   return j;
 }
