@@ -310,17 +310,19 @@ class Call {
     return goal.is_null() || it == body.end() || *it == goal;
   }
 
-  /// Prints the action's feedback on err until its result, printed on out; the result decides
-  /// the code. The first signal cancels the goal, a second one stops waiting.
+  /// Prints the action's feedback (thinned: FeedbackThinner) on err until its result, printed on
+  /// out; the result decides the code. The first signal cancels the goal, a second one stops
+  /// waiting.
   int AwaitResult(const Json& goal) {
     int signals = 0;
+    FeedbackThinner thinner;
     while (true) {
       Arrival arrival = *Next(std::nullopt);
       switch (arrival.kind) {
         case Arrival::Kind::kFrame: {
           const Message& frame = arrival.frame;
           if (frame.type == kFeedbackType && SameGoal(frame.message, goal)) {
-            err_ << frame.message.dump() << std::endl;
+            if (thinner.ShouldPrint(frame.message)) err_ << frame.message.dump() << std::endl;
           } else if (frame.type == kResultType && SameGoal(frame.message, goal)) {
             out_ << frame.message.dump(2) << std::endl;
             const std::string problem = ResultProblem(frame.message);

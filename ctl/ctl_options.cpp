@@ -32,12 +32,13 @@ name's characters other than A-Z a-z 0-9 . _ - replaced by _; the printed item g
 its path. Any other attachment is saved whole as DIR/<SERVICE>.bin (the printed body gains
 "saved"). The saved paths are also printed on stderr.
 
-SimulateSteps is an action: after its reply (accepted, goal_id) every SimulateStepsFeedback is
-printed on stderr as one JSON line, and the SimulateStepsResult on stdout; it decides the exit
-code. Ctrl-C (SIGINT) or SIGTERM meanwhile sends CancelSimulateSteps and waits for the result
-(a second one stops waiting). --follow (for SubscribeEvents) prints, after the reply, the body of
-every Event frame on stdout as one JSON line until the worker closes the connection or SIGINT or
-SIGTERM arrives.
+SimulateSteps is an action: after its reply (accepted, goal_id) its SimulateStepsFeedback
+frames are printed on stderr, one JSON line each: the first, the last and each one that reaches
+a further whole percent of the goal (at most 102 lines); the SimulateStepsResult is printed on
+stdout and decides the exit code. Ctrl-C (SIGINT) or SIGTERM meanwhile sends
+CancelSimulateSteps and waits for the result (a second one stops waiting). --follow (for
+SubscribeEvents) prints, after the reply, the body of every Event frame on stdout as one JSON
+line until the worker closes the connection or SIGINT or SIGTERM arrives.
 
 Exit codes: 0 success; 1 an error result (an Error reply, a body whose result.result is not 1
 (RESULT_OK), "success": false or "accepted": false) or an attachment that could not be saved;

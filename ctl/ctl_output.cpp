@@ -79,6 +79,21 @@ std::string_view ResultCodeName(int64_t code) {
   }
 }
 
+bool FeedbackThinner::ShouldPrint(const Json& feedback) {
+  const auto completed = feedback.find("completed_steps");
+  const auto remaining = feedback.find("remaining_steps");
+  if (completed == feedback.end() || remaining == feedback.end() ||
+      !completed->is_number_unsigned() || !remaining->is_number_unsigned()) {
+    return true;
+  }
+  const uint64_t done = completed->get<uint64_t>();
+  const uint64_t left = remaining->get<uint64_t>();
+  const auto percent = static_cast<int64_t>(static_cast<long double>(done) * 100 / (done + left));
+  if (left != 0 && percent <= printed_percent_) return false;
+  printed_percent_ = percent;
+  return true;
+}
+
 std::string ResultProblem(const Json& body) {
   if (!body.is_object()) return "";
   const auto result = body.find("result");

@@ -24,6 +24,19 @@ std::string ResultProblem(const json::Json& body);
 /// without one (a service's own codes, > 100).
 std::string_view ResultCodeName(int64_t code);
 
+/// Which SimulateSteps feedback frames of one goal asg-ctl prints (the worker sends one per
+/// step by default): the first, each one that reaches a further whole percent of the goal
+/// (completed_steps * 100 / (completed_steps + remaining_steps)), and the last (remaining_steps
+/// 0): at most 102 lines for any goal. A frame without those integer fields is printed.
+class FeedbackThinner {
+ public:
+  /// True when `feedback` is to be printed; call once per frame, in order.
+  bool ShouldPrint(const json::Json& feedback);
+
+ private:
+  int64_t printed_percent_ = -1;  // [%] of the last frame printed; -1 before the first
+};
+
 /// `name` with every character outside [A-Za-z0-9._-] replaced by '_'; "" becomes "_". The
 /// result is a plain file name: it never holds a '/'.
 std::string SanitizeFileName(std::string_view name);

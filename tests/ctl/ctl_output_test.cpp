@@ -1,5 +1,5 @@
-// Tests for ctl/ctl_output.h: what asg-ctl makes of reply bodies: their errors, attachment files
-// and the services table.
+// Tests for ctl/ctl_output.h: what asg-ctl makes of reply bodies: their errors, attachment files,
+// the services table and which feedback frames it prints.
 #include "ctl/ctl_output.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +20,33 @@ std::string ReadBytes(const std::filesystem::path& file) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+/// The completed_steps of the feedback frames of a goal of `steps` steps a thinner prints.
+std::vector<uint64_t> PrintedFeedback(uint64_t steps) {
+  FeedbackThinner thinner;
+  std::vector<uint64_t> printed;
+  for (uint64_t done = 1; done <= steps; ++done) {
+    if (thinner.ShouldPrint(
+            Json{{"goal_id", 1}, {"completed_steps", done}, {"remaining_steps", steps - done}})) {
+      printed.push_back(done);
+    }
+  }
+  return printed;
+}
+
+TEST(CtlOutput, FeedbackIsPrintedOncePerPercentAndAtBothEnds) {
+  EXPECT_EQ(PrintedFeedback(3), (std::vector<uint64_t>{1, 2, 3}));
+  const std::vector<uint64_t> long_goal = PrintedFeedback(100'000);
+  ASSERT_EQ(long_goal.size(), 101u);
+  EXPECT_EQ(long_goal[0], 1u);
+  EXPECT_EQ(long_goal[1], 1000u);
+  EXPECT_EQ(long_goal[100], 100'000u);
+  // Every 250th frame of a goal with feedback_every_steps 250: all of them (1 % each).
+  FeedbackThinner thinner;
+  EXPECT_TRUE(thinner.ShouldPrint(Json{{"completed_steps", 250}, {"remaining_steps", 24'750}}));
+  EXPECT_TRUE(thinner.ShouldPrint(Json{{"completed_steps", 500}, {"remaining_steps", 24'500}}));
+  EXPECT_TRUE(thinner.ShouldPrint(Json{{"goal_id", 1}}));  // no counts: printed
 }
 
 TEST(CtlOutput, ResultProblemNamesWhatTheBodyReports) {

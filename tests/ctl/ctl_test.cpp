@@ -204,6 +204,21 @@ TEST(CtlAction, PrintsEachFeedbackOfItsGoalOnErrAndTheResultOnOut) {
   EXPECT_EQ(Json::parse(feedback[2])["remaining_steps"], 0);
 }
 
+TEST(CtlAction, PrintsTheFeedbackOfALongGoalOncePerPercent) {
+  ScriptedWorker worker;
+  const Outcome outcome = Ctl({worker.address(), "SimulateSteps", R"({"steps": 400})"});
+  ASSERT_EQ(outcome.code, kCtlExitOk) << outcome.err;
+  std::vector<int64_t> printed;
+  for (const std::string& line : Lines(outcome.err)) {
+    if (line.starts_with("{")) printed.push_back(Json::parse(line)["completed_steps"]);
+  }
+  // 400 feedback frames: the first, then one every 4 steps (each further percent).
+  ASSERT_EQ(printed.size(), 101u) << outcome.err;
+  EXPECT_EQ(printed[0], 1);
+  EXPECT_EQ(printed[1], 4);
+  EXPECT_EQ(printed[100], 400);
+}
+
 TEST(CtlAction, NotAcceptedExitsOne) {
   ScriptedWorker worker;
   const Outcome outcome = Ctl({worker.address(), "SimulateSteps", R"({"steps": 0})"});

@@ -60,7 +60,7 @@ inline Json ResultBody(int code, const std::string& message = "") {
 ///   CaptureScene           images "a" (0, 3) and "b/../c" (3, 2) of kCaptureBytes;
 ///   SampleSensorsCommand_ID readings "lidar front" (0, 4) and "imu" (4, 2) of kReadingBytes;
 ///   GetResult              {success: true} with kResultBytes, described by no item;
-///   SimulateSteps {steps}  steps <= 0: {accepted: false}; steps <= 10: {accepted: true,
+///   SimulateSteps {steps}  steps <= 0: {accepted: false}; steps <= 500: {accepted: true,
 ///                          goal_id: 7}, a feedback frame of goal 99, `steps` feedback frames of
 ///                          goal 7 and its result OK; more steps: the reply and one feedback
 ///                          frame, then the result (result 4, "cancelled") once
@@ -188,7 +188,7 @@ class ScriptedWorker {
           Json{{"goal_id", goal}, {"completed_steps", done}, {"remaining_steps", steps - done}});
     };
     feedback(99, 1);
-    if (steps > 10) {
+    if (steps > 500) {
       feedback(7, 1);
       return;
     }

@@ -122,6 +122,9 @@ class InteractiveSessionTest(unittest.TestCase):
         """The session ran to its end and printed the reason the worker's result.json holds."""
         self.assertEqual(code, 0, f"stdout:\n{out}\nstderr:\n{err}")
         self.assertIn("stepped 20 steps: simulation time", out)
+        # 20 steps with feedback_every_steps 5: 4 feedback frames, then the final status.
+        self.assertIn("simulated 20 steps as a SimulateSteps goal: 4 feedback frames, "
+                      "STATUS_SUCCEEDED", out)
         self.assertRegex(out, r"moved the vehicle 2\.00 m forward")
         reason = re.search(r"^termination reason: (\S+)", out, re.MULTILINE)
         self.assertIsNotNone(reason, out)

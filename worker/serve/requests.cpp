@@ -230,6 +230,16 @@ struct Schema<worker::serve::StepsRequest> {
 };
 
 template <>
+struct Schema<worker::serve::SimulateStepsRequest> {
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    const auto steps = Between(1.0, static_cast<double>(worker::serve::SimulationClock::kMaxSteps));
+    v.Optional("steps", m.steps, steps);
+    v.Optional("feedback_every_steps", m.feedback_every_steps, steps);
+  }
+};
+
+template <>
 struct Schema<worker::serve::CancelRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
@@ -475,6 +485,7 @@ template void ReadRequest(const json::Json&, SetEntityStateRequest*);
 template void ReadRequest(const json::Json&, ResetRequest*);
 template void ReadRequest(const json::Json&, SetSimulationStateRequest*);
 template void ReadRequest(const json::Json&, StepsRequest*);
+template void ReadRequest(const json::Json&, SimulateStepsRequest*);
 template void ReadRequest(const json::Json&, CancelRequest*);
 template void ReadRequest(const json::Json&, RegisterClientRequest*);
 template void ReadRequest(const json::Json&, PaceRequest*);

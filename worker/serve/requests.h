@@ -168,14 +168,20 @@ struct SetSimulationStateRequest {
   SimulationStateValue state;
 };
 
-/// StepSimulation, SimulateSteps.
+/// StepSimulation.
 struct StepsRequest {
   uint64_t steps = 1;  ///< [1, SimulationClock::kMaxSteps]
 };
 
+/// SimulateSteps: the action's goal, and the farm's feedback rate.
+struct SimulateStepsRequest {
+  uint64_t steps = 1;                 ///< [1, SimulationClock::kMaxSteps]
+  uint64_t feedback_every_steps = 1;  ///< feedback after every this many steps and the last
+};
+
 /// CancelSimulateSteps.
 struct CancelRequest {
-  int64_t goal_id = 0;
+  int64_t goal_id = 0;  ///< the goal to cancel; 0: every running goal
 };
 
 // ---------------------------------------------------------------- RoadRunner SSE

@@ -462,29 +462,46 @@ Reply StepSimulation(Session& session, const Call& call) {
 }
 
 Reply SimulateSteps(Session& session, const Call& call) {
-  const uint64_t steps = ReadRequest<StepsRequest>(call.body()).steps;
+  const auto request = ReadRequest<SimulateStepsRequest>(call.body());
   const SimulationClock& clock = session.clock();
   if (clock.goal_running()) {
     return {{{"accepted", false},
              {"goal_id", 0},
              {"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
   }
-  // Accepted in any state; one that does not step now fails right after.
+  // Accepted in any state; one that does not step now is aborted right after.
   std::string failure;
   if (clock.state() != SimState::kPaused) {
     failure = std::string("the simulation is not paused (") + SimStateName(clock.state()) + ")";
   }
-  const uint64_t id = session.StartGoal(call, steps, failure);
+  const uint64_t id = session.StartGoal(call, request.steps, request.feedback_every_steps, failure);
   return {{{"accepted", true}, {"goal_id", id}}};
+}
+
+/// The farm's Result beside a CancelGoal return code.
+Json CancelResultJson(CancelCode code, uint64_t id) {
+  const std::string goal = "goal_id = " + std::to_string(id);
+  switch (code) {
+    case CancelCode::kNone:
+      return ResultJson(kOk);
+    case CancelCode::kRejected:  // given only to a request that cannot be read (BadInput)
+      return ResultJson(kOperationFailed, goal + ": the request was rejected");
+    case CancelCode::kUnknownGoalId:
+      return ResultJson(kNotFound, goal + ": no goal was given this id");
+    case CancelCode::kGoalTerminated:
+      return ResultJson(kNotFound, goal + ": the goal has finished already");
+  }
+  return ResultJson(kOperationFailed, goal);
 }
 
 Reply CancelSimulateSteps(Session& session, const Call& call) {
   const auto id = static_cast<uint64_t>(ReadRequest<CancelRequest>(call.body()).goal_id);
-  if (!session.clock().CancelGoal(id)) {
-    return {{{"result", ResultJson(kNotFound, "goal_id = " + std::to_string(id) +
-                                                  ": no such goal is running")}}};
-  }
-  return {{{"result", ResultJson(kOk)}}};
+  const CancelOutcome outcome = session.clock().CancelGoals(id);
+  Json canceling = Json::array();
+  for (const uint64_t goal : outcome.cancelled) canceling.push_back({{"goal_id", goal}});
+  return {{{"return_code", static_cast<int>(outcome.code)},
+           {"goals_canceling", std::move(canceling)},
+           {"result", CancelResultJson(outcome.code, id)}}};
 }
 
 /// The reply to a request `service` cannot use (an unknown field, a value of the wrong type or
@@ -494,6 +511,9 @@ Reply BadInput(const std::string& service, const std::string& reason) {
   if (service == "SimulateSteps") {
     body["accepted"] = false;
     body["goal_id"] = 0;
+  } else if (service == "CancelSimulateSteps") {
+    body["return_code"] = static_cast<int>(CancelCode::kRejected);
+    body["goals_canceling"] = Json::array();
   }
   return body;
 }

@@ -67,8 +67,9 @@ void Session::StartLongStep(const Call& call, uint64_t steps) {
   hub_.Defer(call);
 }
 
-uint64_t Session::StartGoal(const Call& call, uint64_t steps, const std::string& failure) {
-  const uint64_t id = clock_.StartGoal(call.client_id, steps);
+uint64_t Session::StartGoal(const Call& call, uint64_t steps, uint64_t feedback_every,
+                            const std::string& failure) {
+  const uint64_t id = clock_.StartGoal(call.client_id, steps, feedback_every);
   if (id != 0 && !failure.empty()) {
     // Accepted first, then failed: the reply is sent before the result.
     boost::asio::post(io_, [this, id, failure] { clock_.FailGoal(id, failure); });
@@ -99,11 +100,17 @@ void Session::GoalFeedback(const SimulateStepsGoal& goal) {
              {"remaining_steps", goal.steps - goal.done}});
 }
 
-void Session::GoalFinished(const SimulateStepsGoal& goal, int result, const std::string& message) {
+void Session::GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
+                           const std::string& message) {
+  // simulation_interfaces Result: RESULT_OK (1) only when every step was done, else
+  // RESULT_OPERATION_FAILED (4); the action_msgs status tells the three endings apart.
+  const int result = status == GoalStatus::kSucceeded ? 1 : 4;
   hub_.Push(goal.client_id, "SimulateStepsResult",
             {{"goal_id", goal.id},
              {"completed_steps", goal.done},
-             {"result", {{"result", result}, {"error_message", message}}}});
+             {"result", {{"result", result}, {"error_message", message}}},
+             {"status", static_cast<int>(status)},
+             {"status_name", GoalStatusName(status)}});
 }
 
 void Session::LongStepFinished(uint64_t done, uint64_t total) {

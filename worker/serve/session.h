@@ -92,9 +92,11 @@ class Session : private ClockListener {
   void Reload();
   /// Starts a StepSimulation of `steps` (> kInlineSteps), answered when done.
   void StartLongStep(const Call& call, uint64_t steps);
-  /// Starts a SimulateSteps goal; returns its id, or 0 when one is running already. With
-  /// `failure` not empty the goal fails with it right after the reply accepting it.
-  uint64_t StartGoal(const Call& call, uint64_t steps, const std::string& failure);
+  /// Starts a SimulateSteps goal with feedback after every `feedback_every` steps; returns its
+  /// id, or 0 when one is running already. With `failure` not empty the goal is aborted with it
+  /// right after the reply accepting it.
+  uint64_t StartGoal(const Call& call, uint64_t steps, uint64_t feedback_every,
+                     const std::string& failure);
   /// Begins quitting: no new connections, every later request refused.
   void Quit();
 
@@ -103,7 +105,8 @@ class Session : private ClockListener {
   void StateChanged(SimState state, double time) override;
   void RunEnded() override;
   void GoalFeedback(const SimulateStepsGoal& goal) override;
-  void GoalFinished(const SimulateStepsGoal& goal, int result, const std::string& message) override;
+  void GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
+                    const std::string& message) override;
   void LongStepFinished(uint64_t done, uint64_t total) override;
   /// (Re)starts the sensors of the loaded request; logs why they cannot run.
   void StartSensors();

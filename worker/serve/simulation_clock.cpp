@@ -38,6 +38,18 @@ const char* RoadRunnerStatus(SimState state) {
   return SimulationStatusName(state);
 }
 
+const char* GoalStatusName(GoalStatus status) {
+  switch (status) {
+    case GoalStatus::kSucceeded:
+      return "STATUS_SUCCEEDED";
+    case GoalStatus::kCanceled:
+      return "STATUS_CANCELED";
+    case GoalStatus::kAborted:
+      return "STATUS_ABORTED";
+  }
+  return "STATUS_UNKNOWN";
+}
+
 SimulationClock::SimulationClock(scene::LiveRun& live, ClockListener& listener, Now now)
     : live_(live), listener_(listener), now_(std::move(now)) {}
 
@@ -81,28 +93,34 @@ uint64_t SimulationClock::StepNow(uint64_t steps) {
 
 void SimulationClock::StartLongStep(uint64_t steps) { long_step_ = LongStep{steps, steps}; }
 
-uint64_t SimulationClock::StartGoal(int client_id, uint64_t steps) {
+uint64_t SimulationClock::StartGoal(int client_id, uint64_t steps, uint64_t feedback_every) {
   if (goal_) return 0;
   SimulateStepsGoal goal;
   goal.id = next_goal_id_++;
   goal.steps = steps;
-  // About a thousand feedback frames for a long goal, one per step for a short one.
-  goal.feedback_every = std::max<uint64_t>(1, steps / 1000);
+  goal.feedback_every = std::max<uint64_t>(1, feedback_every);
   goal.client_id = client_id;
   goal_ = goal;
   return goal.id;
 }
 
-bool SimulationClock::CancelGoal(uint64_t goal_id) {
-  if (!goal_ || goal_->id != goal_id) return false;
-  FinishGoal(4, "cancelled after " + std::to_string(goal_->done) + " of " +
-                    std::to_string(goal_->steps) + " steps");
-  return true;
+CancelOutcome SimulationClock::CancelGoals(uint64_t goal_id) {
+  CancelOutcome outcome;
+  if (goal_ && (goal_id == 0 || goal_->id == goal_id)) {
+    outcome.cancelled.push_back(goal_->id);
+    FinishGoal(GoalStatus::kCanceled, "cancelled after " + std::to_string(goal_->done) + " of " +
+                                          std::to_string(goal_->steps) + " steps");
+  } else if (goal_id >= next_goal_id_) {
+    outcome.code = CancelCode::kUnknownGoalId;
+  } else if (goal_id != 0) {
+    outcome.code = CancelCode::kGoalTerminated;  // ids below next_goal_id_ were all given
+  }
+  return outcome;
 }
 
 bool SimulationClock::FailGoal(uint64_t goal_id, const std::string& message) {
   if (!goal_ || goal_->id != goal_id) return false;
-  FinishGoal(4, message);
+  FinishGoal(GoalStatus::kAborted, message);
   return true;
 }
 
@@ -111,10 +129,10 @@ void SimulationClock::Quit() {
   goal_.reset();
 }
 
-void SimulationClock::FinishGoal(int result, const std::string& message) {
+void SimulationClock::FinishGoal(GoalStatus status, const std::string& message) {
   const SimulateStepsGoal goal = *goal_;
   goal_.reset();
-  listener_.GoalFinished(goal, result, message);
+  listener_.GoalFinished(goal, status, message);
 }
 
 SimulationClock::Work SimulationClock::Advance() {
@@ -144,7 +162,8 @@ void SimulationClock::AdvanceLongStep() {
 
 void SimulationClock::AdvanceGoal() {
   if (!StepOnce()) {
-    FinishGoal(4, "the run ended after " + std::to_string(goal_->done) + " steps");
+    FinishGoal(GoalStatus::kAborted,
+               "the run ended after " + std::to_string(goal_->done) + " steps");
     return;
   }
   SimulateStepsGoal& goal = *goal_;
@@ -152,7 +171,7 @@ void SimulationClock::AdvanceGoal() {
   if (goal.done % goal.feedback_every == 0 || goal.done == goal.steps) {
     listener_.GoalFeedback(goal);
   }
-  if (goal.done == goal.steps) FinishGoal(1, "");
+  if (goal.done == goal.steps) FinishGoal(GoalStatus::kSucceeded, "");
 }
 
 SimulationClock::Work SimulationClock::AdvancePlaying() {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scene/live_run.h"
 
@@ -27,6 +28,26 @@ const char* SimulationStatusName(SimState state);
 /// The state's value of RoadRunner's SimulationStatus enum (UNSPECIFIED, STOPPED, RUNNING,
 /// PAUSED): QUITTING, which it lacks, is "SIMULATION_STATUS_STOPPED".
 const char* RoadRunnerStatus(SimState state);
+
+/// action_msgs GoalStatus values a finished SimulateSteps goal ends with.
+enum class GoalStatus : uint8_t { kSucceeded = 4, kCanceled = 5, kAborted = 6 };
+
+/// The status's action_msgs name, e.g. "STATUS_SUCCEEDED".
+const char* GoalStatusName(GoalStatus status);
+
+/// action_msgs CancelGoal response return codes.
+enum class CancelCode : uint8_t {
+  kNone = 0,            ///< ERROR_NONE: the goals asked for are cancelled (maybe none)
+  kRejected = 1,        ///< ERROR_REJECTED: the request cannot be read (never the clock's)
+  kUnknownGoalId = 2,   ///< ERROR_UNKNOWN_GOAL_ID: no goal was ever given this id
+  kGoalTerminated = 3,  ///< ERROR_GOAL_TERMINATED: the goal has finished already
+};
+
+/// What a cancel request did.
+struct CancelOutcome {
+  CancelCode code = CancelCode::kNone;
+  std::vector<uint64_t> cancelled;  ///< ids of the goals cancelled (at most one runs at a time)
+};
 
 /// A SimulateSteps goal in progress.
 struct SimulateStepsGoal {
@@ -47,8 +68,9 @@ class ClockListener {
   virtual void RunEnded() = 0;
   /// A goal made progress (every feedback_every steps and at its last step).
   virtual void GoalFeedback(const SimulateStepsGoal& goal) = 0;
-  /// A goal is over: `result` 1 (OK) or 4 (OPERATION_FAILED) with `message`.
-  virtual void GoalFinished(const SimulateStepsGoal& goal, int result,
+  /// A goal is over with `status`: kSucceeded (every step done, `message` empty), kCanceled or
+  /// kAborted (the run ended, or it failed on its caller's word), `message` saying why.
+  virtual void GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
                             const std::string& message) = 0;
   /// The long StepSimulation is over, `done` of `total` steps done (fewer when the run ended).
   virtual void LongStepFinished(uint64_t done, uint64_t total) = 0;
@@ -102,14 +124,16 @@ class SimulationClock {
   void StartLongStep(uint64_t steps);
   /// True while a long StepSimulation is being worked through.
   bool long_step_running() const { return long_step_.has_value(); }
-  /// Starts a SimulateSteps goal of `steps` steps for `client_id`; returns its id, or 0 when a
-  /// goal is running already.
-  uint64_t StartGoal(int client_id, uint64_t steps);
+  /// Starts a SimulateSteps goal of `steps` steps for `client_id`, with feedback after every
+  /// `feedback_every` (>= 1) steps and after the last; returns its id, or 0 when a goal is
+  /// running already.
+  uint64_t StartGoal(int client_id, uint64_t steps, uint64_t feedback_every = 1);
   /// True while a SimulateSteps goal is running.
   bool goal_running() const { return goal_.has_value(); }
-  /// Ends the running goal with this id as cancelled; false when there is none.
-  bool CancelGoal(uint64_t goal_id);
-  /// Ends the running goal with this id as failed with `message`; false when there is none.
+  /// Ends the running goal with this id (any running goal when `goal_id` is 0) as cancelled;
+  /// the outcome says which were cancelled, or why none was.
+  CancelOutcome CancelGoals(uint64_t goal_id);
+  /// Ends the running goal with this id as aborted with `message`; false when there is none.
   bool FailGoal(uint64_t goal_id, const std::string& message);
   /// QUITTING: the state changes and a running goal is dropped without a result.
   void Quit();
@@ -127,7 +151,7 @@ class SimulationClock {
   void AdvanceGoal();
   /// A paced step of the played run.
   Work AdvancePlaying();
-  void FinishGoal(int result, const std::string& message);
+  void FinishGoal(GoalStatus status, const std::string& message);
 
   /// The long StepSimulation being worked through.
   struct LongStep {

@@ -5,10 +5,11 @@
 It connects (presenting --token, else ASG_TOKEN, as Hello {token} when one is given), loads the
 scenario folder given with --open (LoadScenario {folder}) or uses the one the worker holds (a
 fresh run of it, paused, when its run has ended), then: GetSimulationState; StepSimulation
-{steps: 20}; GetEntityState of the vehicle; SetEntityState moving it 2 m forward along its
-heading; CaptureScene, saving each image as DIR/<name>.png (a note instead when the worker cannot
-render); SetSimulationPace 0 and SetSimulationState PLAYING; GetSimulationState until STOPPED;
-GetResult, printing "termination reason: <name>".
+{steps: 20}; a SimulateSteps goal {steps: 20, feedback_every_steps: 5}, counting its feedback
+frames and printing its final status; GetEntityState of the vehicle; SetEntityState moving it
+2 m forward along its heading; CaptureScene, saving each image as DIR/<name>.png (a note instead
+when the worker cannot render); SetSimulationPace 0 and SetSimulationState PLAYING;
+GetSimulationState until STOPPED; GetResult, printing "termination reason: <name>".
 
 Exit codes: 0 the session ran; 1 an error result (an Error reply, a result.result other than 1,
 "success": false, or no STOPPED within --timeout); 2 usage; 3 connection failure (cannot
@@ -22,6 +23,7 @@ import math
 import os
 import re
 import sys
+import threading
 import time
 from typing import Optional
 
@@ -33,6 +35,9 @@ RESULT_OK = 1  # simulation_interfaces Result.RESULT_OK
 STATE_STOPPED, STATE_PLAYING, STATE_PAUSED = 0, 1, 2
 STATE_NAMES = {0: "STATE_STOPPED", 1: "STATE_PLAYING", 2: "STATE_PAUSED", 3: "STATE_QUITTING"}
 STEPS = 20  # physics steps stepped by hand
+GOAL_STEPS = 20  # physics steps of the SimulateSteps goal
+FEEDBACK_EVERY = 5  # [steps] between the goal's feedback frames (the worker's default is 1)
+STATUS_SUCCEEDED = 4  # action_msgs GoalStatus.STATUS_SUCCEEDED
 MOVE = 2.0  # [m] the vehicle is moved this far forward
 SLOW_PACE = 0.001  # [s/s] simulated per wall second while a fresh run is started and paused
 POLL_PERIOD = 0.05  # [s] between GetSimulationState calls while playing
@@ -52,6 +57,8 @@ class Worker:
     def __init__(self, endpoint: str, reply_timeout: float) -> None:
         self.reply_timeout = reply_timeout
         self.closed_reason: Optional[str] = None
+        self._goal_frames: list[asg_node.Frame] = []  # SimulateSteps* frames not yet taken
+        self._goal_arrived = threading.Condition()
         try:
             self.connection = asg_node.Connection.connect(
                 endpoint, reply_timeout, self._on_frame, self._on_close)
@@ -59,7 +66,12 @@ class Worker:
             raise ConnectionFailure(f"cannot connect to {endpoint}: {error}") from error
 
     def _on_frame(self, frame: asg_node.Frame) -> None:
-        """Frames the worker pushes on its own (Event, SimulateSteps*): not used here."""
+        """Frames the worker pushes on its own: a goal's feedback and result are kept for
+        simulate_steps (on the connection's reader thread); Events are not used here."""
+        if frame.type in ("SimulateStepsFeedback", "SimulateStepsResult"):
+            with self._goal_arrived:
+                self._goal_frames.append(frame)
+                self._goal_arrived.notify_all()
 
     def _on_close(self, reason: str) -> None:
         self.closed_reason = reason
@@ -93,6 +105,33 @@ class Worker:
         if reply.message.get("success") is not True:
             raise SessionError(f"{service}: {reply.message.get('description', 'failed')}")
         return reply
+
+    def simulate_steps(self, steps: int, feedback_every: int) -> tuple[list[dict], dict]:
+        """Runs a SimulateSteps goal to its end; returns the bodies of its feedback frames and of
+        its result. Raises SessionError when the goal is refused or does not succeed."""
+        reply = self.call("SimulateSteps",
+                          {"steps": steps, "feedback_every_steps": feedback_every}).message
+        if reply.get("accepted") is not True:
+            result = reply.get("result", {})
+            raise SessionError(f"SimulateSteps: not accepted: {result.get('error_message', '')}")
+        goal = reply["goal_id"]
+
+        def ended() -> bool:
+            return any(f.type == "SimulateStepsResult" and f.message.get("goal_id") == goal
+                       for f in self._goal_frames)
+
+        with self._goal_arrived:
+            if not self._goal_arrived.wait_for(ended, self.reply_timeout):
+                raise ConnectionFailure(f"SimulateSteps: no result of goal {goal} within "
+                                        f"{self.reply_timeout:.1f} s")
+            frames = [f for f in self._goal_frames if f.message.get("goal_id") == goal]
+            self._goal_frames = [f for f in self._goal_frames if f.message.get("goal_id") != goal]
+        feedback = [f.message for f in frames if f.type == "SimulateStepsFeedback"]
+        result = next(f.message for f in frames if f.type == "SimulateStepsResult")
+        if result.get("status") != STATUS_SUCCEEDED:
+            raise SessionError(f"SimulateSteps: goal {goal} ended {result.get('status_name')}: "
+                               f"{result.get('result', {}).get('error_message', '')}")
+        return feedback, result
 
     def state(self) -> int:
         """GetSimulationState's state."""
@@ -163,6 +202,10 @@ def run_session(worker: Worker, args: argparse.Namespace) -> int:
     worker.result_call("StepSimulation", {"steps": STEPS})
     time_now = worker.success_call("GetSimulationTime").message["simulation_time"]
     print(f"stepped {STEPS} steps: simulation time {time_now:.2f} s")
+
+    feedback, result = worker.simulate_steps(GOAL_STEPS, FEEDBACK_EVERY)
+    print(f"simulated {result['completed_steps']} steps as a SimulateSteps goal: "
+          f"{len(feedback)} feedback frames, {result['status_name']}")
 
     pose = vehicle_pose(worker)
     position = pose["position"]

@@ -223,8 +223,10 @@ TEST(ServeSimifStateTest, SimulateStepsSendsFeedbackAndAResult) {
   EXPECT_EQ(result["goal_id"], goal_id);
   EXPECT_EQ(Code(result), 1) << result.dump();
   EXPECT_EQ(result["completed_steps"], 50);
+  EXPECT_EQ(result["status"], 4);
+  EXPECT_EQ(result["status_name"], "STATUS_SUCCEEDED");
   const std::vector<protocol::Message> feedback = client->Take("SimulateStepsFeedback");
-  ASSERT_EQ(feedback.size(), 50u);  // one per step below 1000 steps
+  ASSERT_EQ(feedback.size(), 50u);  // one per step
   for (size_t i = 0; i < feedback.size(); ++i) {
     const Json& frame = feedback[i].message;
     EXPECT_EQ(frame["goal_id"], goal_id);
@@ -239,6 +241,28 @@ TEST(ServeSimifStateTest, SimulateStepsSendsFeedbackAndAResult) {
   EXPECT_EQ(Code(client->Next("SimulateStepsResult").message), 1);
 }
 
+TEST(ServeSimifStateTest, SimulateStepsGivesFeedbackPerStepOrEveryNSteps) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  ASSERT_EQ(client->Body("SimulateSteps", {{"steps", 3000}})["accepted"], true);
+  EXPECT_EQ(Code(client->Next("SimulateStepsResult").message), 1);
+  std::vector<protocol::Message> feedback = client->Take("SimulateStepsFeedback");
+  ASSERT_EQ(feedback.size(), 3000u);
+  EXPECT_EQ(feedback.front().message["completed_steps"], 1);
+  EXPECT_EQ(feedback.back().message["remaining_steps"], 0);
+  const Json coarse =
+      client->Body("SimulateSteps", {{"steps", 3000}, {"feedback_every_steps", 100}});
+  ASSERT_EQ(coarse["accepted"], true) << coarse.dump();
+  EXPECT_EQ(Code(client->Next("SimulateStepsResult").message), 1);
+  feedback = client->Take("SimulateStepsFeedback");
+  ASSERT_EQ(feedback.size(), 30u);
+  for (size_t i = 0; i < feedback.size(); ++i) {
+    EXPECT_EQ(feedback[i].message["completed_steps"], 100 * (i + 1));
+  }
+  EXPECT_EQ(client->Body("GetSimulationTime")["steps"], 6000);
+}
+
 TEST(ServeSimifStateTest, SimulateStepsWhilePlayingIsAcceptedAndFails) {
   ServedWorker worker;
   auto client = worker.Connect();
@@ -251,6 +275,8 @@ TEST(ServeSimifStateTest, SimulateStepsWhilePlayingIsAcceptedAndFails) {
   EXPECT_EQ(Code(result), 4) << result.dump();
   EXPECT_NE(result["result"]["error_message"].get<std::string>().find("not paused"),
             std::string::npos);
+  EXPECT_EQ(result["status"], 6);
+  EXPECT_EQ(result["status_name"], "STATUS_ABORTED");
   EXPECT_EQ(StateNumber(*client), 1);  // still playing, and no goal is left over
   EXPECT_EQ(SetState(*client, 2), 1);
 }
@@ -262,21 +288,48 @@ TEST(ServeSimifStateTest, CancelSimulateStepsStopsARunningGoal) {
   const Json accepted = client->Body("SimulateSteps", {{"steps", 300000}});
   ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
   const Json goal_id = accepted["goal_id"];
-  EXPECT_EQ(client->Next("SimulateStepsFeedback").message["completed_steps"],
-            300);  // every 300th step
+  EXPECT_EQ(client->Next("SimulateStepsFeedback").message["completed_steps"], 1);
   const Json cancel = client->Body("CancelSimulateSteps", {{"goal_id", goal_id}});
   EXPECT_EQ(Code(cancel), 1) << cancel.dump();
+  EXPECT_EQ(cancel["return_code"], 0);  // ERROR_NONE
+  EXPECT_EQ(cancel["goals_canceling"], Json::array({{{"goal_id", goal_id}}})) << cancel.dump();
   const Json result = client->Next("SimulateStepsResult").message;
   EXPECT_EQ(result["goal_id"], goal_id);
   EXPECT_EQ(Code(result), 4) << result.dump();
+  EXPECT_EQ(result["status"], 5);
+  EXPECT_EQ(result["status_name"], "STATUS_CANCELED");
   EXPECT_NE(result["result"]["error_message"].get<std::string>().find("cancelled"),
             std::string::npos)
       << result.dump();
   const int64_t done = result["completed_steps"].get<int64_t>();
-  EXPECT_GE(done, 300);
+  EXPECT_GE(done, 1);
   EXPECT_LT(done, 300000);
   EXPECT_EQ(client->Body("GetSimulationTime")["steps"], done);
-  EXPECT_EQ(Code(client->Body("CancelSimulateSteps", {{"goal_id", goal_id}})), 2);
+  const Json finished = client->Body("CancelSimulateSteps", {{"goal_id", goal_id}});
+  EXPECT_EQ(Code(finished), 2) << finished.dump();
+  EXPECT_EQ(finished["return_code"], 3);  // ERROR_GOAL_TERMINATED
+  EXPECT_EQ(finished["goals_canceling"], Json::array());
+  const Json unknown = client->Body("CancelSimulateSteps", {{"goal_id", 999}});
+  EXPECT_EQ(Code(unknown), 2) << unknown.dump();
+  EXPECT_EQ(unknown["return_code"], 2);  // ERROR_UNKNOWN_GOAL_ID
+}
+
+TEST(ServeSimifStateTest, CancellingGoalIdZeroCancelsEveryRunningGoal) {
+  ServedWorker worker;
+  auto client = worker.Connect();
+  ASSERT_EQ(testing::Load(*client, EndlessScenario())["success"], true);
+  const Json none = client->Body("CancelSimulateSteps", {{"goal_id", 0}});
+  EXPECT_EQ(Code(none), 1) << none.dump();
+  EXPECT_EQ(none["return_code"], 0);
+  EXPECT_EQ(none["goals_canceling"], Json::array());
+  const Json accepted =
+      client->Body("SimulateSteps", {{"steps", 300000}, {"feedback_every_steps", 1000}});
+  ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
+  client->Next("SimulateStepsFeedback");
+  const Json all = client->Body("CancelSimulateSteps");  // goal_id defaults to 0
+  EXPECT_EQ(all["return_code"], 0) << all.dump();
+  EXPECT_EQ(all["goals_canceling"], Json::array({{{"goal_id", accepted["goal_id"]}}}));
+  EXPECT_EQ(client->Next("SimulateStepsResult").message["status"], 5);
 }
 
 TEST(ServeSimifStateTest, RequestsDuringAGoalAreRefusedAndTheSimulationStaysUsable) {
@@ -345,6 +398,7 @@ TEST(ServeSimifStateTest, StepsPastTheRunsEndFailAndStopTheRun) {
   ASSERT_EQ(accepted["accepted"], true) << accepted.dump();
   const Json result = client->Next("SimulateStepsResult").message;
   EXPECT_EQ(Code(result), 4) << result.dump();
+  EXPECT_EQ(result["status"], 6);  // ABORTED
   EXPECT_NE(result["result"]["error_message"].get<std::string>().find("the run ended"),
             std::string::npos)
       << result.dump();
@@ -403,6 +457,15 @@ TEST(ServeSimifStateTest, BadRequestsKeepTheSimulationUsable) {
   EXPECT_EQ(refused["accepted"], false);
   error = refused["result"]["error_message"].get<std::string>();
   EXPECT_NE(error.find("steps = 0"), std::string::npos) << error;
+  const Json coarse = client->Body("SimulateSteps", {{"steps", 5}, {"feedback_every_steps", 0}});
+  EXPECT_EQ(coarse["accepted"], false) << coarse.dump();
+  error = coarse["result"]["error_message"].get<std::string>();
+  EXPECT_NE(error.find("feedback_every_steps = 0"), std::string::npos) << error;
+  error = FailureOf(*client, "StepSimulation", {{"steps", 5}, {"feedback_every_steps", 1}});
+  EXPECT_NE(error.find("feedback_every_steps: unknown field"), std::string::npos) << error;
+  const Json cancel = client->Body("CancelSimulateSteps", {{"goal_id", -1}});
+  EXPECT_EQ(Code(cancel), 4) << cancel.dump();
+  EXPECT_EQ(cancel["return_code"], 1);  // ERROR_REJECTED
   error = FailureOf(*client, "StepSimulation", {{"stepz", 5}});
   EXPECT_NE(error.find("stepz"), std::string::npos) << error;
   error = FailureOf(*client, "SetSimulationState", {{"state", 2}});

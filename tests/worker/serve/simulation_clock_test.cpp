@@ -27,10 +27,10 @@ class Recorder : public ClockListener {
   void GoalFeedback(const SimulateStepsGoal& goal) override {
     events.push_back("feedback " + std::to_string(goal.done) + "/" + std::to_string(goal.steps));
   }
-  void GoalFinished(const SimulateStepsGoal& goal, int result,
+  void GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
                     const std::string& message) override {
     events.push_back("goal " + std::to_string(goal.id) + " of client " +
-                     std::to_string(goal.client_id) + ": " + std::to_string(result) + " " +
+                     std::to_string(goal.client_id) + ": " + GoalStatusName(status) + " " +
                      message);
   }
   void LongStepFinished(uint64_t done, uint64_t total) override {
@@ -149,21 +149,42 @@ TEST_F(SimulationClockTest, AGoalGivesFeedbackAndAResult) {
   EXPECT_TRUE(clock_.goal_running());
   EXPECT_EQ(clock_.StartGoal(8, 3), 0u);  // one at a time
   EXPECT_EQ(AdvanceUntilIdle(), 3);
-  EXPECT_EQ(recorder_.Take(), (std::vector<std::string>{"feedback 1/3", "feedback 2/3",
-                                                        "feedback 3/3", "goal 1 of client 7: 1 "}));
+  EXPECT_EQ(recorder_.Take(),
+            (std::vector<std::string>{"feedback 1/3", "feedback 2/3", "feedback 3/3",
+                                      "goal 1 of client 7: STATUS_SUCCEEDED "}));
   EXPECT_FALSE(clock_.goal_running());
   EXPECT_EQ(clock_.StartGoal(7, 1), 2u);  // the next goal gets the next id
 }
 
-TEST_F(SimulationClockTest, ALongGoalGivesAboutAThousandFeedbacks) {
+TEST_F(SimulationClockTest, ALongGoalGivesFeedbackAfterEachStep) {
   Load(EndlessRequest());
   recorder_.Take();
   clock_.StartGoal(1, 3000);
   EXPECT_EQ(AdvanceUntilIdle(), 3000);
   const std::vector<std::string> events = recorder_.Take();
-  ASSERT_EQ(events.size(), 1001u);  // every third step, then the result
-  EXPECT_EQ(events[0], "feedback 3/3000");
-  EXPECT_EQ(events[999], "feedback 3000/3000");
+  ASSERT_EQ(events.size(), 3001u);  // every step, then the result
+  for (size_t i = 0; i < 3000; ++i) {
+    ASSERT_EQ(events[i], "feedback " + std::to_string(i + 1) + "/3000");
+  }
+  EXPECT_EQ(events[3000], "goal 1 of client 1: STATUS_SUCCEEDED ");
+}
+
+TEST_F(SimulationClockTest, ACoarserFeedbackRateGivesFeedbackEveryNStepsAndAtTheLast) {
+  Load(EndlessRequest());
+  recorder_.Take();
+  clock_.StartGoal(1, 3000, 100);
+  EXPECT_EQ(AdvanceUntilIdle(), 3000);
+  std::vector<std::string> events = recorder_.Take();
+  ASSERT_EQ(events.size(), 31u);
+  EXPECT_EQ(events[0], "feedback 100/3000");
+  EXPECT_EQ(events[29], "feedback 3000/3000");
+  // A last stretch shorter than the rate still ends with a feedback.
+  clock_.StartGoal(1, 250, 100);
+  AdvanceUntilIdle();
+  events = recorder_.Take();
+  EXPECT_EQ(events,
+            (std::vector<std::string>{"feedback 100/250", "feedback 200/250", "feedback 250/250",
+                                      "goal 2 of client 1: STATUS_SUCCEEDED "}));
 }
 
 TEST_F(SimulationClockTest, AGoalIsCancelledOrFailedOnlyByItsId) {
@@ -172,17 +193,42 @@ TEST_F(SimulationClockTest, AGoalIsCancelledOrFailedOnlyByItsId) {
   const uint64_t id = clock_.StartGoal(2, 100);
   clock_.Advance();
   clock_.Advance();
-  EXPECT_FALSE(clock_.CancelGoal(id + 1));
-  EXPECT_TRUE(clock_.CancelGoal(id));
-  EXPECT_FALSE(clock_.CancelGoal(id));
-  EXPECT_EQ(recorder_.Take().back(), "goal 1 of client 2: 4 cancelled after 2 of 100 steps");
+  CancelOutcome outcome = clock_.CancelGoals(id + 1);
+  EXPECT_EQ(outcome.code, CancelCode::kUnknownGoalId);  // never given
+  EXPECT_TRUE(outcome.cancelled.empty());
+  EXPECT_TRUE(clock_.goal_running());
+  outcome = clock_.CancelGoals(id);
+  EXPECT_EQ(outcome.code, CancelCode::kNone);
+  EXPECT_EQ(outcome.cancelled, std::vector<uint64_t>{id});
+  EXPECT_EQ(clock_.CancelGoals(id).code, CancelCode::kGoalTerminated);
+  EXPECT_EQ(recorder_.Take().back(),
+            "goal 1 of client 2: STATUS_CANCELED cancelled after 2 of 100 steps");
   const uint64_t second = clock_.StartGoal(2, 100);
   EXPECT_FALSE(clock_.FailGoal(id, "old"));
   EXPECT_TRUE(clock_.FailGoal(second, "the simulation is not paused (STATE_PLAYING)"));
   EXPECT_EQ(recorder_.Take(),
-            std::vector<std::string>{"goal 2 of client 2: 4 the simulation is not paused "
-                                     "(STATE_PLAYING)"});
+            std::vector<std::string>{"goal 2 of client 2: STATUS_ABORTED the simulation is not "
+                                     "paused (STATE_PLAYING)"});
+  EXPECT_EQ(clock_.CancelGoals(second).code, CancelCode::kGoalTerminated);
   EXPECT_EQ(live_.steps(), 2);
+}
+
+TEST_F(SimulationClockTest, GoalIdZeroCancelsEveryRunningGoal) {
+  Load(EndlessRequest());
+  recorder_.Take();
+  CancelOutcome outcome = clock_.CancelGoals(0);
+  EXPECT_EQ(outcome.code, CancelCode::kNone);  // none runs: nothing to cancel, no error
+  EXPECT_TRUE(outcome.cancelled.empty());
+  const uint64_t id = clock_.StartGoal(5, 100);
+  clock_.Advance();
+  outcome = clock_.CancelGoals(0);
+  EXPECT_EQ(outcome.code, CancelCode::kNone);
+  EXPECT_EQ(outcome.cancelled, std::vector<uint64_t>{id});
+  EXPECT_FALSE(clock_.goal_running());
+  EXPECT_EQ(recorder_.Take(),
+            (std::vector<std::string>{"feedback 1/100",
+                                      "goal 1 of client 5: STATUS_CANCELED cancelled after 1 of "
+                                      "100 steps"}));
 }
 
 TEST_F(SimulationClockTest, AGoalStepsOnlyWhilePaused) {
@@ -201,8 +247,8 @@ TEST_F(SimulationClockTest, AGoalPastTheRunsEndFails) {
   clock_.StartGoal(3, 5000);
   AdvanceUntilIdle();
   const std::string last = recorder_.Take().back();
-  EXPECT_EQ(last, "goal 1 of client 3: 4 the run ended after " + std::to_string(live_.steps()) +
-                      " steps");
+  EXPECT_EQ(last, "goal 1 of client 3: STATUS_ABORTED the run ended after " +
+                      std::to_string(live_.steps()) + " steps");
   EXPECT_EQ(clock_.state(), SimState::kStopped);
 }
 
