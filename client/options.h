@@ -32,7 +32,7 @@ struct ClientCommand {
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
   std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file
-  std::string schema;                ///< kSchema: "batch" or "nodes"
+  std::string schema;                ///< kSchema: "batch", "nodes" or "worker"
   std::filesystem::path report_dir;  ///< kReport, kFailures: the batch folder
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
   /// The actor catalog scenes are checked against: --catalog, else the one next to the local
