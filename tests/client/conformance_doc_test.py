@@ -64,7 +64,8 @@ COLUMNS = ["Upstream", "Farm", "Status", "Notes"]
 NONE = "—"
 KINDS = {"msg", "srv", "action", "command"}
 # Each side of a table and the prefix of its names.
-PREFIX = {"": "", "request": "request.", "response": "response.", "goal": "goal."}
+PREFIX = {"": "", "request": "request.", "response": "response.", "goal": "goal.",
+          "result": "result.", "feedback": "feedback."}
 
 # AutoSceneGen's section: each table's definitions in the worker ("w") or node ("n") schema, by
 # side. A (msg) is its definition; a (srv) its request and response.
@@ -100,6 +101,22 @@ SENSOR_TYPES = {
     "DetectionSensorConfiguration (msg)": "detection",
     "OccupancyGridSensorConfiguration (msg)": "occupancy_grid",
     "ImuSensorConfiguration (msg)": "imu",
+}
+# The interactive families' messages that requests carry inside them: each table's heading, by
+# family, and where the message sits in a service's request body ("[]" steps into an array's
+# elements). Checked when the heading exists; a message not listed is checked for form only.
+NESTED_MESSAGES = {
+    "simulation_interfaces": {
+        "EntityState (msg)": ("SetEntityState", "state"),
+        "EntityFilters (msg)": ("GetEntities", "filters"),
+        "EntityCategory (msg)": ("GetEntities", "filters.categories[]"),
+        "TagsFilter (msg)": ("GetEntities", "filters.tags"),
+        "Bounds (msg)": ("GetEntities", "filters.bounds"),
+        "SimulationState (msg)": ("SetSimulationState", "state"),
+        "SpawnEntity (msg)": ("SpawnEntities", "spawn_requests[]"),
+        "Resource (msg)": ("SpawnEntity", "entity_resource"),
+    },
+    "roadrunner_sse": {},
 }
 # A body that is a whole project message (a "$ref") is one row: its Farm name is the side alone
 # (`request`), and the message has its own table elsewhere.
@@ -229,6 +246,15 @@ class Definitions:
         name = request["$ref"].rsplit("/", 1)[1]
         tabled = {name for sides in DEFINITIONS.values() for name in sides.values()}
         return WHOLE_BODY_ROW if name in tabled else self.properties(name)
+
+    def nested(self, service, path):
+        """The property names of the object at `path` inside a service's request body."""
+        schema = self.services["services"][service]["request"]
+        for step in path.split("."):
+            schema = schema["properties"][step.removesuffix("[]")]
+            if step.endswith("[]"):
+                schema = schema["items"]
+        return set(schema["properties"])
 
     def sensor_keys(self, sensor_type):
         for clause in self.defs["SensorSpec"]["allOf"]:
@@ -388,8 +414,13 @@ class ConformanceDocTest(unittest.TestCase):
                 headings[name] = kind.rstrip(")")
                 if name in served:
                     side = "goal" if headings[name] == "action" else "request"
-                    problems += check_table(heading, rows, {side: self.defs.body(name),
-                                                            "response": None}, {})
+                    sides = {"response": None, "result": None, "feedback": None}
+                    sides[side] = self.defs.body(name)
+                    problems += check_table(heading, rows, sides, {})
+                elif heading in NESTED_MESSAGES.get(family, {}):
+                    service, path = NESTED_MESSAGES[family][heading]
+                    problems += check_table(heading, rows,
+                                            {"": self.defs.nested(service, path)}, {})
                 elif headings[name] in ("srv", "action", "command"):
                     problems += unmapped_problems(heading, rows)
             for name in sorted(served - set(headings)):
