@@ -22,7 +22,9 @@ type's keys for scenario_simulator_v2's sensor configurations). It fails when
   - a Farm name of a same / differs / extension row is not a property of its definition;
   - an absent row names a Farm field that exists;
   - a table's Farm constant `NAME = VALUE` differs from the project's, or a project constant of
-    the definition has no row;
+    the definition has no row (`asg-client schema worker`'s "constants"; an interactive
+    service's or message's where --print-service-schemas gives them under "constants": {NAME:
+    {CONSTANT: value}}, unchecked until it does);
   - a message of the worker protocol or of the vehicle nodes' control plane has no table, or a
     service that ListServices lists (asg-worker --print-service-schemas lists the same table) has
     no table in its family's section, except the families in FAMILIES_WITHOUT_SECTIONS_YET, and
@@ -247,6 +249,11 @@ class Definitions:
         tabled = {name for sides in DEFINITIONS.values() for name in sides.values()}
         return WHOLE_BODY_ROW if name in tabled else self.properties(name)
 
+    def service_constants(self, name):
+        """{NAME: value} of a service's or message's constants where asg-worker
+        --print-service-schemas gives them ("constants": {name: {NAME: value}}), else None."""
+        return self.services.get("constants", {}).get(name)
+
     def nested(self, service, path):
         """The property names of the object at `path` inside a service's request body."""
         schema = self.services["services"][service]["request"]
@@ -276,7 +283,8 @@ def frame_definitions(schema, direction=""):
 def check_table(heading, rows, sides, constants):
     """Problems of one mapped table: `sides` maps a side ("", "request", ...) to its property
     names, WHOLE_BODY_ROW, or None for a side no decoder reads (a reply the farm writes: its
-    rows are not checked); `constants` is {NAME: value} of the project, or {}."""
+    rows are not checked); `constants` is {NAME: value} of the project, {} when it has none, or
+    None when the project does not print them (the doc's constants are then not checked)."""
     where = f"{DOC} `### {heading}`"
     problems = []
     given = []  # (farm name, status, line) of each row's farm names
@@ -315,6 +323,8 @@ def check_table(heading, rows, sides, constants):
             problems.append(f"{DOC}:{line}: `{name}` is marked absent but the decoder has it")
         elif status != "absent" and name not in known:
             problems.append(f"{DOC}:{line}: `{name}` ({status}) is not a field of the decoder")
+    if constants is None:
+        return problems
     for name, value in sorted(constants.items()):
         if name not in doc_constants:
             problems.append(f"{where}: the project's constant `{name} = {value}` has no row")
@@ -416,11 +426,12 @@ class ConformanceDocTest(unittest.TestCase):
                     side = "goal" if headings[name] == "action" else "request"
                     sides = {"response": None, "result": None, "feedback": None}
                     sides[side] = self.defs.body(name)
-                    problems += check_table(heading, rows, sides, {})
+                    problems += check_table(heading, rows, sides, self.defs.service_constants(name))
                 elif heading in NESTED_MESSAGES.get(family, {}):
                     service, path = NESTED_MESSAGES[family][heading]
                     problems += check_table(heading, rows,
-                                            {"": self.defs.nested(service, path)}, {})
+                                            {"": self.defs.nested(service, path)},
+                                            self.defs.service_constants(name))
                 elif headings[name] in ("srv", "action", "command"):
                     problems += unmapped_problems(heading, rows)
             for name in sorted(served - set(headings)):
