@@ -21,6 +21,7 @@
 #include "client/search/search_run.h"
 #include "core/open_files.h"
 #include "protocol/node_messages.h"
+#include "protocol/worker_protocol_schema.h"
 #include "report/report.h"
 
 namespace {
@@ -212,10 +213,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kSchema) {
-    std::cout << (command.schema == "nodes" ? asg::protocol::NodeProtocolSchema()
-                                            : asg::client::BatchSchema())
-                     .dump(2)
-              << "\n";
+    const asg::json::Json schema = command.schema == "nodes" ? asg::protocol::NodeProtocolSchema()
+                                   : command.schema == "worker"
+                                       ? asg::protocol::WorkerProtocolSchema()
+                                       : asg::client::BatchSchema();
+    std::cout << schema.dump(2) << "\n";
     return 0;
   }
   if (command.mode == ClientCommand::Mode::kReport) return RunReport(command);

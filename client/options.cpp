@@ -27,7 +27,7 @@ constexpr const char* kUsage = R"(Usage:
                  [--token T] [--worker-exe PATH] [--catalog FILE] [--quiet] [--allow-invalid]
   asg-client check BATCH.json
   asg-client import FILE.json [--out BATCH.json]
-  asg-client schema [batch | nodes]
+  asg-client schema [batch | nodes | worker]
   asg-client report DIR
   asg-client failures DIR [--catalog FILE]
   asg-client replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K] [--captures]
@@ -67,7 +67,9 @@ a goal within goal_radius of the start) and stuck and idling timeouts left off a
 check prints them, and so does run on standard error before anything runs, each once with the
 scenarios it concerns. schema prints the JSON Schema (draft 2020-12) of batch files, for editors to
 complete and check them with (docs/batch-reference.md describes every key); schema nodes prints
-that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md).
+that of every frame's JSON a vehicle node sends or receives (docs/vehicle-nodes.md), schema
+worker that of every frame between client and worker, with the named values of its enumerated
+fields (docs/conformance.md compares both with AutoSceneGen's messages).
 
 import reads RunScenario requests written in AutoSceneGen's own form (centimetres in Unreal's
 left-handed frame, as its scenario builder sends them): one request object, a JSON array of
@@ -276,13 +278,14 @@ po::variables_map ParseValues(int argc, const char* const argv[],
   return values;
 }
 
-/// `schema [batch | nodes]`.
+/// `schema [batch | nodes | worker]`.
 ClientCommand SchemaCommand(const po::variables_map& values) {
   ClientCommand command;
   command.mode = ClientCommand::Mode::kSchema;
   command.schema = values.count("batch") ? values["batch"].as<std::string>() : "batch";
-  if (command.schema != "batch" && command.schema != "nodes") {
-    throw UsageError("schema \"" + command.schema + "\": expected batch (the default) or nodes");
+  if (command.schema != "batch" && command.schema != "nodes" && command.schema != "worker") {
+    throw UsageError("schema \"" + command.schema +
+                     "\": expected batch (the default), nodes or worker");
   }
   return command;
 }

@@ -34,7 +34,7 @@ struct ClientCommand {
   std::string text;                  ///< help or version text
   std::filesystem::path batch_file;  ///< kRun, kCheck: the batch file; kImport: the requests
   std::filesystem::path import_out;  ///< kImport: the batch file to write; empty: standard output
-  std::string schema;                ///< kSchema: "batch" or "nodes"
+  std::string schema;                ///< kSchema: "batch", "nodes" or "worker"
   std::filesystem::path report_dir;  ///< kReport, kFailures: the batch folder
   bool allow_invalid = false;        ///< kRun: run the valid scenarios of a batch with invalid ones
   /// The actor catalog scenes are checked against: --catalog, else the one next to the local

@@ -198,4 +198,8 @@ ASG_DECLARE_JSON(RunPreemptedRequest);
 /// from the decoders' field lists (json/schema.h).
 Json NodeProtocolSchema();
 
+/// One branch of a protocol's frame schema: a frame of `type` whose message is `message` (a
+/// schema), sent as `direction` says (e.g. "worker to client").
+Json FrameSchema(std::string_view type, Json message, const std::string& direction);
+
 }  // namespace asg::protocol

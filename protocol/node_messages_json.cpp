@@ -249,10 +249,7 @@ Json DescribeJson(const StepResponse*, json::SchemaBuilder& builder) {
   return ref;
 }
 
-namespace {
-
-/// A frame of `type` whose message is `message` (a schema), as one branch of the envelope.
-Json Envelope(std::string_view type, Json message, const std::string& direction) {
+Json FrameSchema(std::string_view type, Json message, const std::string& direction) {
   return {{"description", direction},
           {"type", "object"},
           {"properties",
@@ -263,10 +260,12 @@ Json Envelope(std::string_view type, Json message, const std::string& direction)
           {"additionalProperties", false}};
 }
 
+namespace {
+
 template <class T>
 Json EnvelopeOf(json::SchemaBuilder& builder, const std::string& direction,
                 std::string_view type = T::kType) {
-  return Envelope(type, SchemaRef<T>(builder), direction);
+  return FrameSchema(type, SchemaRef<T>(builder), direction);
 }
 
 }  // namespace
@@ -298,9 +297,9 @@ Json NodeProtocolSchema() {
                                StepResponse::kAsyncType),
       EnvelopeOf<RunEndMessage>(builder, from_worker),
   });
-  frames.push_back(Envelope(kHeartbeatType, {{"type", "object"}, {"maxProperties", 0}},
-                            "both planes, either side"));
-  frames.push_back(Envelope(
+  frames.push_back(FrameSchema(kHeartbeatType, {{"type", "object"}, {"maxProperties", 0}},
+                               "both planes, either side"));
+  frames.push_back(FrameSchema(
       kErrorType,
       {{"type", "object"},
        {"properties", {{"success", {{"const", false}}}, {"description", {{"type", "string"}}}}},

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "scene/actor_catalog.h"
+#include "worker/serve/service_schemas.h"
 #include "worker/single_run.h"
 #include "worker/worker_log.h"
 #include "worker/worker_options.h"
@@ -22,6 +23,10 @@ int main(int argc, char** argv) {
   }
   if (command.mode == WorkerCommand::Mode::kHelp) {
     std::cout << command.help;
+    return asg::worker::kWorkerExitOk;
+  }
+  if (command.mode == WorkerCommand::Mode::kPrintServiceSchemas) {
+    std::cout << asg::worker::serve::ServiceSchemas().dump(2) << "\n";
     return asg::worker::kWorkerExitOk;
   }
   // The process boundary: anything not handled below ends the worker with a message.

@@ -65,6 +65,9 @@ po::options_description WorkerOptions(const char* argv0, int* id, std::string* f
   // clang-format off
   options.add_options()
     ("help,h", "print this help and exit")
+    ("print-service-schemas",
+     "print the interactive services (--serve) with the JSON Schema of each one's request body, "
+     "and exit")
     ("connect", po::value<std::string>(), "HOST:PORT of the asg-client to serve")
     ("id", po::value<int>(id)->default_value(0), "worker id 0..65535, echoed in every result")
     ("token", po::value<std::string>(),
@@ -158,6 +161,10 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   help << options;
   command.help = help.str();
   if (values.count("help")) return command;
+  if (values.count("print-service-schemas")) {
+    command.mode = WorkerCommand::Mode::kPrintServiceSchemas;
+    return command;
+  }
   if (id < 0 || id > 65535) throw UsageError("--id " + std::to_string(id) + " is outside 0..65535");
   command.catalog = values["catalog"].as<std::string>();
   command.settings.worker_id = static_cast<uint16_t>(id);

@@ -20,10 +20,11 @@ class UsageError : public std::invalid_argument {
 /// What the command line asks for.
 struct WorkerCommand {
   enum class Mode : uint8_t {
-    kHelp,         ///< print `help` and exit 0
-    kServe,        ///< --connect: serve a client (settings)
-    kRunScenario,  ///< --run-scenario: run request_file into out_dir
-    kInteractive,  ///< --serve: the interactive worker (interactive)
+    kHelp,                 ///< print `help` and exit 0
+    kServe,                ///< --connect: serve a client (settings)
+    kRunScenario,          ///< --run-scenario: run request_file into out_dir
+    kInteractive,          ///< --serve: the interactive worker (interactive)
+    kPrintServiceSchemas,  ///< --print-service-schemas: print each service's request schema
   };
   Mode mode = Mode::kHelp;
   std::string help;  ///< the --help text

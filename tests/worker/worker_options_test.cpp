@@ -27,6 +27,10 @@ TEST(WorkerOptions, TheNodeSpinIsOffByDefaultAndBounded) {
   }
 }
 
+TEST(WorkerOptions, PrintServiceSchemasNeedsNothingElse) {
+  EXPECT_EQ(Parse({"--print-service-schemas"}).mode, WorkerCommand::Mode::kPrintServiceSchemas);
+}
+
 /// The UsageError of a command line, or "" when it parses.
 std::string UsageErrorOf(std::vector<const char*> arguments) {
   try {

@@ -6,6 +6,7 @@
 
 #include "core/number_format.h"
 #include "worker/serve/request_reader.h"
+#include "worker/serve/request_schema.h"
 #include "worker/serve/simulation_clock.h"
 
 namespace asg::json {
@@ -503,5 +504,40 @@ template void ReadRequest(const json::Json&, WeatherRequest*);
 template void ReadRequest(const json::Json&, LoadScenarioRequest*);
 template void ReadRequest(const json::Json&, GetResultRequest*);
 template void ReadRequest(const json::Json&, CaptureSceneRequest*);
+
+template <class T>
+json::Json RequestSchema() {
+  return RequestSchemaWriter::Of<T>();
+}
+
+// One definition per request type.
+template json::Json RequestSchema<EmptyRequest>();
+template json::Json RequestSchema<SpawnablesRequest>();
+template json::Json RequestSchema<SpawnRequestBody>();
+template json::Json RequestSchema<SpawnEntitiesRequest>();
+template json::Json RequestSchema<EntityRequest>();
+template json::Json RequestSchema<FilteredRequest>();
+template json::Json RequestSchema<SetEntityStateRequest>();
+template json::Json RequestSchema<ResetRequest>();
+template json::Json RequestSchema<SetSimulationStateRequest>();
+template json::Json RequestSchema<StepsRequest>();
+template json::Json RequestSchema<SimulateStepsRequest>();
+template json::Json RequestSchema<CancelRequest>();
+template json::Json RequestSchema<RegisterClientRequest>();
+template json::Json RequestSchema<PaceRequest>();
+template json::Json RequestSchema<StopRequest>();
+template json::Json RequestSchema<PauseRequest>();
+template json::Json RequestSchema<RuntimeActorsQuery>();
+template json::Json RequestSchema<SetRuntimeActorsRequest>();
+template json::Json RequestSchema<EnableLoggingRequest>();
+template json::Json RequestSchema<CommunicationQueryRequest>();
+template json::Json RequestSchema<DiagnosticQueryRequest>();
+template json::Json RequestSchema<DiagnosticRequest>();
+template json::Json RequestSchema<ClosedLoopStepRequest>();
+template json::Json RequestSchema<SampleSensorsRequest>();
+template json::Json RequestSchema<WeatherRequest>();
+template json::Json RequestSchema<LoadScenarioRequest>();
+template json::Json RequestSchema<GetResultRequest>();
+template json::Json RequestSchema<CaptureSceneRequest>();
 
 }  // namespace asg::worker::serve

@@ -317,6 +317,11 @@ struct CaptureSceneRequest {
 template <class T>
 void ReadRequest(const json::Json& body, T* request);
 
+/// The JSON Schema of T's body, from the field list ReadRequest reads
+/// (worker/serve/request_schema.h). Defined for each request type above.
+template <class T>
+json::Json RequestSchema();
+
 /// `body` read over a default T.
 template <class T>
 T ReadRequest(const json::Json& body) {
