@@ -1,6 +1,7 @@
 // Worker processes through Boost.Process v1.
 #include "client/launch/worker_pool.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,8 @@
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/io.hpp>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
@@ -22,6 +25,20 @@ namespace asg::client {
 namespace bp = boost::process;
 
 namespace {
+
+/// A worker's log file, created (or emptied) for writing without following a symbolic link
+/// planted in its place: the log stays inside the log folder. Throws std::runtime_error naming
+/// the file.
+std::unique_ptr<FILE, int (*)(FILE*)> OpenLog(const std::filesystem::path& log) {
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  FILE* file = fd < 0 ? nullptr : ::fdopen(fd, "w");
+  if (file == nullptr) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot create " + log.string() + ": " + std::strerror(error));
+  }
+  return {file, &std::fclose};
+}
 
 /// Puts the child in a process group of its own before it executes the worker.
 struct NewProcessGroup : bp::extend::handler {
@@ -84,9 +101,10 @@ int64_t WorkerPool::Launch(uint16_t worker_id, const std::vector<std::string>& e
   if (!settings_.token.empty()) environment["ASG_TOKEN"] = settings_.token;
   auto process = std::make_unique<Process>();
   process->worker_id = worker_id;
+  const auto log_file = OpenLog(log);
   std::error_code error;
   process->child = bp::child(bp::exe = settings_.executable.string(), bp::args = arguments,
-                             bp::env = environment, (bp::std_out & bp::std_err) > log.string(),
+                             bp::env = environment, (bp::std_out & bp::std_err) > log_file.get(),
                              bp::std_in < bp::null, NewProcessGroup{}, error);
   if (error) {
     throw std::runtime_error("cannot start " + settings_.executable.string() + ": " +

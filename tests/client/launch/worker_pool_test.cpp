@@ -78,6 +78,24 @@ TEST(WorkerPool, LaunchPassesArgumentsAndTokenAndLogsOutputPerLaunch) {
   EXPECT_TRUE(fs::exists(dir.path() / "logs" / "worker_2.2.txt"));
 }
 
+TEST(WorkerPool, ALinkInPlaceOfTheLogIsNotFollowed) {
+  TempDir dir;
+  const fs::path exe = Script(dir, "worker.sh", "echo written");
+  WorkerPool pool({exe, "127.0.0.1:4000", "", {}, dir.path() / "logs"});
+  const fs::path outside = dir.path() / "outside.txt";
+  std::ofstream(outside) << "kept\n";
+  fs::create_symlink(outside, dir.path() / "logs" / "worker_1.1.txt");
+  try {
+    pool.Launch(1, {});
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("worker_1.1.txt"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_EQ(ReadText(outside), "kept\n");
+}
+
 TEST(WorkerPool, KilledProcessIsReapedAsKilledBySignal9) {
   TempDir dir;
   const fs::path exe = Script(dir, "sleeper.sh", "exec sleep 30");
