@@ -89,8 +89,7 @@ TEST(WorkerPool, ALinkInPlaceOfTheLogIsNotFollowed) {
     pool.Launch(1, {});
     FAIL() << "expected an error";
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("worker_1.1.txt"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("worker_1.1.txt"), std::string::npos) << error.what();
   }
   EXPECT_EQ(pool.size(), 0u);
   EXPECT_EQ(ReadText(outside), "kept\n");
