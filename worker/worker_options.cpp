@@ -67,7 +67,7 @@ po::options_description WorkerOptions(const char* argv0, int* id, std::string* f
     ("help,h", "print this help and exit")
     ("print-service-schemas",
      "print the interactive services (--serve) with the JSON Schema of each one's request body, "
-     "and exit")
+     "and the upstream constants they use, and exit")
     ("connect", po::value<std::string>(), "HOST:PORT of the asg-client to serve")
     ("id", po::value<int>(id)->default_value(0), "worker id 0..65535, echoed in every result")
     ("token", po::value<std::string>(),

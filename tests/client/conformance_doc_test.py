@@ -21,10 +21,12 @@ type's keys for scenario_simulator_v2's sensor configurations). It fails when
     response. / goal. prefix of its side);
   - a Farm name of a same / differs / extension row is not a property of its definition;
   - an absent row names a Farm field that exists;
-  - a table's Farm constant `NAME = VALUE` differs from the project's, or a project constant of
-    the definition has no row (`asg-client schema worker`'s "constants"; an interactive
-    service's or message's where --print-service-schemas gives them under "constants": {NAME:
-    {CONSTANT: value}}, unchecked until it does);
+  - a table's Farm constant `NAME = VALUE` (or `NAME` alone, for an enum that travels by name)
+    differs from the project's or is not one, or a project constant of the definition has no
+    row (`asg-client schema worker`'s "constants" for AutoSceneGen's tables; for the
+    interactive families' tables, message or service, mapped or not, --print-service-schemas'
+    "constants": {FAMILY: {"Name (kind)": {CONSTANT: value}}}, the constants the worker's
+    services use); a heading there without its table in the family's section fails too;
   - a message of the worker protocol or of the vehicle nodes' control plane has no table, or a
     service that ListServices lists (asg-worker --print-service-schemas lists the same table) has
     no table in its family's section, except the families in FAMILIES_WITHOUT_SECTIONS_YET, and
@@ -198,9 +200,46 @@ def names(cell):
 
 
 def split_constant(name):
-    """(NAME, value) of `NAME = VALUE` (an optional side prefix dropped), else None."""
+    """(NAME, value) of `NAME = VALUE` (an optional side prefix dropped), (NAME, "NAME") of a
+    bare `NAME` (an enum value that travels by name: fields are lower case), else None."""
     match = re.fullmatch(r"(?:\w+\.)?([A-Z][A-Z0-9_]*) = (-?[0-9]+)", name)
-    return (match.group(1), int(match.group(2))) if match else None
+    if match:
+        return match.group(1), int(match.group(2))
+    return (name, name) if re.fullmatch(r"[A-Z][A-Z0-9_]*", name) else None
+
+
+def doc_constants(rows):
+    """{NAME: (value, line)} of the constants in a table's Farm column."""
+    found = {}
+    for row in rows:
+        for name in names(row["Farm"]):
+            constant = split_constant(name)
+            if constant:
+                found[constant[0]] = (constant[1], row["line"])
+    return found
+
+
+def shown(name, value):
+    """A constant as a Farm cell writes it: `NAME = VALUE`, or `NAME` for a value by name."""
+    return name if value == name else f"{name} = {value}"
+
+
+def constant_problems(heading, documented, constants):
+    """Problems of a table's constants `documented` ({NAME: (value, line)}) against the
+    project's {NAME: value}."""
+    problems = []
+    for name, value in sorted(constants.items()):
+        if name not in documented:
+            problems.append(f"{DOC} `### {heading}`: the project's constant "
+                            f"`{shown(name, value)}` has no row")
+    for name, (value, line) in sorted(documented.items()):
+        if name not in constants:
+            problems.append(f"{DOC}:{line}: `{shown(name, value)}` is not a constant of the "
+                            f"project")
+        elif constants[name] != value:
+            problems.append(f"{DOC}:{line}: `{shown(name, value)}`, but the project's is "
+                            f"{constants[name]}")
+    return problems
 
 
 def row_problems(row):
@@ -253,10 +292,10 @@ class Definitions:
         tabled = {name for sides in DEFINITIONS.values() for name in sides.values()}
         return WHOLE_BODY_ROW if name in tabled else self.properties(name)
 
-    def service_constants(self, name):
-        """{NAME: value} of a service's or message's constants where asg-worker
-        --print-service-schemas gives them ("constants": {name: {NAME: value}}), else None."""
-        return self.services.get("constants", {}).get(name)
+    def service_constants(self, family):
+        """{"Name (kind)": {NAME: value}} of the constants asg-worker --print-service-schemas
+        gives for an interactive family's messages and services."""
+        return self.services["constants"].get(family, {})
 
     def nested(self, service, path):
         """The property names of the object at `path` inside a service's request body."""
@@ -292,13 +331,9 @@ def check_table(heading, rows, sides, constants):
     where = f"{DOC} `### {heading}`"
     problems = []
     given = []  # (farm name, status, line) of each row's farm names
-    doc_constants = {}
     for row in rows:
         for name in names(row["Farm"]):
-            constant = split_constant(name)
-            if constant:
-                doc_constants[constant[0]] = (constant[1], row["line"])
-            else:
+            if not split_constant(name):
                 given.append((name, row["Status"], row["line"]))
     present = {name for name, status, _ in given if status != "absent"}
     known = set()
@@ -333,16 +368,7 @@ def check_table(heading, rows, sides, constants):
             problems.append(f"{DOC}:{line}: `{name}` ({status}) is not a field of the decoder")
     if constants is None:
         return problems
-    for name, value in sorted(constants.items()):
-        if name not in doc_constants:
-            problems.append(f"{where}: the project's constant `{name} = {value}` has no row")
-    for name, (value, line) in sorted(doc_constants.items()):
-        if name not in constants:
-            problems.append(f"{DOC}:{line}: `{name} = {value}` is not a constant of the project")
-        elif constants[name] != value:
-            problems.append(f"{DOC}:{line}: `{name} = {value}`, but the project's is "
-                            f"{constants[name]}")
-    return problems
+    return problems + constant_problems(heading, doc_constants(rows), constants)
 
 
 def unmapped_problems(heading, rows):
@@ -426,29 +452,37 @@ class ConformanceDocTest(unittest.TestCase):
                 problems.append(f"{DOC} has no `## {title}`")
                 continue
             served = {name for name, entry in services.items() if entry["family"] == family}
+            # Every table's constants are held to the project's (none: a constant row fails).
+            constants = self.defs.service_constants(family)
             headings = set()
             for heading, rows, _ in tables:
                 name, _, kind = heading.partition(" (")
                 kind = kind.rstrip(")")
                 if kind in SERVICE_KINDS:
                     headings.add(name)
+                known = constants.get(heading, {})
                 # A service may be written in another family's section under its own name (SSE's
                 # StepSimulation is simulation_interfaces' StepSimulation).
                 if kind in SERVICE_KINDS and name in services:
                     side = "goal" if kind == "action" else "request"
                     sides = {"response": None, "result": None, "feedback": None}
                     sides[side] = self.defs.body(name)
-                    problems += check_table(heading, rows, sides, self.defs.service_constants(name))
+                    problems += check_table(heading, rows, sides, known)
                 elif heading in NESTED_MESSAGES.get(family, {}):
                     service, path = NESTED_MESSAGES[family][heading]
                     problems += check_table(heading, rows,
-                                            {"": self.defs.nested(service, path)},
-                                            self.defs.service_constants(name))
-                elif kind in SERVICE_KINDS:
-                    problems += unmapped_problems(heading, rows)
+                                            {"": self.defs.nested(service, path)}, known)
+                else:
+                    if kind in SERVICE_KINDS:
+                        problems += unmapped_problems(heading, rows)
+                    problems += constant_problems(heading, doc_constants(rows), known)
             for name in sorted(served - headings):
                 problems.append(f"{DOC}: the {family} service {name} has no table in "
                                 f"`## {title}`")
+            tabled = {heading for heading, _, _ in tables}
+            for heading in sorted(set(constants) - tabled):
+                problems.append(f"{DOC}: the {family} constants of `{heading}` (asg-worker "
+                                f"--print-service-schemas) have no table in `## {title}`")
         for name, entry in sorted(services.items()):
             family = entry["family"]
             if family not in FARM_OWN_FAMILIES and family not in SECTIONS.values():

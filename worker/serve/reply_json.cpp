@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "worker/serve/simif_constants.h"
+
 namespace asg::worker::serve {
 
 json::Json Vector3Json(const Eigen::Vector3d& v) {
@@ -37,7 +39,7 @@ json::Json EntityStateJson(const scene::EntityKinematics& k, double time) {
 }
 
 json::Json BoxBoundsJson(const Eigen::AlignedBox3d& box) {
-  return {{"type", 1}, {"points", {Vector3Json(box.max()), Vector3Json(box.min())}}};
+  return {{"type", kBoundsBox}, {"points", {Vector3Json(box.max()), Vector3Json(box.min())}}};
 }
 
 json::Json ResultJson(int code, const std::string& message) {

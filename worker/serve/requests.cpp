@@ -7,6 +7,7 @@
 #include "core/number_format.h"
 #include "worker/serve/request_reader.h"
 #include "worker/serve/request_schema.h"
+#include "worker/serve/simif_constants.h"
 #include "worker/serve/simulation_clock.h"
 
 namespace asg::json {
@@ -142,7 +143,8 @@ struct Schema<worker::serve::TagsValue> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
     v.Optional("tags", m.tags);
-    v.Optional("filter_mode", m.filter_mode, Between(0, 1));
+    v.Optional("filter_mode", m.filter_mode,
+               Between(worker::serve::kFilterModeAny, worker::serve::kFilterModeAll));
   }
 };
 
@@ -150,7 +152,7 @@ template <>
 struct Schema<worker::serve::BoundsValue> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Optional("type", m.type, Between(0, 3));
+    v.Optional("type", m.type, Between(worker::serve::kBoundsEmpty, worker::serve::kBoundsSphere));
     v.Optional("points", m.points);
   }
 };
@@ -201,7 +203,7 @@ template <>
 struct Schema<worker::serve::ResetRequest> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Optional("scope", m.scope, Between(0, 255));
+    v.Optional("scope", m.scope, Between(worker::serve::kScopeDefault, worker::serve::kScopeAll));
   }
 };
 
@@ -209,7 +211,7 @@ template <>
 struct Schema<worker::serve::SimulationStateValue> {
   template <class V, class M>
   static void Fields(V& v, M& m) {
-    v.Optional("state", m.state, Between(0, 5));
+    v.Optional("state", m.state, Between(0, worker::serve::kLastWorldState));
   }
 };
 

@@ -8,6 +8,7 @@
 #include "protocol/node_messages.h"
 #include "worker/serve/requests.h"
 #include "worker/serve/services.h"
+#include "worker/serve/simif_constants.h"
 
 namespace asg::worker::serve {
 namespace {
@@ -97,6 +98,7 @@ json::Json ServiceSchemas() {
            "docs/interactive.md describes every service; docs/conformance.md compares them "
            "with the specifications they follow."},
           {"services", std::move(services)},
+          {"constants", InteractiveConstants()},
           {"$defs", builder.defs()}};
 }
 

@@ -9,8 +9,9 @@
 
 namespace asg::worker::serve {
 
-/// {"services": {NAME: {"family", "description", "request"}}, "$defs": {...}} for every service
-/// that ListServices lists; "request" is the body's schema, a "$ref" into "$defs" for a body that
+/// {"services": {NAME: {"family", "description", "request"}}, "constants": {...}, "$defs": {...}}
+/// for every service that ListServices lists, "constants" being InteractiveConstants()
+/// (simif_constants.h); "request" is the body's schema, a "$ref" into "$defs" for a body that
 /// is a project message (RunScenario, EgoControl), or null for a service whose body has no schema
 /// here (a defect service_schemas_test finds).
 json::Json ServiceSchemas();

@@ -5,22 +5,12 @@
 #include "worker/serve/requests.h"
 #include "worker/serve/services.h"
 #include "worker/serve/session.h"
+#include "worker/serve/simif_constants.h"
 
 namespace asg::worker::serve {
 namespace {
 
 using json::Json;
-
-// simulation_interfaces Result codes.
-constexpr int kFeatureUnsupported = 0;
-constexpr int kOk = 1;
-constexpr int kNotFound = 2;
-constexpr int kIncorrectState = 3;
-constexpr int kOperationFailed = 4;
-// SetSimulationState's own codes.
-constexpr int kAlreadyInTargetState = 101;
-constexpr int kStateTransitionError = 102;
-constexpr int kIncorrectTransition = 103;
 
 /// The entity filters of GetEntities and GetEntitiesStates.
 struct Filters {
@@ -28,7 +18,7 @@ struct Filters {
   std::vector<int> categories;
   std::vector<std::string> tags;
   bool all_tags = false;
-  int bounds_type = 0;  // 0 none, 1 box, 3 sphere
+  int bounds_type = kBoundsEmpty;  // or kBoundsBox, kBoundsSphere
   Eigen::AlignedBox3d box;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
   double radius = 0.0;
@@ -50,21 +40,21 @@ Filters CompileFilters(const FiltersValue& value, std::string* unsupported) {
     filters.categories.push_back(category.category);
   }
   filters.tags = value.tags.tags;
-  filters.all_tags = value.tags.filter_mode == 1;
+  filters.all_tags = value.tags.filter_mode == kFilterModeAll;
   filters.bounds_type = value.bounds.type;
   const std::vector<Vector3Value>& corners = value.bounds.points;
-  if (filters.bounds_type == 2) {
+  if (filters.bounds_type == kBoundsConvexHull) {
     *unsupported =
         "filters.bounds.type = 2 (TYPE_CONVEX_HULL) is not supported; use TYPE_BOX "
         "or TYPE_SPHERE";
-  } else if (filters.bounds_type != 0 && corners.size() != 2) {
+  } else if (filters.bounds_type != kBoundsEmpty && corners.size() != 2) {
     throw std::invalid_argument("filters.bounds.points: " + std::to_string(corners.size()) +
                                 " points; TYPE_BOX and TYPE_SPHERE take 2");
-  } else if (filters.bounds_type == 1) {
+  } else if (filters.bounds_type == kBoundsBox) {
     const Eigen::Vector3d a = corners[0].ToEigen();
     const Eigen::Vector3d b = corners[1].ToEigen();
     filters.box = Eigen::AlignedBox3d(a.cwiseMin(b), a.cwiseMax(b));
-  } else if (filters.bounds_type == 3) {
+  } else if (filters.bounds_type == kBoundsSphere) {
     filters.centre = corners[0].ToEigen();
     filters.radius = corners[1].x;
     if (filters.radius < 0.0) {
@@ -89,8 +79,8 @@ bool Matches(const Filters& filters, const scene::EntityInfo& info) {
     }
     if (filters.all_tags ? found != filters.tags.size() : found == 0) return false;
   }
-  if (filters.bounds_type == 1 && !filters.box.intersects(info.bounds)) return false;
-  if (filters.bounds_type == 3 &&
+  if (filters.bounds_type == kBoundsBox && !filters.box.intersects(info.bounds)) return false;
+  if (filters.bounds_type == kBoundsSphere &&
       info.bounds.squaredExteriorDistance(filters.centre) > filters.radius * filters.radius) {
     return false;
   }
@@ -103,10 +93,10 @@ std::optional<Json> MatchingNames(Session& session, const Call& call,
   const auto request = ReadRequest<FilteredRequest>(call.body());
   std::string unsupported;
   const Filters filters = CompileFilters(request.filters, &unsupported);
-  if (!unsupported.empty()) return ResultJson(kFeatureUnsupported, unsupported);
-  if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
+  if (!unsupported.empty()) return ResultJson(kResultFeatureUnsupported, unsupported);
+  if (!session.live().loaded()) return ResultJson(kResultIncorrectState, NotLoaded());
   const bool unfiltered = !filters.name && filters.categories.empty() && filters.tags.empty() &&
-                          filters.bounds_type == 0;
+                          filters.bounds_type == kBoundsEmpty;
   for (std::string& name : session.live().EntityNames()) {
     if (unfiltered || Matches(filters, *session.live().Info(name)))
       names->push_back(std::move(name));
@@ -116,8 +106,8 @@ std::optional<Json> MatchingNames(Session& session, const Call& call,
 
 Reply GetSimulatorFeatures(Session&, const Call& call) {
   ReadRequest<EmptyRequest>(call.body());
-  const Json features = {0,  1,  4,  5,  6,  8,  10, 11, 12, 14, 20,
-                         21, 22, 23, 24, 25, 26, 31, 32, 33, 50};
+  Json features = Json::array();
+  for (const NamedConstant& feature : kAdvertisedFeatures) features.push_back(feature.value);
   return {{{"features",
             {{"features", features},
              {"spawn_formats", {"asg"}},
@@ -139,7 +129,7 @@ Reply GetSpawnables(Session& session, const Call& call) {
   const std::string message =
       request.sources.empty() ? ""
                               : "sources are not searched: the actor catalog is the only source";
-  return {{{"result", ResultJson(kOk, message)}, {"spawnables", spawnables}}};
+  return {{{"result", ResultJson(kResultOk, message)}, {"spawnables", spawnables}}};
 }
 
 /// The resource of a spawn request: entity_resource, or 1.0's top-level uri and
@@ -169,8 +159,8 @@ Json SpawnOne(Session& session, const std::string& service, const SpawnRequestBo
               const scene::SpawnRequest& spawn) {
   const std::string& frame = request.initial_pose.header.frame_id;  // the stamp is ignored
   if (!frame.empty() && frame != "world") {
-    return {{"result", ResultJson(109, "initial_pose.header.frame_id = \"" + frame +
-                                           "\": only \"world\" is known")},
+    return {{"result", ResultJson(kSpawnInvalidPose, "initial_pose.header.frame_id = \"" + frame +
+                                                         "\": only \"world\" is known")},
             {"entity_name", ""}};
   }
   const scene::EntityOutcome outcome = session.live().Spawn(spawn);
@@ -188,7 +178,9 @@ Json SpawnOne(Session& session, const std::string& service, const SpawnRequestBo
 Reply SpawnEntity(Session& session, const Call& call) {
   const auto request = ReadRequest<SpawnRequestBody>(call.body());
   const scene::SpawnRequest spawn = SpawnOf(request, "");
-  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (!session.live().loaded()) {
+    return {{{"result", ResultJson(kResultIncorrectState, NotLoaded())}}};
+  }
   return SpawnOne(session, "SpawnEntity", request, spawn);
 }
 
@@ -200,17 +192,17 @@ Reply SpawnEntities(Session& session, const Call& call) {
     spawns.push_back(SpawnOf(request.spawn_requests[i], path));
   }
   if (!session.live().loaded()) {
-    return {{{"result", ResultJson(kIncorrectState, NotLoaded())}, {"results", Json::array()}}};
+    return {
+        {{"result", ResultJson(kResultIncorrectState, NotLoaded())}, {"results", Json::array()}}};
   }
   Json results = Json::array();
   size_t failed = 0;
   for (size_t i = 0; i < spawns.size(); ++i) {
     results.push_back(SpawnOne(session, "SpawnEntities", request.spawn_requests[i], spawns[i]));
-    if (results.back()["result"]["result"] != kOk) ++failed;
+    if (results.back()["result"]["result"] != kResultOk) ++failed;
   }
-  constexpr int kEntitiesSpawnFailed = 150;
   const Json result =
-      failed == 0 ? ResultJson(kOk)
+      failed == 0 ? ResultJson(kResultOk)
                   : ResultJson(kEntitiesSpawnFailed, std::to_string(failed) + " of " +
                                                          std::to_string(spawns.size()) +
                                                          " spawn requests failed (see results)");
@@ -219,7 +211,9 @@ Reply SpawnEntities(Session& session, const Call& call) {
 
 Reply DeleteEntity(Session& session, const Call& call) {
   const std::string name = ReadRequest<EntityRequest>(call.body()).entity;
-  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (!session.live().loaded()) {
+    return {{{"result", ResultJson(kResultIncorrectState, NotLoaded())}}};
+  }
   const std::optional<scene::EntityKinematics> before = session.live().Kinematics(name);
   const scene::EntityOutcome outcome = session.live().Delete(name);
   if (outcome.status == scene::EntityStatus::kOk) {
@@ -236,7 +230,7 @@ Reply GetEntities(Session& session, const Call& call) {
   if (auto result = MatchingNames(session, call, &names)) {
     return {{{"result", *result}, {"entities", Json::array()}}};
   }
-  return {{{"result", ResultJson(kOk)}, {"entities", names}}};
+  return {{{"result", ResultJson(kResultOk)}, {"entities", names}}};
 }
 
 Reply GetEntitiesStates(Session& session, const Call& call) {
@@ -249,15 +243,15 @@ Reply GetEntitiesStates(Session& session, const Call& call) {
   for (const std::string& name : names) {
     states.push_back(EntityStateJson(*session.live().Kinematics(name), time));
   }
-  return {{{"result", ResultJson(kOk)}, {"entities", names}, {"states", std::move(states)}}};
+  return {{{"result", ResultJson(kResultOk)}, {"entities", names}, {"states", std::move(states)}}};
 }
 
 /// The entity named by the request's "entity", or a result to answer with.
 std::optional<Json> NamedEntity(Session& session, const Call& call, std::string* name) {
   *name = ReadRequest<EntityRequest>(call.body()).entity;
-  if (!session.live().loaded()) return ResultJson(kIncorrectState, NotLoaded());
+  if (!session.live().loaded()) return ResultJson(kResultIncorrectState, NotLoaded());
   if (!session.live().Info(*name)) {
-    return ResultJson(kNotFound, "entity = \"" + *name + "\": no such entity");
+    return ResultJson(kResultNotFound, "entity = \"" + *name + "\": no such entity");
   }
   return std::nullopt;
 }
@@ -266,7 +260,7 @@ Reply GetEntityState(Session& session, const Call& call) {
   std::string name;
   const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
-  return {{{"result", ResultJson(kOk)},
+  return {{{"result", ResultJson(kResultOk)},
            {"state", EntityStateJson(*session.live().Kinematics(name), session.live().time())}}};
 }
 
@@ -275,7 +269,7 @@ Reply GetEntityInfo(Session& session, const Call& call) {
   const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
   const scene::EntityInfo info = *session.live().Info(name);
-  return {{{"result", ResultJson(kOk)},
+  return {{{"result", ResultJson(kResultOk)},
            {"info",
             {{"category", {{"category", static_cast<int>(info.category)}}},
              {"description", info.description},
@@ -287,7 +281,7 @@ Reply GetEntityBounds(Session& session, const Call& call) {
   const std::optional<Json> failure = NamedEntity(session, call, &name);
   if (failure) return {{{"result", *failure}}};
   // Relative to the entity's own frame (its pose in GetEntityState), as Bounds.msg defines.
-  return {{{"result", ResultJson(kOk)},
+  return {{{"result", ResultJson(kResultOk)},
            {"bounds", BoxBoundsJson(session.live().Info(name)->local_bounds)}}};
 }
 
@@ -315,18 +309,20 @@ Reply SetEntityState(Session& session, const Call& call) {
   // settable.
   const auto request = ReadRequest<SetEntityStateRequest>(call.body());
   const std::string& frame = request.state.header.frame_id;
-  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
+  if (!session.live().loaded()) {
+    return {{{"result", ResultJson(kResultIncorrectState, NotLoaded())}}};
+  }
   if (!frame.empty() && frame != "world") {
-    return {{{"result", ResultJson(kOperationFailed, "state.header.frame_id = \"" + frame +
-                                                         "\": only \"world\" is known")}}};
+    return {{{"result", ResultJson(kResultOperationFailed, "state.header.frame_id = \"" + frame +
+                                                               "\": only \"world\" is known")}}};
   }
   const std::optional<scene::EntityInfo> info = session.live().Info(request.entity);
   if (!info) {
-    return {
-        {{"result", ResultJson(kNotFound, "entity = \"" + request.entity + "\": no such entity")}}};
+    return {{{"result",
+              ResultJson(kResultNotFound, "entity = \"" + request.entity + "\": no such entity")}}};
   }
   if (const std::string refusal = StateRefusal(request, *info); !refusal.empty()) {
-    return {{{"result", ResultJson(kOperationFailed, refusal)}}};
+    return {{{"result", ResultJson(kResultOperationFailed, refusal)}}};
   }
   scene::EntityStateChange change;
   if (request.set_pose) {
@@ -340,53 +336,55 @@ Reply SetEntityState(Session& session, const Call& call) {
   }
   const scene::EntityOutcome outcome =
       SetStateRecorded(session, "SetEntityState", request.entity, change);
-  const int code =
-      outcome.status == scene::EntityStatus::kInvalidPose ? 101 : EntityCode(outcome.status);
+  const int code = outcome.status == scene::EntityStatus::kInvalidPose ? kSetStateInvalidPose
+                                                                       : EntityCode(outcome.status);
   return {{{"result", ResultJson(code, outcome.message)}}};
 }
 
 Reply ResetSimulation(Session& session, const Call& call) {
   const int scope = ReadRequest<ResetRequest>(call.body()).scope;
-  if (!session.live().loaded()) return {{{"result", ResultJson(kIncorrectState, NotLoaded())}}};
-  if (session.clock().goal_running()) {
-    return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+  if (!session.live().loaded()) {
+    return {{{"result", ResultJson(kResultIncorrectState, NotLoaded())}}};
   }
-  if (scope == 0 || scope == 255) {
+  if (session.clock().goal_running()) {
+    return {{{"result", ResultJson(kResultIncorrectState, "a SimulateSteps goal is running")}}};
+  }
+  if (scope == kScopeDefault || scope == kScopeAll) {
     // As if closed and launched again: the scenario as LoadScenario leaves it, PAUSED at time 0
     // (a playing run stops playing).
     session.Reload();
     session.clock().StartPaused();
-    return {{{"result", ResultJson(kOk)}}};
+    return {{{"result", ResultJson(kResultOk)}}};
   }
-  if ((scope & ~7) != 0) {
-    return {{{"result", ResultJson(kFeatureUnsupported,
+  if ((scope & ~(kScopeTime | kScopeState | kScopeSpawned)) != 0) {
+    return {{{"result", ResultJson(kResultFeatureUnsupported,
                                    "scope = " + std::to_string(scope) +
                                        ": only SCOPE_TIME (1), SCOPE_STATE (2), SCOPE_SPAWNED (4), "
                                        "their sums and SCOPE_ALL (255) are understood")}}};
   }
   scene::LiveRun& live = session.live();
   const Eigen::Vector3d from = live.vehicle_state().position;
-  if (scope & 4) live.DeleteSpawned();
-  if (scope & 2) live.ResetState();
-  if (scope & 1) {
+  if (scope & kScopeSpawned) live.DeleteSpawned();
+  if (scope & kScopeState) live.ResetState();
+  if (scope & kScopeTime) {
     live.ResetTime();
     session.clock().RestartPace();  // as above: the pace restarts with the clock
     session.interventions().ClockRestarted();
   }
   results::Intervention reset = MakeIntervention(live, "ResetSimulation", "all", "reset");
   reset.scope = scope;
-  if (scope & 2) {
+  if (scope & kScopeState) {
     reset.from = Xyz(from);
     reset.to = Xyz(live.vehicle_state().position);
   }
   session.interventions().Add(std::move(reset));
-  return {{{"result", ResultJson(kOk)}}};
+  return {{{"result", ResultJson(kResultOk)}}};
 }
 
 Reply GetSimulationState(Session& session, const Call& call) {
   ReadRequest<EmptyRequest>(call.body());
   return {{{"state", {{"state", static_cast<int>(session.clock().state())}}},
-           {"result", ResultJson(kOk)}}};
+           {"result", ResultJson(kResultOk)}}};
 }
 
 Reply SetSimulationState(Session& session, const Call& call) {
@@ -396,9 +394,9 @@ Reply SetSimulationState(Session& session, const Call& call) {
   const auto answer = [](int code, const std::string& message = {}) {
     return Reply{{{"result", ResultJson(code, message)}}};
   };
-  if (target > 3) {
-    return answer(kFeatureUnsupported, "state.state = " + std::to_string(target) +
-                                           ": world loading states are not settable");
+  if (target > static_cast<int>(SimState::kQuitting)) {
+    return answer(kResultFeatureUnsupported, "state.state = " + std::to_string(target) +
+                                                 ": world loading states are not settable");
   }
   const auto wanted = static_cast<SimState>(target);
   const std::string transition = std::string(SimStateName(current)) + " -> " + SimStateName(wanted);
@@ -407,9 +405,9 @@ Reply SetSimulationState(Session& session, const Call& call) {
   }
   if (wanted == current) return answer(kAlreadyInTargetState, transition);
   if (clock.goal_running()) {
-    return answer(kIncorrectState, transition +
-                                       ": a SimulateSteps goal is running; cancel it first "
-                                       "(CancelSimulateSteps)");
+    return answer(kResultIncorrectState, transition +
+                                             ": a SimulateSteps goal is running; cancel it first "
+                                             "(CancelSimulateSteps)");
   }
   switch (wanted) {
     case SimState::kPaused:
@@ -428,21 +426,22 @@ Reply SetSimulationState(Session& session, const Call& call) {
       break;
     case SimState::kQuitting:
       session.Quit();
-      return answer(kOk);
+      return answer(kResultOk);
   }
   clock.SetState(wanted);
-  return answer(kOk);
+  return answer(kResultOk);
 }
 
 Reply StepSimulation(Session& session, const Call& call) {
   const uint64_t steps = ReadRequest<StepsRequest>(call.body()).steps;
   SimulationClock& clock = session.clock();
   if (clock.goal_running()) {
-    return {{{"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+    return {{{"result", ResultJson(kResultIncorrectState, "a SimulateSteps goal is running")}}};
   }
   if (clock.state() != SimState::kPaused) {
-    return {{{"result", ResultJson(kOperationFailed, std::string("the simulation is not paused (") +
-                                                         SimStateName(clock.state()) + ")")}}};
+    return {{{"result",
+              ResultJson(kResultOperationFailed, std::string("the simulation is not paused (") +
+                                                     SimStateName(clock.state()) + ")")}}};
   }
   if (steps > SimulationClock::kInlineSteps) {
     session.StartLongStep(call, steps);
@@ -453,12 +452,12 @@ Reply StepSimulation(Session& session, const Call& call) {
   const uint64_t done = clock.StepNow(steps);
   const double time = session.live().time();
   if (done < steps) {
-    return {
-        {{"result", ResultJson(kOperationFailed, "the run ended after " + std::to_string(done) +
+    return {{{"result",
+              ResultJson(kResultOperationFailed, "the run ended after " + std::to_string(done) +
                                                      " of " + std::to_string(steps) + " steps")},
-         {"simulation_time", time}}};
+             {"simulation_time", time}}};
   }
-  return {{{"result", ResultJson(kOk)}, {"simulation_time", time}}};
+  return {{{"result", ResultJson(kResultOk)}, {"simulation_time", time}}};
 }
 
 Reply SimulateSteps(Session& session, const Call& call) {
@@ -467,7 +466,7 @@ Reply SimulateSteps(Session& session, const Call& call) {
   if (clock.goal_running()) {
     return {{{"accepted", false},
              {"goal_id", 0},
-             {"result", ResultJson(kIncorrectState, "a SimulateSteps goal is running")}}};
+             {"result", ResultJson(kResultIncorrectState, "a SimulateSteps goal is running")}}};
   }
   // Accepted in any state; one that does not step now is aborted right after.
   std::string failure;
@@ -483,15 +482,15 @@ Json CancelResultJson(CancelCode code, uint64_t id) {
   const std::string goal = "goal_id = " + std::to_string(id);
   switch (code) {
     case CancelCode::kNone:
-      return ResultJson(kOk);
+      return ResultJson(kResultOk);
     case CancelCode::kRejected:  // given only to a request that cannot be read (BadInput)
-      return ResultJson(kOperationFailed, goal + ": the request was rejected");
+      return ResultJson(kResultOperationFailed, goal + ": the request was rejected");
     case CancelCode::kUnknownGoalId:
-      return ResultJson(kNotFound, goal + ": no goal was given this id");
+      return ResultJson(kResultNotFound, goal + ": no goal was given this id");
     case CancelCode::kGoalTerminated:
-      return ResultJson(kNotFound, goal + ": the goal has finished already");
+      return ResultJson(kResultNotFound, goal + ": the goal has finished already");
   }
-  return ResultJson(kOperationFailed, goal);
+  return ResultJson(kResultOperationFailed, goal);
 }
 
 Reply CancelSimulateSteps(Session& session, const Call& call) {
@@ -507,7 +506,7 @@ Reply CancelSimulateSteps(Session& session, const Call& call) {
 /// The reply to a request `service` cannot use (an unknown field, a value of the wrong type or
 /// out of range): the service's response with RESULT_OPERATION_FAILED and the reason.
 Reply BadInput(const std::string& service, const std::string& reason) {
-  Json body = {{"result", ResultJson(kOperationFailed, reason)}};
+  Json body = {{"result", ResultJson(kResultOperationFailed, reason)}};
   if (service == "SimulateSteps") {
     body["accepted"] = false;
     body["goal_id"] = 0;
@@ -547,30 +546,30 @@ scene::EntityOutcome SetStateRecorded(Session& session, const std::string& servi
 int EntityCode(scene::EntityStatus status) {
   switch (status) {
     case scene::EntityStatus::kOk:
-      return kOk;
+      return kResultOk;
     case scene::EntityStatus::kNotFound:
-      return kNotFound;
+      return kResultNotFound;
     case scene::EntityStatus::kFeatureUnsupported:
-      return kFeatureUnsupported;
+      return kResultFeatureUnsupported;
     default:
-      return kOperationFailed;
+      return kResultOperationFailed;
   }
 }
 
 int SpawnCode(scene::EntityStatus status) {
   switch (status) {
     case scene::EntityStatus::kNameNotUnique:
-      return 101;
+      return kSpawnNameNotUnique;
     case scene::EntityStatus::kNameInvalid:
-      return 102;
+      return kSpawnNameInvalid;
     case scene::EntityStatus::kUnsupportedFormat:
-      return 103;
+      return kSpawnUnsupportedFormat;
     case scene::EntityStatus::kNoResource:
-      return 104;
+      return kSpawnNoResource;
     case scene::EntityStatus::kNamespaceInvalid:
-      return 105;
+      return kSpawnNamespaceInvalid;
     case scene::EntityStatus::kInvalidPose:
-      return 109;
+      return kSpawnInvalidPose;
     default:
       return EntityCode(status);
   }

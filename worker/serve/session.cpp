@@ -7,6 +7,7 @@
 
 #include "protocol/messages_json.h"
 #include "results/files.h"
+#include "worker/serve/simif_constants.h"
 #include "worker/worker_log.h"
 
 namespace asg::worker::serve {
@@ -102,9 +103,9 @@ void Session::GoalFeedback(const SimulateStepsGoal& goal) {
 
 void Session::GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
                            const std::string& message) {
-  // simulation_interfaces Result: RESULT_OK (1) only when every step was done, else
-  // RESULT_OPERATION_FAILED (4); the action_msgs status tells the three endings apart.
-  const int result = status == GoalStatus::kSucceeded ? 1 : 4;
+  // simulation_interfaces Result: RESULT_OK only when every step was done, else
+  // RESULT_OPERATION_FAILED; the action_msgs status tells the three endings apart.
+  const int result = status == GoalStatus::kSucceeded ? kResultOk : kResultOperationFailed;
   hub_.Push(goal.client_id, "SimulateStepsResult",
             {{"goal_id", goal.id},
              {"completed_steps", goal.done},
@@ -114,10 +115,10 @@ void Session::GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
 }
 
 void Session::LongStepFinished(uint64_t done, uint64_t total) {
-  json::Json body = {{"result", {{"result", 1}, {"error_message", ""}}},
+  json::Json body = {{"result", {{"result", kResultOk}, {"error_message", ""}}},
                      {"simulation_time", live_.time()}};
   if (done < total) {
-    body["result"] = {{"result", 4},
+    body["result"] = {{"result", kResultOperationFailed},
                       {"error_message", "the run ended after " + std::to_string(done) + " of " +
                                             std::to_string(total) + " steps"}};
   }

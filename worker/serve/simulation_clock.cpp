@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "worker/serve/simif_constants.h"
+
 namespace asg::worker::serve {
 
 const char* SimStateName(SimState state) {
@@ -22,19 +24,19 @@ const char* SimStateName(SimState state) {
 const char* SimulationStatusName(SimState state) {
   switch (state) {
     case SimState::kStopped:
-      return "SIMULATION_STATUS_STOPPED";
+      return kStatusStopped;
     case SimState::kPlaying:
-      return "SIMULATION_STATUS_RUNNING";
+      return kStatusRunning;
     case SimState::kPaused:
-      return "SIMULATION_STATUS_PAUSED";
+      return kStatusPaused;
     case SimState::kQuitting:
-      return "SIMULATION_STATUS_QUITTING";
+      return kStatusQuitting;
   }
-  return "SIMULATION_STATUS_STOPPED";
+  return kStatusStopped;
 }
 
 const char* RoadRunnerStatus(SimState state) {
-  if (state == SimState::kQuitting) return "SIMULATION_STATUS_STOPPED";  // no steps run again
+  if (state == SimState::kQuitting) return kStatusStopped;  // no steps run again
   return SimulationStatusName(state);
 }
 

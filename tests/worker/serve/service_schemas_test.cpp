@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "worker/serve/services.h"
+#include "worker/serve/simif_constants.h"
 
 namespace asg::worker::serve {
 namespace {
@@ -18,6 +19,17 @@ TEST(ServiceSchemasTest, EveryServiceHasItsRequestSchema) {
     EXPECT_EQ(entry.at("family"), service.family) << name;
     EXPECT_FALSE(entry.at("request").is_null()) << name << " has no request schema";
   }
+}
+
+TEST(ServiceSchemasTest, TheConstantsAreThoseTheServicesUse) {
+  const Json constants = ServiceSchemas().at("constants");
+  const Json& simif = constants.at("simulation_interfaces");
+  EXPECT_EQ(simif.at("Result (msg)").at("RESULT_OPERATION_FAILED"), kResultOperationFailed);
+  EXPECT_EQ(simif.at("SimulatorFeatures (msg)").size(), std::size(kAdvertisedFeatures));
+  EXPECT_EQ(simif.at("SimulationState (msg)").at("STATE_QUITTING"), 3);
+  EXPECT_EQ(simif.at("SpawnEntity (srv)"), simif.at("SpawnResult (msg)"));
+  const Json& status = constants.at("roadrunner_sse").at("SimulationStatus (msg)");
+  EXPECT_EQ(status.at(kStatusPaused), kStatusPaused);  // an enum that travels by name
 }
 
 TEST(ServiceSchemasTest, ABodyListsTheFieldsItsServiceReads) {
