@@ -48,10 +48,12 @@ void FinishChunk(std::vector<uint8_t>& out, size_t start, const char type[4], ui
   AppendBigEndian(out, static_cast<uint32_t>(crc));
 }
 
-// The scanlines with their filter bytes, every row Sub-filtered.
-std::vector<uint8_t> FilterRows(int width, int height, const std::vector<uint8_t>& rgb) {
+// The scanlines with their filter bytes, every row Sub-filtered, into `filtered` (whose storage
+// is reused from call to call: a fresh buffer of this size costs page faults every time).
+void FilterRows(int width, int height, const std::vector<uint8_t>& rgb,
+                std::vector<uint8_t>& filtered) {
   const size_t row = static_cast<size_t>(width) * 3;
-  std::vector<uint8_t> filtered((row + 1) * static_cast<size_t>(height));
+  filtered.resize((row + 1) * static_cast<size_t>(height));
   for (int y = 0; y < height; ++y) {
     const uint8_t* in = &rgb[row * y];
     uint8_t* out = &filtered[(row + 1) * y];
@@ -61,7 +63,6 @@ std::vector<uint8_t> FilterRows(int width, int height, const std::vector<uint8_t
     out[2] = in[2];
     for (size_t i = 3; i < row; ++i) out[i] = static_cast<uint8_t>(in[i] - in[i - 3]);
   }
-  return filtered;
 }
 
 }  // namespace
@@ -72,7 +73,10 @@ std::vector<uint8_t> EncodePng(int width, int height, const std::vector<uint8_t>
     throw CaptureError("EncodePng: " + std::to_string(rgb.size()) + " bytes do not make a " +
                        std::to_string(width) + " x " + std::to_string(height) + " RGB image");
   }
-  std::vector<uint8_t> filtered = FilterRows(width, height, rgb);
+  // This thread's scratch buffers, kept from image to image.
+  thread_local std::vector<uint8_t> filtered;
+  thread_local std::vector<uint8_t> compressed;
+  FilterRows(width, height, rgb, filtered);
 
   static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   std::vector<uint8_t> png(kSignature, kSignature + 8);
@@ -87,18 +91,19 @@ std::vector<uint8_t> EncodePng(int width, int height, const std::vector<uint8_t>
 
   // IDAT: one zlib stream.
   libdeflate_compressor& compressor = ThreadCompressor();
-  const size_t bound = libdeflate_zlib_compress_bound(&compressor, filtered.size());
-  start = png.size();
-  png.resize(start + 8 + bound);
-  const size_t compressed = libdeflate_zlib_compress(&compressor, filtered.data(), filtered.size(),
-                                                     &png[start + 8], bound);
-  if (compressed == 0) {
+  compressed.resize(libdeflate_zlib_compress_bound(&compressor, filtered.size()));
+  const size_t length = libdeflate_zlib_compress(&compressor, filtered.data(), filtered.size(),
+                                                 compressed.data(), compressed.size());
+  if (length == 0) {
     throw CaptureError("EncodePng: libdeflate found no room for a " + std::to_string(width) +
-                       " x " + std::to_string(height) + " image in " + std::to_string(bound) +
-                       " bytes");
+                       " x " + std::to_string(height) + " image in " +
+                       std::to_string(compressed.size()) + " bytes");
   }
-  png.resize(start + 8 + compressed);
-  FinishChunk(png, start, "IDAT", static_cast<uint32_t>(compressed));
+  png.reserve(png.size() + 8 + length + 4 + 12);
+  start = png.size();
+  png.resize(start + 8);
+  png.insert(png.end(), compressed.begin(), compressed.begin() + static_cast<ptrdiff_t>(length));
+  FinishChunk(png, start, "IDAT", static_cast<uint32_t>(length));
 
   start = png.size();
   png.resize(start + 8);
