@@ -19,23 +19,28 @@ void RequireComplete(const char* what, int size) {
 
 }  // namespace
 
-ColorTarget::ColorTarget(int size) : size_(size) {
+ColorTarget::ColorTarget(int size, int samples) : size_(size) {
   GLint max_samples = 0;
   glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
-  const int samples = std::min(kMultisamples, static_cast<int>(max_samples));
-  glGenFramebuffers(1, &multisample_framebuffer_);
-  glBindFramebuffer(GL_FRAMEBUFFER, multisample_framebuffer_);
+  samples = std::min(samples, static_cast<int>(max_samples));
+  const bool multisampled = samples > 1;
+  glGenFramebuffers(1, &draw_framebuffer_);
+  glBindFramebuffer(GL_FRAMEBUFFER, draw_framebuffer_);
   glGenRenderbuffers(1, &color_renderbuffer_);
   glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, size, size);
+  glRenderbufferStorageMultisample(GL_RENDERBUFFER, multisampled ? samples : 0, GL_RGBA8, size,
+                                   size);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
                             color_renderbuffer_);
   glGenRenderbuffers(1, &depth_renderbuffer_);
   glBindRenderbuffer(GL_RENDERBUFFER, depth_renderbuffer_);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, size, size);
+  glRenderbufferStorageMultisample(GL_RENDERBUFFER, multisampled ? samples : 0,
+                                   GL_DEPTH_COMPONENT24, size, size);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
                             depth_renderbuffer_);
-  RequireComplete("multisampled colour", size);
+  RequireComplete(multisampled ? "multisampled colour" : "colour", size);
+  resolve_framebuffer_ = draw_framebuffer_;
+  if (!multisampled) return;
 
   glGenFramebuffers(1, &resolve_framebuffer_);
   glBindFramebuffer(GL_FRAMEBUFFER, resolve_framebuffer_);
@@ -48,27 +53,32 @@ ColorTarget::ColorTarget(int size) : size_(size) {
 }
 
 ColorTarget::~ColorTarget() {
-  glDeleteFramebuffers(1, &resolve_framebuffer_);
-  glDeleteRenderbuffers(1, &resolve_renderbuffer_);
-  glDeleteFramebuffers(1, &multisample_framebuffer_);
+  if (resolve_framebuffer_ != draw_framebuffer_) {
+    glDeleteFramebuffers(1, &resolve_framebuffer_);
+    glDeleteRenderbuffers(1, &resolve_renderbuffer_);
+  }
+  glDeleteFramebuffers(1, &draw_framebuffer_);
   glDeleteRenderbuffers(1, &depth_renderbuffer_);
   glDeleteRenderbuffers(1, &color_renderbuffer_);
 }
 
 void ColorTarget::Bind() const {
-  glBindFramebuffer(GL_FRAMEBUFFER, multisample_framebuffer_);
+  glBindFramebuffer(GL_FRAMEBUFFER, draw_framebuffer_);
   glViewport(0, 0, size_, size_);
 }
 
 std::vector<uint8_t> ColorTarget::ReadRgb() const {
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, multisample_framebuffer_);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_framebuffer_);
-  glBlitFramebuffer(0, 0, size_, size_, 0, 0, size_, size_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  if (resolve_framebuffer_ != draw_framebuffer_) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, draw_framebuffer_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_framebuffer_);
+    glBlitFramebuffer(0, 0, size_, size_, 0, 0, size_, size_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_framebuffer_);
   // RGBA8 matches the renderbuffer, so the driver copies without a format conversion; alpha is
   // dropped here while the rows are flipped.
   const size_t width = static_cast<size_t>(size_);
-  std::vector<uint8_t> rgba(width * width * 4);
+  std::vector<uint8_t>& rgba = rgba_scratch_;
+  rgba.resize(width * width * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
   glReadPixels(0, 0, size_, size_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   // GL's row 0 is the bottom of the picture; PNG's is the top.
@@ -172,8 +182,10 @@ std::vector<uint8_t> SensorTarget::ReadLabels() const {
 ShadowMap::ShadowMap(int size) : size_(size) {
   glGenTextures(1, &texture_);
   glBindTexture(GL_TEXTURE_2D, texture_);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT,
-               GL_UNSIGNED_INT, nullptr);
+  // 16-bit depth: steps of about 2 mm over a 100 m scene, ample for the shadow test, and half the
+  // memory of 24 bits (stored in 32) for the views' shadow lookups to miss in cache.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT16, size, size, 0, GL_DEPTH_COMPONENT,
+               GL_UNSIGNED_SHORT, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

@@ -154,7 +154,8 @@ std::vector<protocol::CaptureImage> CaptureRenderer::Render(
   if (views.empty()) return {};
   const Sun sun = MakeSun(world, buffers.bounds());
   DrawShadowMap(buffers, sun, gl.shadow, gl.shadow_map);
-  if (!gl.target || gl.target->size() != size) gl.target = std::make_unique<ColorTarget>(size);
+  if (!gl.target || gl.target->size() != size)
+    gl.target = std::make_unique<ColorTarget>(size, kMultisamples);
 
   OverlayMesh goal_ring;
   OverlayMesh goal_beacon;

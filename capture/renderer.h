@@ -2,11 +2,11 @@
 // PNG images, headless through EGL (egl_context.h).
 //
 // Per Render call: the world is uploaded once (scene_buffers.h), the sun's shadow map is drawn
-// once, then each view (views.h) is drawn into a 4x multisampled framebuffer: sky gradient,
-// terrain coloured by height and slope, actors and the vehicle lit by the sun (direction from
-// sunlight_inclination and sunlight_yaw_angle, shadows from casting instances only) and by the
-// sky, distance haze. With draw_annotations each view also yields an `_annotated` copy with the
-// overlays of annotations.h drawn over the same picture.
+// once, then each view (views.h) is drawn into a framebuffer of kMultisamples samples per pixel
+// (render_targets.h): sky gradient, terrain coloured by height and slope, actors and the vehicle
+// lit by the sun (direction from sunlight_inclination and sunlight_yaw_angle, shadows from
+// casting instances only) and by the sky, distance haze. With draw_annotations each view also
+// yields an `_annotated` copy with the overlays of annotations.h drawn over the same picture.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Benchmarks of capture/renderer.h: one 512 x 512 view (shadows, 4x MSAA, PNG included), the
+// Benchmarks of capture/renderer.h: one 512 x 512 view (shadows, PNG included), the
 // PNG encoding alone, the whole capture set of one scenario with annotations, and one frame of
 // capture/camera_sensor.h (256 x 256, colour + depth + segmentation). The "CPU" column and the
 // cpu_ms_per_view counters are process CPU time (main thread and llvmpipe's threads together),
@@ -103,7 +103,7 @@ Fixture& SharedFixture() {
   return fixture;
 }
 
-// One view per Render call: upload, shadow map, draw, resolve, read back, PNG.
+// One view per Render call: upload, shadow map, draw, read back, PNG.
 void BM_OneView512(benchmark::State& state) {
   Fixture& f = SharedFixture();
   protocol::RunScenarioRequest request = f.request;
