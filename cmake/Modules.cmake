@@ -25,7 +25,7 @@ asg_module(client/batch     core json catalog protocol results failures search t
 asg_module(client/failures  core json catalog protocol results failures terrain)
 asg_module(client/launch    core protocol)
 asg_module(client/nodes     core json protocol results client/batch)
-asg_module(client/farm      core json protocol results report client/batch client/failures client/launch client/nodes)
+asg_module(client/farm      core json catalog protocol recording results report client/batch client/failures client/launch client/nodes)
 asg_module(client/search    core json protocol results failures search client/batch client/failures client/farm)
 asg_module(client/replay    core json protocol report results client/batch client/failures client/farm)
 asg_module(client           core json catalog protocol recording report client/batch client/failures client/farm client/replay client/search)

@@ -50,6 +50,16 @@ results::ScenarioStatus StatusOf(const fs::path& folder) {
 
 }  // namespace
 
+bool WriteRunRecording(const results::ScenarioRecord& record, const fs::path& folder,
+                       const catalog::ActorCatalog* catalog) {
+  if (record.result.status != results::ScenarioStatus::kDone || record.trajectory.empty()) {
+    return false;
+  }
+  results::WriteFileUnsynced(folder / kRecordingFileName,
+                             RecordRun(StoredScenarioOf(record), catalog));
+  return true;
+}
+
 bool IsScenarioFolder(const fs::path& dir) {
   std::error_code ignored;
   return fs::is_regular_file(dir / "result.json", ignored);

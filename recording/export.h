@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "catalog/actor_catalog.h"
+#include "results/folder.h"
 
 namespace asg::recording {
 
@@ -44,6 +45,13 @@ struct ExportSummary {
 /// folder (no scenario_NNNN folder)".
 ExportSummary ExportFolder(const std::filesystem::path& dir, const std::filesystem::path& out,
                            const catalog::ActorCatalog* catalog, std::ostream& log);
+
+/// Writes the recording of the run `record` into `folder` (its staged scenario folder) as
+/// run.mcap, unsynced (the folder is made durable with its other files); returns false without
+/// writing when the scenario did not run or has no trajectory. Throws results::ResultError naming
+/// the file when it cannot be written.
+bool WriteRunRecording(const results::ScenarioRecord& record, const std::filesystem::path& folder,
+                       const catalog::ActorCatalog* catalog);
 
 /// Whether `dir` is a scenario folder (it holds result.json), as opposed to a batch folder.
 bool IsScenarioFolder(const std::filesystem::path& dir);

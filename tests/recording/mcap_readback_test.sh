@@ -5,7 +5,9 @@
 #   tests/recording/mcap_readback_test.sh BUILD_DIR
 #
 # Runs a small batch (two runs and one invalid scenario), exports every recording of the batch
-# and one with --out, checks each with npm/mcap_readback_test.mjs against its scenario folder,
+# and one with --out, runs it again with record.mcap (results byte-identical, recordings equal
+# to the exported ones), checks each with npm/mcap_readback_test.mjs against its scenario folder
+# and the channel table of docs/recordings.md,
 # and checks the refusals: a folder without trajectory.csv, a scenario that did not run, an
 # unwritable --out (exit 2 naming the file, nothing left behind). The npm packages are installed
 # with `npm ci` into BUILD_DIR/npm/recording the first time (and when the lock file changes).
@@ -26,7 +28,8 @@ if ! cmp -s "$source_dir/npm/package-lock.json" "$npm_dir/package-lock.json" ||
   (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed"
 fi
 cp "$source_dir/npm/mcap_readback_test.mjs" "$npm_dir/"
-check() { node "$npm_dir/mcap_readback_test.mjs" "$@"; }
+root=$(cd "$source_dir/../.." && pwd)
+check() { node "$npm_dir/mcap_readback_test.mjs" "$root/docs/recordings.md" "$@"; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,6 +60,24 @@ check "$work/out/scenario_0003"
 "$client" export mcap "$work/out/scenario_0002" --out "$work/one.mcap" > /dev/null
 check "$work/out/scenario_0002" "$work/one.mcap"
 cmp -s "$work/one.mcap" "$work/out/scenario_0002/run.mcap" || fail "two exports differ"
+
+# The same batch with record.mcap: each run recorded as its folder is written, with the bytes
+# export gives, and the results byte-identical with and without it.
+sed 's/"name": "recordings",/"name": "recordings", "record": {"mcap": true},/' \
+  "$work/batch.json" > "$work/recorded.json"
+"$client" run "$work/recorded.json" --out "$work/recorded" --workers 1 --allow-invalid --quiet \
+  > "$work/run.txt" || fail "the recorded batch did not run: $(cat "$work/run.txt")"
+for scenario in scenario_0001 scenario_0002 scenario_0003; do
+  for file in request.json result.json trajectory.csv; do
+    [[ ! -e $work/out/$scenario/$file ]] ||
+      cmp -s "$work/out/$scenario/$file" "$work/recorded/$scenario/$file" ||
+      fail "$scenario/$file differs with record.mcap"
+  done
+done
+[[ ! -e $work/recorded/scenario_0001/run.mcap ]] || fail "an invalid scenario was recorded"
+cmp -s "$work/recorded/scenario_0002/run.mcap" "$work/out/scenario_0002/run.mcap" ||
+  fail "the recording written with the folder differs from the exported one"
+check "$work/recorded/scenario_0003"
 
 # Refusals: exit 2 naming the file.
 refused() {  # refused WHAT EXPECTED_TEXT ARGS...

@@ -1,11 +1,14 @@
 // Reads MCAP recordings of ASG Farm runs back with other people's code and checks them against
 // the run folders they were made from.
 //
-//   node mcap_readback_test.mjs SCENARIO_FOLDER [RECORDING]   (RECORDING: default run.mcap in it)
+//   node mcap_readback_test.mjs RECORDINGS_DOC SCENARIO_FOLDER [RECORDING]
+//
+// RECORDINGS_DOC is docs/recordings.md, whose channel table names every channel and its schema;
+// RECORDING is by default run.mcap in SCENARIO_FOLDER.
 //
 // Checks: the whole file streams record by record with CRCs validated (@mcap/core's
-// McapStreamReader); the indexed reader (McapIndexedReader) finds every channel and schema of
-// docs/recordings.md, the statistics match the messages read (count per channel, first and last
+// McapStreamReader); the indexed reader (McapIndexedReader) finds exactly the channels and
+// schemas of docs/recordings.md's table, the statistics match the messages read (count per channel, first and last
 // log time, chunk count); every chunk decompresses (fzstd) to its CRC; the trajectory channels
 // hold one message per trajectory.csv row with its time; log times never go backwards in a
 // channel; every message validates against its JSON Schema (foxglove.* from @foxglove/schemas,
@@ -23,18 +26,22 @@ const require = createRequire(import.meta.url);
 const foxglove = require("@foxglove/schemas/jsonschema");
 const Ajv = require("ajv").default;
 
-const kChannels = {
-  "/tf": "foxglove.FrameTransform",
-  "/vehicle/pose": "foxglove.PoseInFrame",
-  "/vehicle/odometry": "asg.VehicleOdometry",
-  "/scene": "foxglove.SceneUpdate",
-  "/events": "asg.Event",
-  "/log": "foxglove.Log",
-};
 const kTrajectoryTopics = ["/tf", "/vehicle/pose", "/vehicle/odometry"];
 const decompressHandlers = {
   zstd: (data, size) => decompress(data, new Uint8Array(Number(size))),
 };
+
+/// The channels docs/recordings.md's table lists: {topic: schema name}.
+async function DocumentedChannels(doc) {
+  const text = await fs.readFile(doc, "utf8");
+  const table = text.slice(text.indexOf("## Channels"));
+  const channels = {};
+  for (const match of table.matchAll(/^\| `(\/[^`]*)` \| `([^`]+)` \|/gm)) {
+    channels[match[1]] = match[2];
+  }
+  assert.ok(Object.keys(channels).length > 0, `${doc}: no channel table`);
+  return channels;
+}
 
 /// Every record of the file through the streaming reader, CRCs validated.
 function StreamAll(bytes) {
@@ -75,13 +82,13 @@ function Validators(reader) {
 }
 
 /// The channels and schemas of the summary.
-function CheckChannels(reader) {
+function Checchannels(reader, channels) {
   const topics = {};
   for (const channel of reader.channelsById.values()) {
     assert.equal(channel.messageEncoding, "json", `${channel.topic}: message encoding`);
     topics[channel.topic] = reader.schemasById.get(channel.schemaId)?.name;
   }
-  assert.deepEqual(topics, kChannels, "channels and their schemas");
+  assert.deepEqual(topics, channels, "channels and their schemas (docs/recordings.md)");
 }
 
 /// Every message read by the index: time order per channel, schema validity; returns the log
@@ -103,12 +110,12 @@ async function ReadMessages(reader, validators) {
 }
 
 /// The statistics record against what was read.
-function CheckStatistics(reader, times) {
+function CheckStatistics(reader, times, channels) {
   const stats = reader.statistics;
   assert.ok(stats, "no Statistics record");
   const all = Object.values(times).flat();
   assert.equal(stats.messageCount, BigInt(all.length), "statistics: message count");
-  assert.equal(stats.channelCount, Object.keys(kChannels).length, "statistics: channel count");
+  assert.equal(stats.channelCount, Object.keys(channels).length, "statistics: channel count");
   assert.equal(stats.chunkCount, reader.chunkIndexes.length, "statistics: chunk count");
   assert.equal(stats.messageStartTime, all.reduce((a, b) => (b < a ? b : a)), "statistics: start");
   assert.equal(stats.messageEndTime, all.reduce((a, b) => (b > a ? b : a)), "statistics: end");
@@ -118,7 +125,8 @@ function CheckStatistics(reader, times) {
   }
 }
 
-async function CheckRecording(folder, file) {
+async function CheckRecording(doc, folder, file) {
+  const channels = await DocumentedChannels(doc);
   const bytes = new Uint8Array(await fs.readFile(file));
   const streamed = StreamAll(bytes);
   // The stream reader opens chunks (their CRCs checked) and yields the records inside.
@@ -131,9 +139,9 @@ async function CheckRecording(folder, file) {
     read: async (offset, length) => bytes.subarray(Number(offset), Number(offset + length)),
   };
   const reader = await McapIndexedReader.Initialize({ readable, decompressHandlers });
-  CheckChannels(reader);
+  Checchannels(reader, channels);
   const times = await ReadMessages(reader, Validators(reader));
-  CheckStatistics(reader, times);
+  CheckStatistics(reader, times, channels);
   const trajectory = await TrajectoryTimes(folder);
   for (const topic of kTrajectoryTopics) {
     assert.deepEqual(times[topic], trajectory, `${topic}: one message per trajectory.csv row`);
@@ -154,9 +162,9 @@ async function CheckRecording(folder, file) {
               `${reader.statistics.messageCount} messages, ${trajectory.length} samples: ok`);
 }
 
-const [folder, file] = process.argv.slice(2);
+const [doc, folder, file] = process.argv.slice(2);
 try {
-  await CheckRecording(folder, file ?? path.join(folder, "run.mcap"));
+  await CheckRecording(doc, folder, file ?? path.join(folder, "run.mcap"));
 } catch (error) {
   console.error(`mcap_readback_test: ${file ?? folder}: ${error.message}`);
   process.exit(1);
