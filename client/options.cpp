@@ -138,8 +138,8 @@ constexpr const char* kExportUsage = R"(Usage:
 
 Writes the MCAP recording of a finished run from its scenario folder alone (request.json,
 result.json, trajectory.csv): the vehicle's transform (/tf), pose (/vehicle/pose) and odometry
-(/vehicle/odometry) at every trajectory sample, the scene (/scene: start, goal, obstacles,
-reference and driven paths), the termination (/events, /log) and a metadata record of the
+(/vehicle/odometry) at every trajectory sample, the scene (/scene: terrain, start, goal,
+obstacles, reference and driven paths), the termination (/events, /log) and a metadata record of the
 scenario, in Foxglove's well-known JSON schemas, chunks compressed with zstd, indexed and
 summarised so that a viewer (Foxglove, Lichtblick) seeks without reading the whole file
 (docs/recordings.md). The recording goes to --out FILE, else DIR/scenario_NNNN/run.mcap. DIR, a

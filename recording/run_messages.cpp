@@ -2,12 +2,17 @@
 // in the schema's order.
 #include "recording/run_messages.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "protocol/messages.h"
+#include "protocol/messages_json.h"
 #include "results/request_view.h"
+#include "terrain/landscape.h"
 
 namespace asg::recording {
 
@@ -88,7 +93,7 @@ void AddStartAndGoal(const results::RequestView& view, const Json& request, uint
 
 /// One cylinder entity per obstacle of the request.
 void AddObstacles(const results::RequestView& view, const catalog::ActorCatalog* catalog,
-                  uint64_t time, Json* entities) {
+                  const terrain::Landscape* ground, uint64_t time, Json* entities) {
   for (const results::RequestView::Obstacle& obstacle : view.obstacles) {
     const std::string name =
         obstacle.path_name.is_string() ? obstacle.path_name.get<std::string>() : std::string();
@@ -101,7 +106,9 @@ void AddObstacles(const results::RequestView& view, const catalog::ActorCatalog*
     Json entity = Entity(
         time, "actor_" + std::to_string(obstacle.layout) + "_" + std::to_string(obstacle.instance));
     entity["metadata"].push_back(Json{{"key", "path_name"}, {"value", name}});
-    const Json center = Vector(NumberOr(obstacle.x, 0.0), NumberOr(obstacle.y, 0.0), height / 2);
+    const double x = NumberOr(obstacle.x, 0.0), y = NumberOr(obstacle.y, 0.0);
+    const double base = ground && std::isfinite(x) && std::isfinite(y) ? ground->HeightAt(x, y) : 0;
+    const Json center = Vector(x, y, base + height / 2);
     entity["cylinders"].push_back(Json{{"pose", Pose(center, Identity())},
                                        {"size", Vector(2 * radius, 2 * radius, height)},
                                        {"bottom_scale", 1.0},
@@ -109,6 +116,51 @@ void AddObstacles(const results::RequestView& view, const catalog::ActorCatalog*
                                        {"color", color}});
     entities->push_back(std::move(entity));
   }
+}
+
+/// The request's landscape built, or nullopt when it does not decode or build.
+std::optional<terrain::Landscape> GroundOf(const results::RequestView& view) {
+  protocol::LandscapeDescription description;
+  try {
+    protocol::Decode(view.landscape, "landscape", &description);
+    return terrain::Landscape(description);
+  } catch (const json::DecodeError&) {
+    return std::nullopt;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+/// The "terrain" entity: the ground as a triangle list over a grid of at most kTerrainCells
+/// cells a side (one cell for a flat landscape), heights rounded to the centimetre.
+Json TerrainEntity(const terrain::Landscape& ground, uint64_t time) {
+  constexpr int kTerrainCells = 32;
+  const int cells = ground.description().relief.empty()
+                        ? 1
+                        : std::min(kTerrainCells, ground.vertices_per_side() - 1);
+  const double low = ground.min_xy(), step = (ground.max_xy() - low) / cells;
+  Json points = Json::array();
+  for (int j = 0; j <= cells; ++j) {
+    for (int i = 0; i <= cells; ++i) {
+      const double x = low + i * step, y = low + j * step;
+      points.push_back(Vector(x, y, std::round(ground.HeightAt(x, y) * 100) / 100));
+    }
+  }
+  // Two counter-clockwise triangles per cell, as the landscape splits them.
+  Json indices = Json::array();
+  for (int j = 0; j < cells; ++j) {
+    for (int i = 0; i < cells; ++i) {
+      const int a = j * (cells + 1) + i, b = a + 1, c = a + cells + 1, d = c + 1;
+      for (const int index : {a, b, d, a, d, c}) indices.push_back(index);
+    }
+  }
+  Json entity = Entity(time, "terrain");
+  entity["triangles"].push_back(Json{{"pose", Pose(Vector(0, 0, 0), Identity())},
+                                     {"points", std::move(points)},
+                                     {"color", Color(0.45, 0.5, 0.35, 1.0)},
+                                     {"colors", Json::array()},
+                                     {"indices", std::move(indices)}});
+  return entity;
 }
 
 }  // namespace
@@ -168,8 +220,10 @@ Json SceneUpdate(const results::StoredScenario& scenario, const catalog::ActorCa
                  uint64_t time) {
   const results::RequestView view = results::ViewOfRequest(scenario.request);
   Json entities = Json::array();
+  const std::optional<terrain::Landscape> ground = GroundOf(view);
+  if (ground) entities.push_back(TerrainEntity(*ground, time));
   AddStartAndGoal(view, scenario.request, time, &entities);
-  AddObstacles(view, catalog, time, &entities);
+  AddObstacles(view, catalog, ground ? &*ground : nullptr, time, &entities);
   Json reference = Json::array();
   for (const protocol::Point& point : scenario.result.regret.reference_path) {
     reference.push_back(Vector(point.x, point.y, point.z));

@@ -39,11 +39,13 @@ Json VehiclePose(const results::TrajectoryRow& row);
 /// asg.VehicleOdometry at `row`: position [m], speed [m/s], roll, pitch, yaw [deg], body twist.
 Json VehicleOdometry(const results::TrajectoryRow& row);
 
-/// foxglove.SceneUpdate of the whole scene at `time` [ns], one entity each: "goal" (a sphere of
+/// foxglove.SceneUpdate of the whole scene at `time` [ns], one entity each: "terrain" (the
+/// request's landscape as a triangle list, at most 32 cells a side; left out when the landscape
+/// does not decode), "goal" (a sphere of
 /// the goal radius), "start" (an arrow at the start pose), "reference_path" and "driven_path"
-/// (line strips), and "actor_<entry>_<instance>" per obstacle (a cylinder of its class's
-/// collision radius and nominal height times its scale, in its class's colour, from `catalog`;
-/// a 0.5 m by 1 m grey one for a class it does not know or without a catalog).
+/// (line strips), and "actor_<entry>_<instance>" per obstacle (a cylinder on the ground of its
+/// class's collision radius and nominal height times its scale, in its class's colour, from
+/// `catalog`; a 0.5 m by 1 m grey one for a class it does not know or without a catalog).
 Json SceneUpdate(const results::StoredScenario& scenario, const catalog::ActorCatalog* catalog,
                  uint64_t time);
 

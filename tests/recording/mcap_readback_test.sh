@@ -39,7 +39,8 @@ cat > "$work/batch.json" <<'JSON'
               "vehicle_idling_timeout_period": 5,
               "vehicle_start_location": {"x": 10, "y": 10, "z": 0}, "vehicle_start_yaw": 45,
               "vehicle_goal_location": {"x": 50, "y": 50, "z": 0}, "goal_radius": 5,
-              "scene_description": {"landscape": {"nominal_size": 60}}},
+              "scene_description": {"landscape": {"nominal_size": 60, "relief": [
+                {"type": "hill", "x": 35, "y": 25, "radius": 10, "height": 2}]}}},
  "scenarios": [{"goal_radius": -1}],
  "generate": {"count": 2, "actors": [{"path_name": "tree", "count": 6, "x": [0, 60], "y": [0, 60]},
                                      {"path_name": "rock", "count": 3, "x": [0, 60], "y": [0, 60]}],

@@ -103,6 +103,32 @@ TEST(RunRecordingTest, SceneHasStartGoalPathsAndEachObstacle) {
   EXPECT_EQ(scene["entities"][4]["lines"][0]["points"].size(), 3u);
 }
 
+TEST(RunRecordingTest, TheTerrainIsATriangleGridWithItsReliefAndObstaclesStandOnIt) {
+  results::ScenarioRecord record = ThreeSampleRun();
+  record.request["scene_description"]["landscape"] = json::Json::parse(
+      R"({"nominal_size": 60.0, "subdivisions": 6, "border": 0.0,
+          "relief": [{"type": "hill", "x": 30.0, "y": 20.0, "radius": 10.0, "height": 3.0}]})");
+  const json::Json scene = SceneUpdate(StoredScenarioOf(record), nullptr, 0);
+  const json::Json& terrain = scene["entities"][0];
+  ASSERT_EQ(terrain["id"], "terrain");
+  const json::Json& triangles = terrain["triangles"][0];
+  EXPECT_EQ(triangles["points"].size(), 33u * 33u);  // 32 cells a side over 64
+  EXPECT_EQ(triangles["indices"].size(), 32u * 32u * 6);
+  // The highest vertex is next to the hill's top (30, 20), nearly 3 m up; the tree there stands
+  // on the hill's top (within the landscape's 0.94 m grid), its 2 m cylinder (scale 2) centred
+  // 1 m above it.
+  json::Json top = triangles["points"][0];
+  for (const json::Json& point : triangles["points"]) {
+    if (point["z"].get<double>() > top["z"].get<double>()) top = point;
+  }
+  EXPECT_NEAR(top["x"].get<double>(), 30.0, 1.9);
+  EXPECT_NEAR(top["y"].get<double>(), 20.0, 1.9);
+  EXPECT_GT(top["z"].get<double>(), 2.5);
+  EXPECT_LE(top["z"].get<double>(), 3.0);
+  const json::Json& tree = scene["entities"][3]["cylinders"][0];
+  EXPECT_NEAR(tree["pose"]["position"]["z"].get<double>(), 3.0 + 1.0, 0.05);
+}
+
 TEST(RunRecordingTest, EverySchemaIsEmbeddedUnderItsTitle) {
   for (const RecordingChannel& channel : kRecordingChannels) {
     const std::string_view text = RecordingSchema(channel.schema);
