@@ -56,7 +56,7 @@ bool WriteRunRecording(const results::ScenarioRecord& record, const fs::path& fo
     return false;
   }
   results::WriteFileUnsynced(folder / kRecordingFileName,
-                             RecordRun(StoredScenarioOf(record), catalog));
+                             RecordRun(results::StoredScenarioOf(record), catalog));
   return true;
 }
 

@@ -9,7 +9,6 @@
 #include "protocol/messages.h"
 #include "recording/recording_schemas.h"
 #include "recording/run_messages.h"
-#include "results/trajectory_csv.h"
 
 namespace asg::recording {
 
@@ -42,17 +41,6 @@ std::string_view RecordingSchema(std::string_view name) {
     }
   }
   return {};
-}
-
-results::StoredScenario StoredScenarioOf(const results::ScenarioRecord& record) {
-  results::StoredScenario stored;
-  stored.result = record.result;
-  stored.request = record.request;
-  stored.trajectory.reserve(record.trajectory.size());
-  for (const protocol::OdometryWithoutCovariance& sample : record.trajectory) {
-    stored.trajectory.push_back(results::TrajectoryRowOf(sample));
-  }
-  return stored;
 }
 
 std::string RecordRun(const results::StoredScenario& scenario, const catalog::ActorCatalog* catalog,

@@ -37,11 +37,6 @@ inline constexpr std::string_view kScenarioMetadataName = "scenario";
 /// when there is none of that name.
 std::string_view RecordingSchema(std::string_view name);
 
-/// The scenario folder `record` is written as, as results::ReadScenarioFolder reads it back
-/// (result, request, trajectory rows; no timing, captures or node files): for recording a run
-/// before its folder exists, with the bytes an export of the folder gives.
-results::StoredScenario StoredScenarioOf(const results::ScenarioRecord& record);
-
 /// The MCAP bytes of the run `scenario` (a done scenario with a trajectory, ASG_CHECK): one /tf,
 /// /vehicle/pose and /vehicle/odometry message per trajectory sample at its time, the /scene at
 /// the first sample's time, the /events termination and its /log line at the end of the run

@@ -68,9 +68,9 @@ TEST(RunMessagesTest, OdometryHasSpeedAndTheSampleInItsUnits) {
   EXPECT_EQ(transform["child_frame_id"], "base_link");
 }
 
-TEST(RunRecordingTest, RecordedFromARecordAsFromItsFolder) {
+TEST(RunRecordingTest, RecordedFromARecordAsFromItsFolderAndTheSameEachTime) {
   const results::ScenarioRecord record = ThreeSampleRun();
-  const results::StoredScenario stored = StoredScenarioOf(record);
+  const results::StoredScenario stored = results::StoredScenarioOf(record);
   // The rows trajectory.csv reads back as.
   const auto rows = results::TrajectoryFromCsv(results::TrajectoryToCsv(record.trajectory), "t");
   ASSERT_EQ(stored.trajectory.size(), rows.size());
@@ -80,7 +80,7 @@ TEST(RunRecordingTest, RecordedFromARecordAsFromItsFolder) {
   }
   const std::string bytes = RecordRun(stored, nullptr);
   EXPECT_EQ(bytes.substr(0, 8), kMcapMagic);
-  EXPECT_EQ(bytes, RecordRun(StoredScenarioOf(record), nullptr));  // deterministic
+  EXPECT_EQ(bytes, RecordRun(results::StoredScenarioOf(record), nullptr));  // deterministic
   // The 64-bit seed and the topics are in the file as written.
   EXPECT_NE(bytes.find("18446744073709551615"), std::string::npos);
   for (const RecordingChannel& channel : kRecordingChannels) {
@@ -89,7 +89,7 @@ TEST(RunRecordingTest, RecordedFromARecordAsFromItsFolder) {
 }
 
 TEST(RunRecordingTest, SceneHasStartGoalPathsAndEachObstacle) {
-  const results::StoredScenario stored = StoredScenarioOf(ThreeSampleRun());
+  const results::StoredScenario stored = results::StoredScenarioOf(ThreeSampleRun());
   const json::Json scene = SceneUpdate(stored, nullptr, 0);
   std::vector<std::string> ids;
   for (const json::Json& entity : scene["entities"]) ids.push_back(entity["id"]);
@@ -108,7 +108,7 @@ TEST(RunRecordingTest, TheTerrainIsATriangleGridWithItsReliefAndObstaclesStandOn
   record.request["scene_description"]["landscape"] = json::Json::parse(
       R"({"nominal_size": 60.0, "subdivisions": 6, "border": 0.0,
           "relief": [{"type": "hill", "x": 30.0, "y": 20.0, "radius": 10.0, "height": 3.0}]})");
-  const json::Json scene = SceneUpdate(StoredScenarioOf(record), nullptr, 0);
+  const json::Json scene = SceneUpdate(results::StoredScenarioOf(record), nullptr, 0);
   const json::Json& terrain = scene["entities"][0];
   ASSERT_EQ(terrain["id"], "terrain");
   const json::Json& triangles = terrain["triangles"][0];
