@@ -1,11 +1,12 @@
 // MCAP writer: records are built field by field in little-endian order, each framed as
-// <opcode><uint64 content length><content>; offsets and CRCs are those of the bytes in file_.
+// <opcode><uint64 content length><content>; offsets and CRCs (CRC-32, computed here) are those of
+// the bytes in file_.
 #include "recording/mcap_writer.h"
 
-#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 
 #include "core/check.h"
 
@@ -53,10 +54,24 @@ void PutRecord(std::string& out, McapOpcode opcode, std::string_view content) {
   out.append(content);
 }
 
+/// The CRC-32 lookup table (IEEE 802.3, reflected polynomial 0xEDB88320), one entry per byte.
+constexpr std::array<uint32_t, 256> kCrcTable = [] {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t n = 0; n < 256; ++n) {
+    uint32_t c = n;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[n] = c;
+  }
+  return table;
+}();
+
+/// The CRC-32 MCAP uses (zlib's and PNG's): reflected, initial and final value 0xFFFFFFFF.
 uint32_t Crc32(std::string_view bytes) {
-  return static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0),
-                                     reinterpret_cast<const Bytef*>(bytes.data()),
-                                     static_cast<uInt>(bytes.size())));
+  uint32_t crc = 0xFFFFFFFFu;
+  for (const char byte : bytes) {
+    crc = kCrcTable[(crc ^ static_cast<uint8_t>(byte)) & 0xFF] ^ (crc >> 8);
+  }
+  return crc ^ 0xFFFFFFFFu;
 }
 
 /// `records` compressed with zstd at `level`.

@@ -2,7 +2,6 @@
 #include "recording/mcap_writer.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -40,10 +39,18 @@ std::vector<Record> Records(std::string_view bytes, size_t begin, size_t end) {
   return records;
 }
 
+/// CRC-32 computed bit by bit (the reflected polynomial 0xEDB88320), independently of the writer's
+/// table.
 uint32_t Crc(std::string_view bytes) {
-  return static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+  uint32_t crc = 0xFFFFFFFFu;
+  for (const char byte : bytes) {
+    crc ^= static_cast<uint8_t>(byte);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
 }
+
+TEST(McapCrcTest, ReferenceCrcOfTheCheckString) { EXPECT_EQ(Crc("123456789"), 0xCBF43926u); }
 
 std::string TwoChannelFile(McapCompression compression, size_t chunk_size) {
   McapWriterSettings settings;
