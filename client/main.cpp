@@ -1,5 +1,5 @@
 // asg-client: runs a batch of scenarios on a pool of asg-worker processes, finds the distinct
-// failures of a finished one again, or replays its top failures.
+// failures of a finished one again, replays its top failures, or exports recordings of its runs.
 #include <unistd.h>
 
 #include <filesystem>
@@ -22,6 +22,7 @@
 #include "core/open_files.h"
 #include "protocol/node_messages.h"
 #include "protocol/worker_protocol_schema.h"
+#include "recording/export.h"
 #include "report/report.h"
 
 namespace {
@@ -75,6 +76,38 @@ int RunFailures(const asg::client::ClientCommand& command, std::ostream& out, st
   } catch (const std::exception& error) {
     err << "asg-client: " << error.what() << "\n";
     return kExitSomeFailed;
+  }
+  return 0;
+}
+
+/// `asg-client export mcap DIR [--out FILE]`: the recordings of DIR's runs, one line each.
+/// Returns the exit code: 0 written, 2 a folder that cannot be recorded or a file not written.
+int RunExport(const asg::client::ClientCommand& command, std::ostream& out, std::ostream& err) {
+  if (!command.export_out.empty() && !asg::recording::IsScenarioFolder(command.export_dir)) {
+    err << "asg-client: --out names one file: give a scenario folder (DIR/scenario_NNNN), or "
+           "leave --out out to record every scenario of a batch into its folder\n";
+    return asg::client::kExitUsage;
+  }
+  // Without a readable catalog obstacles keep a default size and colour.
+  std::optional<asg::catalog::ActorCatalog> catalog;
+  std::error_code ignored;
+  if (!command.catalog.empty() && std::filesystem::exists(command.catalog, ignored)) {
+    try {
+      catalog = asg::catalog::ActorCatalog::FromFile(command.catalog.string());
+    } catch (const asg::catalog::CatalogError& error) {
+      err << "asg-client: " << error.what() << "\n";
+      return asg::client::kExitUsage;
+    }
+  }
+  try {
+    const asg::recording::ExportSummary summary = asg::recording::ExportFolder(
+        command.export_dir, command.export_out, catalog ? &*catalog : nullptr, out);
+    out << summary.written << " recording(s), " << summary.bytes << " bytes";
+    if (summary.skipped > 0) out << ", " << summary.skipped << " scenario(s) skipped (not run)";
+    out << "\n";
+  } catch (const asg::recording::RecordingError& error) {
+    err << "asg-client: " << error.what() << "\n";
+    return asg::client::kExitUsage;
   }
   return 0;
 }
@@ -222,6 +255,7 @@ int main(int argc, char** argv) {
   }
   if (command.mode == ClientCommand::Mode::kReport) return RunReport(command);
   if (command.mode == ClientCommand::Mode::kImport) return RunImport(command);
+  if (command.mode == ClientCommand::Mode::kExport) return RunExport(command, std::cout, std::cerr);
   if (command.mode == ClientCommand::Mode::kFailures) {
     return RunFailures(command, std::cout, std::cerr);
   }

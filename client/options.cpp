@@ -30,6 +30,7 @@ constexpr const char* kUsage = R"(Usage:
   asg-client schema [batch | nodes | worker]
   asg-client report DIR
   asg-client failures DIR [--catalog FILE]
+  asg-client export mcap DIR [--out FILE] [--catalog FILE]
   asg-client replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K] [--captures]
                     [--workers N] [...]
   asg-client --version | --help
@@ -87,6 +88,8 @@ new batch NEW_DIR/replay_batch.json run like `run`; NEW_DIR/replay.json maps eac
 the one it replays. --captures adds an annotated ortho aerial to every run and draws
 NEW_DIR/family_trees.png: one row per top scenario, its search ancestry oldest on the left.
 
+export mcap writes the MCAP recording of a finished run (see asg-client export --help).
+
 failures finds the distinct failures of DIR again from its folders alone and rewrites
 failures.csv, failures.json, the failure_ids and the failures page (see asg-client failures
 --help).
@@ -137,6 +140,29 @@ used), else <executable's folder>/../share/asg-farm/actors.json.
 Exit codes: 0 written; 1 a file of DIR cannot be read, judged or written (the error names it);
 2 usage: DIR is not a batch folder or holds a symbolic link (named), or the catalog cannot be
 read.
+
+Options)";
+
+constexpr const char* kExportUsage = R"(Usage:
+  asg-client export mcap DIR/scenario_NNNN [--out FILE] [--catalog FILE]
+  asg-client export mcap DIR [--catalog FILE]
+
+Writes the MCAP recording of a finished run from its scenario folder alone (request.json,
+result.json, trajectory.csv): the vehicle's transform (/tf), pose (/vehicle/pose) and odometry
+(/vehicle/odometry) at every trajectory sample, the scene (/scene: terrain, start, goal,
+obstacles, reference and driven paths), the termination (/events, /log) and a metadata record of the
+scenario, in Foxglove's well-known JSON schemas, chunks compressed with zstd, indexed and
+summarised so that a viewer (Foxglove, Lichtblick) seeks without reading the whole file
+(docs/recordings.md). The recording goes to --out FILE, else DIR/scenario_NNNN/run.mcap. DIR, a
+batch folder: every scenario of it that ran is recorded into its folder's run.mcap (the others
+are skipped and named). Each file is written atomically: a temporary file renamed into place.
+
+Obstacles are drawn with the sizes and colours of the actor catalog: --catalog FILE, else
+<executable's folder>/../share/asg-farm/actors.json.
+
+Exit codes: 0 written; 2 usage, or a folder that cannot be recorded (no trajectory.csv, a
+scenario that failed or was invalid before running, not a scenario or batch folder) or a file
+that cannot be written (the error names the file).
 
 Options)";
 
@@ -252,10 +278,11 @@ po::options_description PositionalOptions() {
   // clang-format off
   positional_options.add_options()
     ("command", po::value<std::string>(),
-     "the command: run, check, import, schema, report, failures or replay")
+     "the command: run, check, import, schema, report, failures, export or replay")
     ("batch", po::value<std::string>(),
      "the batch file (run, check), the requests (import) or the batch folder (report, failures, "
-     "replay)");
+     "replay); export: the format")
+    ("target", po::value<std::string>(), "export: the scenario or batch folder");
   // clang-format on
   return positional_options;
 }
@@ -266,7 +293,7 @@ po::variables_map ParseValues(int argc, const char* const argv[],
   po::options_description all_options;
   all_options.add(options).add(PositionalOptions());
   po::positional_options_description positional;
-  positional.add("command", 1).add("batch", 1);
+  positional.add("command", 1).add("batch", 1).add("target", 1);
   po::variables_map values;
   try {
     po::store(po::command_line_parser(argc, argv).options(all_options).positional(positional).run(),
@@ -321,6 +348,38 @@ std::string FailuresHelp() {
   // clang-format off
   options.add_options()
     ("catalog", po::value<std::string>(), "the actor catalog the scenes' actors are classed by "
+     "(default: the one next to asg-client)")
+    ("help,h", "print this help and exit");
+  // clang-format on
+  std::ostringstream help;
+  help << options;
+  return help.str();
+}
+
+/// `export mcap DIR [--out FILE]`: the catalog is --catalog, else the one next to asg-client.
+ClientCommand ExportCommand(const po::variables_map& values,
+                            const std::filesystem::path& self_path) {
+  if (values["batch"].as<std::string>() != "mcap") {
+    throw UsageError("export \"" + values["batch"].as<std::string>() +
+                     "\": expected the format mcap");
+  }
+  if (!values.count("target")) throw UsageError("export mcap needs a scenario or batch folder DIR");
+  ClientCommand command;
+  command.mode = ClientCommand::Mode::kExport;
+  command.export_dir = values["target"].as<std::string>();
+  if (values.count("out")) command.export_out = values["out"].as<std::string>();
+  command.catalog = CatalogOption(values, self_path);
+  return command;
+}
+
+/// `export --help`: the command's own usage and its options.
+std::string ExportHelp() {
+  po::options_description options(kExportUsage);
+  // clang-format off
+  options.add_options()
+    ("out,o", po::value<std::string>(), "the recording's file (a scenario folder only; default: "
+     "DIR/run.mcap)")
+    ("catalog", po::value<std::string>(), "the actor catalog obstacles are drawn with "
      "(default: the one next to asg-client)")
     ("help,h", "print this help and exit");
   // clang-format on
@@ -487,7 +546,9 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
   if (values.count("help")) {
     std::ostringstream help;
     help << options;
-    command.text = name == "failures" ? FailuresHelp() : help.str();
+    command.text = name == "failures" ? FailuresHelp()
+                   : name == "export" ? ExportHelp()
+                                      : help.str();
     return command;
   }
   if (values.count("version")) {
@@ -496,12 +557,19 @@ ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
     return command;
   }
   if (name != "run" && name != "check" && name != "import" && name != "schema" &&
-      name != "report" && name != "failures" && name != "replay") {
+      name != "report" && name != "failures" && name != "replay" && name != "export") {
     throw UsageError(
         "expected the command \"run\", \"check\", \"import\", \"schema\", \"report\", "
-        "\"failures\" or \"replay\"");
+        "\"failures\", \"export\" or \"replay\"");
+  }
+  if (name != "export" && values.count("target")) {
+    throw UsageError("unexpected argument \"" + values["target"].as<std::string>() + "\"");
   }
   if (name == "schema") return SchemaCommand(values);
+  if (name == "export" && !values.count("batch")) {
+    throw UsageError("export needs a format: export mcap DIR");
+  }
+  if (name == "export") return ExportCommand(values, self_path);
   if (!values.count("batch")) {
     throw UsageError(name == "replay" || name == "report" || name == "failures"
                          ? name + " needs a batch folder DIR"

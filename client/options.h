@@ -29,6 +29,7 @@ struct ClientCommand {
     kReport,    ///< rebuild the HTML report of the batch folder report_dir
     kFailures,  ///< find the distinct failures of the batch folder report_dir again
     kImport,    ///< convert the AutoSceneGen-form requests of batch_file to import_out
+    kExport,    ///< write the MCAP recordings of export_dir (a scenario or batch folder)
   };
   Mode mode = Mode::kHelp;
   std::string text;                  ///< help or version text
@@ -41,19 +42,22 @@ struct ClientCommand {
   /// workers' executable (run with workers) or next to asg-client (check); empty: no check.
   /// kFailures: the catalog failures are judged with, --catalog or the one next to asg-client.
   std::filesystem::path catalog;
+  std::filesystem::path export_dir;  ///< kExport: the scenario folder or batch folder
+  std::filesystem::path export_out;  ///< kExport: --out FILE (a scenario folder only); empty:
+                                     ///< run.mcap in each scenario folder
   ReplaySettings replay;  ///< kReplay: the source folder, --top or --top-runs, --runs, --captures
   FarmSettings settings;
 };
 
 /// Parses argv: `run BATCH --out DIR ...`, `check BATCH`, `import FILE [--out OUT.json]`,
-/// `schema`, `report DIR`, `failures DIR [--catalog FILE]` or `replay DIR --out NEW_DIR [--top N |
-/// --top-runs N] [--runs K]
+/// `schema`, `report DIR`, `failures DIR [--catalog FILE]`, `export mcap DIR [--out FILE]
+/// [--catalog FILE]` or `replay DIR --out NEW_DIR [--top N | --top-runs N] [--runs K]
 /// [--captures] ...` (the farm options are the same for run and replay). `failures --help` is
-/// the failures command's own help. No arguments at all is a UsageError whose message holds the
-/// usage lines. `self_path` is this
-/// executable's path (the worker is looked for next to it). The token comes from --token, else from
-/// the environment variable ASG_TOKEN; listening on an address other than loopback requires one.
-/// Throws UsageError naming the problem.
+/// the failures command's own help, `export --help` the export command's. No arguments at all is a
+/// UsageError whose message holds the usage lines. `self_path` is this executable's path (the
+/// worker is looked for next to it). The token comes from --token, else from the environment
+/// variable ASG_TOKEN; listening on an address other than loopback requires one. Throws UsageError
+/// naming the problem.
 ClientCommand ParseClientCommandLine(int argc, const char* const argv[],
                                      const std::filesystem::path& self_path);
 

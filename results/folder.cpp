@@ -277,6 +277,17 @@ std::vector<std::string> FilesUnder(const fs::path& folder) {
 
 }  // namespace
 
+StoredScenario StoredScenarioOf(const ScenarioRecord& record) {
+  StoredScenario stored;
+  stored.result = record.result;
+  stored.request = record.request;
+  stored.trajectory.reserve(record.trajectory.size());
+  for (const protocol::OdometryWithoutCovariance& sample : record.trajectory) {
+    stored.trajectory.push_back(TrajectoryRowOf(sample));
+  }
+  return stored;
+}
+
 StoredScenario ReadScenarioFolder(const fs::path& folder) {
   StoredScenario stored;
   const fs::path result_file = folder / "result.json";

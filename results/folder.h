@@ -135,6 +135,11 @@ struct StoredScenario {
 /// read or parsed.
 StoredScenario ReadScenarioFolder(const std::filesystem::path& folder);
 
+/// The folder `record` is written as, as ReadScenarioFolder reads it back: its result, request
+/// and trajectory rows (TrajectoryRowOf; no timing, captures or node files), for a caller that
+/// holds the record and must see what a reader of the folder would.
+StoredScenario StoredScenarioOf(const ScenarioRecord& record);
+
 /// Removes leftover staging folders (".scenario_*.tmp-*" and ".scenario_*.old.tmp-*") of an
 /// interrupted run from `batch_dir`; returns how many were removed.
 size_t RemoveStagingFolders(const std::filesystem::path& batch_dir);

@@ -7,13 +7,19 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config git ca-certificates
   libboost1.81-dev libboost-program-options1.81-dev libboost-filesystem1.81-dev
-  nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev libdeflate-dev
+  nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev libdeflate-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libembree-dev libbullet-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   python3 python3-jsonschema clang-format chromium
   slurm-wlm munge
 )
+# Node.js and npm for the tests that read recordings back with npm packages
+# (tests/recording/npm/): Debian's, unless a node with its npm is already installed (NodeSource's
+# nodejs bundles npm and conflicts with Debian's npm package).
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -115,6 +115,13 @@ struct BatchRegretSettings {
 };
 ASG_DECLARE_JSON(BatchRegretSettings);
 
+/// The batch's top-level "record": the recordings each run's folder gets (docs/recordings.md).
+struct BatchRecordSettings {
+  bool mcap = false;  ///< "mcap": write scenario_NNNN/run.mcap, the run's MCAP recording
+  bool operator==(const BatchRecordSettings&) const = default;
+};
+ASG_DECLARE_JSON(BatchRecordSettings);
+
 /// Client settings of a batch beside its scenarios, for the orchestrator.
 struct BatchSettings {
   std::string name;                   ///< "name", or the file's stem when absent
@@ -124,6 +131,7 @@ struct BatchSettings {
   double scenario_timeout_s = 300.0;  ///< "scenario_timeout_s": [s] wall-clock cap per try, > 0
   BatchFailureSettings failures;      ///< "failures", decoded strictly
   BatchRegretSettings regret;         ///< "regret", decoded strictly
+  BatchRecordSettings record;         ///< "record", decoded strictly
 };
 
 /// Whether a planned scenario can be sent to a worker.

@@ -155,6 +155,16 @@ struct Schema<client::BatchFailureSettings> {
 };
 
 template <>
+struct Schema<client::BatchRecordSettings> {
+  static constexpr const char* kName = "BatchRecord";
+  static constexpr const Wording* kWording = &client::kBatchWording;
+  template <class V, class M>
+  static void Fields(V& v, M& m) {
+    v.Optional("mcap", m.mcap);
+  }
+};
+
+template <>
 struct Schema<client::BatchRegretSettings> {
   static constexpr const char* kName = "BatchRegret";
   static constexpr const Wording* kWording = &client::kBatchWording;
@@ -199,6 +209,7 @@ struct Schema<client::BatchFile> {
     v.Optional("vehicle_nodes", m.settings.vehicle_nodes);
     v.Optional("failures", m.settings.failures);
     v.Optional("regret", m.settings.regret);
+    v.Optional("record", m.settings.record);
     v.Optional("max_attempts", m.settings.max_attempts, Between(1, 1000));
     v.Optional("scenario_timeout_s", m.settings.scenario_timeout_s, kPositive);
     v.Optional("units", m.units,
@@ -232,6 +243,7 @@ namespace asg::client {
 ASG_DEFINE_JSON(BatchNodeSettings)
 ASG_DEFINE_JSON(BatchFailureSettings)
 ASG_DEFINE_JSON(BatchRegretSettings)
+ASG_DEFINE_JSON(BatchRecordSettings)
 ASG_DEFINE_JSON(BatchFile)
 
 BatchFile DecodeBatchFile(const Json& root, const std::string& origin) {

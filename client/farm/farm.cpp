@@ -4,12 +4,14 @@
 #include "client/farm/farm.h"
 
 #include <csignal>
+#include <memory>
 #include <ostream>
 #include <utility>
 
 #include "client/farm/farm_run.h"
 #include "client/farm/output_folder.h"
 #include "protocol/endpoint.h"
+#include "recording/export.h"
 #include "report/report.h"
 
 namespace asg::client {
@@ -43,6 +45,24 @@ std::string ConnectHost(const std::string& listen_host, LauncherKind launcher) {
     if (const std::string host = protocol::FirstNonLoopbackAddress(); !host.empty()) return host;
   }
   return listen_host == "::" ? "[::1]" : "127.0.0.1";
+}
+
+/// With the batch's record.mcap, the result writer's hook that records every run into its folder
+/// (run.mcap), obstacles drawn with the workers' catalog (default shapes when it cannot be read);
+/// else none.
+StageHook RecordingHook(const Batch& batch, const FarmSettings& settings) {
+  if (!batch.settings.record.mcap) return {};
+  // Shared by the copies of the hook the writer's threads hold.
+  std::shared_ptr<const catalog::ActorCatalog> actors;
+  try {
+    actors = std::make_shared<catalog::ActorCatalog>(
+        catalog::ActorCatalog::FromFile(settings.catalog.string()));
+  } catch (const catalog::CatalogError&) {
+    actors = nullptr;
+  }
+  return [actors](const results::ScenarioRecord& record, const std::filesystem::path& staged) {
+    recording::WriteRunRecording(record, staged, actors.get());
+  };
 }
 
 /// "batch "demo" from demo.json: 10 scenarios (1 invalid) and a ga search of 40, results in DIR"
@@ -103,7 +123,7 @@ void Prepare(FarmRun& run, const FeedMaker& make_feed) {
     logger.Info("moved staged node files into " + std::to_string(moved) + " scenario folders");
   }
   run.nodes.emplace(NodeSettingsFor(batch, settings), &node_files, &logger);
-  run.writer.emplace(settings.out_dir, &node_files);
+  run.writer.emplace(settings.out_dir, &node_files, RecordingHook(batch, settings));
   ProgressSettings progress;
   progress.enabled = !settings.quiet;
   progress.live = settings.live_progress;

@@ -11,8 +11,12 @@
 
 namespace asg::client {
 
-ResultWriter::ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files)
-    : batch_dir_(std::move(batch_dir)), node_files_(node_files), thread_([this] { Loop(); }) {}
+ResultWriter::ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files,
+                           StageHook stage_hook)
+    : batch_dir_(std::move(batch_dir)),
+      node_files_(node_files),
+      stage_hook_(std::move(stage_hook)),
+      thread_([this] { Loop(); }) {}
 
 ResultWriter::~ResultWriter() {
   {
@@ -94,9 +98,12 @@ std::string ResultWriter::WriteGroup(const std::vector<Entry>& group) {
       try {
         folders[i] = results::StageScenarioFolder(
             entry.folder.empty() ? batch_dir_ : entry.folder.parent_path(), entry.record);
+        if (stage_hook_) stage_hook_(entry.record, folders[i]);
       } catch (const std::exception& error) {
         errors[i] =
             "scenario " + std::to_string(entry.record.result.scenario_number) + ": " + error.what();
+        std::error_code ignored;  // a folder staged before the hook failed does not stay
+        if (!folders[i].empty()) std::filesystem::remove_all(folders[i], ignored);
       }
     }
   };

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -24,13 +25,21 @@
 
 namespace asg::client {
 
+/// Adds files to a record's staged folder (`staged`), once its own files are written and before
+/// the folder is made durable and renamed into place (e.g. a recording of the run). Called on the
+/// writer's threads, two at once for a large group, so it must be thread-safe; an exception fails
+/// the record's write as a file error does.
+using StageHook =
+    std::function<void(const results::ScenarioRecord& record, const std::filesystem::path& staged)>;
+
 /// A background writer of ScenarioRecords into one batch folder. Thread-safe.
 class ResultWriter {
  public:
   /// Starts the writer thread for `batch_dir`. With `node_files` (which must outlive the
   /// writer), every folder is written through NodeFileStore::PublishScenario so that vehicle
-  /// nodes' files are kept and moved in.
-  explicit ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files = nullptr);
+  /// nodes' files are kept and moved in. `stage_hook`, when set, is called for every folder.
+  explicit ResultWriter(std::filesystem::path batch_dir, NodeFileStore* node_files = nullptr,
+                        StageHook stage_hook = {});
   /// Writes what is queued, then stops.
   ~ResultWriter();
   ResultWriter(const ResultWriter&) = delete;
@@ -75,6 +84,7 @@ class ResultWriter {
 
   std::filesystem::path batch_dir_;
   NodeFileStore* node_files_;
+  StageHook stage_hook_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Entry> queue_;

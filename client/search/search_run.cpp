@@ -48,18 +48,6 @@ std::optional<FailureReader> MakeFailureReader(const std::filesystem::path& cata
   return FailureReader(catalog);
 }
 
-/// The record `written` as its folder would read back: its result, request and trajectory.
-results::StoredScenario AsStored(const results::ScenarioRecord& written) {
-  results::StoredScenario stored;
-  stored.result = written.result;
-  stored.request = written.request;
-  stored.trajectory.reserve(written.trajectory.size());
-  for (const protocol::OdometryWithoutCovariance& sample : written.trajectory) {
-    stored.trajectory.push_back(results::TrajectoryRowOf(sample));
-  }
-  return stored;
-}
-
 std::unique_ptr<search::Strategy> MakeSearchStrategy(const SearchSpec& spec,
                                                      GeneratorLink* generator) {
   if (spec.strategy == kExternalStrategy) {
@@ -159,8 +147,8 @@ void SearchRun::Judge(Generation& generation, const results::ScenarioResult& res
   const std::filesystem::path folder =
       results::ScenarioFolder(context_.out_dir, result.scenario_number);
   try {
-    const results::StoredScenario stored =
-        written != nullptr ? AsStored(*written) : results::ReadScenarioFolder(folder);
+    const results::StoredScenario stored = written != nullptr ? results::StoredScenarioOf(*written)
+                                                              : results::ReadScenarioFolder(folder);
     std::optional<failures::Failure> failure = failure_reader_->Describe(stored, folder, threshold);
     if (failure) generation.failures.emplace(result.scenario_number, std::move(*failure));
   } catch (const std::exception& error) {

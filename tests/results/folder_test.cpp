@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "results/files.h"
 #include "tests/file_size_limit.h"
@@ -183,6 +184,26 @@ TEST(ReadScenarioFolderTest, ReadsBackEveryFileOfAWrittenFolder) {
   EXPECT_EQ(bare.request_text, "");
   EXPECT_TRUE(bare.trajectory.empty());
   EXPECT_TRUE(bare.captures.empty());
+}
+
+TEST(StoredScenarioOfTest, HoldsWhatTheWrittenFolderReadsBackAs) {
+  testutil::TempDir dir;
+  ScenarioRecord record = SampleRecord(8);
+  record.trajectory[0].pose.orientation = {0.0, 0.0, 0.38268343236508978, 0.92387953251128674};
+  record.trajectory[0].twist.linear = {0.1, 0.2, 0.30000000000000004};
+  record.captures.clear();
+  WriteScenarioFolder(dir.path(), record);
+  const StoredScenario read = ReadScenarioFolder(dir.path() / "scenario_0008");
+  const StoredScenario held = StoredScenarioOf(record);
+  EXPECT_EQ(held.result, read.result);
+  EXPECT_EQ(held.request, read.request);
+  ASSERT_EQ(held.trajectory.size(), 1u);
+  const TrajectoryRow& a = held.trajectory[0];
+  const TrajectoryRow& b = read.trajectory[0];
+  EXPECT_EQ(std::tie(a.t, a.x, a.y, a.z, a.roll, a.pitch, a.yaw, a.vx, a.vy, a.vz),
+            std::tie(b.t, b.x, b.y, b.z, b.roll, b.pitch, b.yaw, b.vx, b.vy, b.vz));
+  EXPECT_EQ(std::tie(a.wx, a.wy, a.wz, a.vx_world, a.vy_world, a.vz_world),
+            std::tie(b.wx, b.wy, b.wz, b.vx_world, b.vy_world, b.vz_world));
 }
 
 TEST(ReadScenarioFolderTest, NamesTheFileThatCannotBeRead) {
