@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config git ca-certificates
   libboost1.81-dev libboost-program-options1.81-dev libboost-filesystem1.81-dev
-  nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev libdeflate-dev libzstd-dev
+  nlohmann-json3-dev libeigen3-dev libstb-dev libtbb-dev zlib1g-dev libdeflate-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libembree-dev libbullet-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri

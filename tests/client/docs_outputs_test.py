@@ -135,8 +135,12 @@ def make_runs(folder):
     client(["run", folder / "my-batch.json", "--out", out / "batch", "--workers", "2", "-q"])
     # A run resumed with nothing left to do: summary.json's resumed_run.
     client(["run", folder / "my-batch.json", "--out", out / "batch", "--resume", "-q"])
-    client(["run", ROOT / "configs/batches/mixed.json", "--out", out / "mixed", "--workers", "2",
-            "-q", "--allow-invalid"])
+    # The mixed batch with its recordings: DIR/scenario_NNNN/run.mcap.
+    mixed = json.loads((ROOT / "configs/batches/mixed.json").read_text())
+    mixed["record"] = {"mcap": True}
+    (folder / "mixed.json").write_text(json.dumps(mixed))
+    client(["run", folder / "mixed.json", "--out", out / "mixed", "--workers", "2", "-q",
+            "--allow-invalid"])
     views = {"image_size": 32, "draw_annotations": True, "aerial_padding": [5],
              "ortho_aerial": True, "perspective_aerial": True, "front_aerial": True,
              "left_front_aerial": True, "left_aerial": True, "left_rear_aerial": True,
