@@ -75,6 +75,9 @@ void ClientHub::Accept(std::shared_ptr<protocol::Connection> connection) {
   }
   const int client_id = next_client_id_++;
   clients_[client_id] = connection;
+  Log(core::LogLevel::kInfo, "client " + std::to_string(client_id) + " connected over " +
+                                 std::string(connection->channel()) + " from " +
+                                 connection->peer());
   if (settings_.token.empty()) connection->MarkRegistered();
   std::weak_ptr<protocol::Connection> weak = connection;
   connection->SetFallbackHandler([this, weak, client_id](const protocol::Message& message) {
