@@ -67,8 +67,7 @@ std::string EndpointText(const Connection::Socket& socket) {
 
 }  // namespace
 
-std::shared_ptr<Connection> Connection::Create(Socket socket,
-                                               const ConnectionSettings& settings,
+std::shared_ptr<Connection> Connection::Create(Socket socket, const ConnectionSettings& settings,
                                                std::shared_ptr<ByteBudget> unregistered_budget) {
   return std::shared_ptr<Connection>(
       new Connection(std::move(socket), settings, std::move(unregistered_budget)));

@@ -51,8 +51,7 @@ std::string FirstNonLoopbackAddress();
 /// otherwise. Blocking; safe from any thread (it runs its own private io_context). The returned
 /// socket belongs to executor. Throws std::runtime_error naming the address and the cause.
 Connection::Socket ConnectSocket(const boost::asio::any_io_executor& executor,
-                                           std::string_view host_port,
-                                           std::chrono::milliseconds timeout);
+                                 std::string_view host_port, std::chrono::milliseconds timeout);
 
 /// ConnectSocket, then Connection::Create. The connection is not started: register its
 /// handlers, then call Start().

@@ -31,8 +31,8 @@ std::optional<std::string> CheckDirectory(const std::string& directory) {
     return directory + " is owned by user " + std::to_string(status.st_uid);
   }
   if ((status.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-    return directory + " is open to other users (mode " +
-           std::to_string(status.st_mode & 0777) + " decimal)";
+    return directory + " is open to other users (mode " + std::to_string(status.st_mode & 0777) +
+           " decimal)";
   }
   return std::nullopt;
 }

@@ -1,4 +1,5 @@
-// A server (TCP, or a Unix-domain socket) that accepts framed connections and hands each one to a callback.
+// A server (TCP, or a Unix-domain socket) that accepts framed connections and hands each one to a
+// callback.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

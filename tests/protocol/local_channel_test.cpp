@@ -33,8 +33,8 @@ class PingServer {
     if (!local_channel) return;
     path_ = LocalChannelPath({"127.0.0.1", tcp_->port()});
     EXPECT_EQ(PrepareLocalChannelPath(path_), std::nullopt);
-    local_ = std::make_unique<Server>(io_.context().get_executor(), path_, ConnectionSettings{},
-                                      answer);
+    local_ =
+        std::make_unique<Server>(io_.context().get_executor(), path_, ConnectionSettings{}, answer);
   }
   ~PingServer() {
     if (local_) local_->Stop();
@@ -102,9 +102,9 @@ TEST(LocalChannelTest, AUnixEndpointConnectsAndNamesItsPeer) {
                             std::string(kUnixEndpointPrefix) + offered.path(), seconds(2));
   EXPECT_EQ(connection->peer(), "unix:" + offered.path());
   connection->Close("done");
-  EXPECT_THROW(Connect(client_io.context().get_executor(), "unix:/nonexistent/asg.sock",
-                       seconds(2)),
-               std::runtime_error);
+  EXPECT_THROW(
+      Connect(client_io.context().get_executor(), "unix:/nonexistent/asg.sock", seconds(2)),
+      std::runtime_error);
 }
 
 TEST(LocalChannelTest, ASocketInUseIsRefusedAndStopRemovesIt) {

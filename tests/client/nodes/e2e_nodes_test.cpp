@@ -160,12 +160,11 @@ TEST(NodesEndToEnd, TheSameHostSocketAndTcpGiveIdenticalResults) {
     std::filesystem::create_directories(dir.path() / channel);
     Farm farm(dir.path() / channel, NodeBatch("channel", 2));
     ASSERT_FALSE(farm.endpoint().empty());
-    Child node(
-        "/usr/bin/env",
-        {"ASG_LOCAL_CHANNEL=" + std::string(channel == "unix" ? "on" : "off"),
-         Executable("asg-node-straight").string(), "--connect", farm.endpoint(), "--worker-id",
-         "1", "--name", "straight"},
-        dir.path() / (channel + "_node.txt"));
+    Child node("/usr/bin/env",
+               {"ASG_LOCAL_CHANNEL=" + std::string(channel == "unix" ? "on" : "off"),
+                Executable("asg-node-straight").string(), "--connect", farm.endpoint(),
+                "--worker-id", "1", "--name", "straight"},
+               dir.path() / (channel + "_node.txt"));
     ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
     ExpectAllSucceeded(farm.out(), 2);
     EXPECT_EQ(Result(farm.out(), 1)["counters"]["node_channel"], channel);

@@ -20,8 +20,7 @@ using testing::SmallRequest;
 /// What one asg-ctl call printed (stdout and stderr), `environment` ("NAME=VALUE") set for it.
 std::string Ctl(const std::string& environment, const std::vector<std::string>& arguments,
                 const std::filesystem::path& output) {
-  std::vector<std::string> command = {environment,
-                                      client::testing::Executable("asg-ctl").string()};
+  std::vector<std::string> command = {environment, client::testing::Executable("asg-ctl").string()};
   command.insert(command.end(), arguments.begin(), arguments.end());
   client::testing::Child ctl("/usr/bin/env", command, output);
   EXPECT_EQ(ctl.Wait(std::chrono::seconds(20)), 0) << ctl.Output();
@@ -31,13 +30,12 @@ std::string Ctl(const std::string& environment, const std::vector<std::string>& 
 /// The replies of a short asg-ctl session (load, step, read the vehicle) with `address`.
 std::string Session(const std::string& environment, const std::string& address,
                     const std::filesystem::path& dir) {
-  const std::string load =
-      json::Json{{"request", json::Json(SmallRequest(1))}}.dump();
+  const std::string load = json::Json{{"request", json::Json(SmallRequest(1))}}.dump();
   std::string replies;
   replies += Ctl(environment, {address, "LoadScenario", load}, dir / "load.txt");
   replies += Ctl(environment, {address, "StepSimulation", R"({"steps": 30})"}, dir / "step.txt");
-  replies += Ctl(environment, {address, "GetEntityState", R"({"entity": "vehicle"})"},
-                 dir / "state.txt");
+  replies +=
+      Ctl(environment, {address, "GetEntityState", R"({"entity": "vehicle"})"}, dir / "state.txt");
   return replies;
 }
 
