@@ -110,6 +110,16 @@ NodeServerSettings ChannelSettings(int64_t unix_channel) {
   return settings;
 }
 
+/// The arguments of the lock-step benchmarks: {take-over, spin [us], channel} for the io thread
+/// waking the ticking thread, the ticking thread reading itself without and with a 20 or 50 us
+/// spin, each over TCP (0) and the same-host Unix socket (1).
+void TakeOverSpinAndChannel(benchmark::internal::Benchmark* benchmark) {
+  for (const int64_t channel : {0, 1}) {
+    benchmark->Args({0, 0, channel});
+    for (const int64_t spin_us : {0, 20, 50}) benchmark->Args({1, spin_us, channel});
+  }
+}
+
 // state.range(0): 1 = the ticking thread takes the nodes' io context over and reads the replies
 // itself (as a worker's lock-step run does), 0 = it waits to be woken by the io thread.
 // state.range(1): --node-spin-us. state.range(2): 1 = the same-host Unix socket, 0 = TCP.
@@ -144,14 +154,7 @@ void BM_LockStepRoundTrip(benchmark::State& state) {
   driver.SetIo(nullptr);
 }
 BENCHMARK(BM_LockStepRoundTrip)
-    ->Args({0, 0, 0})
-    ->Args({1, 0, 0})
-    ->Args({1, 20, 0})
-    ->Args({1, 50, 0})
-    ->Args({0, 0, 1})
-    ->Args({1, 0, 1})
-    ->Args({1, 20, 1})
-    ->Args({1, 50, 1})
+    ->Apply(TakeOverSpinAndChannel)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
@@ -210,14 +213,7 @@ void BM_ReferenceWorkloadNodeSync(benchmark::State& state) {
 // Arg 1: the run's thread reads the node's replies itself (asg-worker); 0: it is woken for them.
 // Arg 2: --node-spin-us. Arg 3: 1 = the same-host Unix socket, 0 = TCP.
 BENCHMARK(BM_ReferenceWorkloadNodeSync)
-    ->Args({0, 0, 0})
-    ->Args({1, 0, 0})
-    ->Args({1, 20, 0})
-    ->Args({1, 50, 0})
-    ->Args({0, 0, 1})
-    ->Args({1, 0, 1})
-    ->Args({1, 20, 1})
-    ->Args({1, 50, 1})
+    ->Apply(TakeOverSpinAndChannel)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
