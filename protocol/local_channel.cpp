@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 
 namespace asg::protocol {
 
@@ -48,6 +50,24 @@ bool SocketAccepts(const std::string& path) {
       ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) == 0;
   ::close(fd);
   return accepts;
+}
+
+/// [s] age after which a socket file nobody accepts on is taken as left by a server that ended
+/// (a server binds and listens within microseconds).
+constexpr time_t kStaleSocketAge = 60;
+
+/// Removes the socket files of `directory` that are older than kStaleSocketAge and refuse
+/// connections: those of servers that were killed before they could remove their own.
+void RemoveStaleSockets(const std::string& directory) {
+  std::error_code error;
+  const time_t now = ::time(nullptr);
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    struct stat status {};
+    const std::string path = entry.path().string();
+    if (::lstat(path.c_str(), &status) != 0 || !S_ISSOCK(status.st_mode)) continue;
+    if (now - status.st_mtime < kStaleSocketAge || SocketAccepts(path)) continue;
+    ::unlink(path.c_str());
+  }
 }
 
 }  // namespace
@@ -98,6 +118,7 @@ std::optional<std::string> PrepareLocalChannelPath(const std::string& path) {
     return "cannot create " + directory + ": " + std::strerror(errno);
   }
   if (auto problem = CheckDirectory(directory)) return problem;
+  RemoveStaleSockets(directory);
   if (path.size() >= sizeof(sockaddr_un::sun_path)) {
     return path + " is longer than a Unix socket path may be";
   }

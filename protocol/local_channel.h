@@ -36,7 +36,9 @@ bool LocalChannelEnabled();
 
 /// Makes the directory of `path` ready for a server's socket: created with mode 0700 when
 /// missing, and refused unless it is a directory (not a link) owned by this user with no access
-/// for others; a socket file left at `path` by a process that ended is removed. Returns why the
+/// for others; a socket file left at `path` by a process that ended is removed, and so are the
+/// directory's socket files over a minute old that no server accepts on (servers killed before
+/// they could remove theirs). Returns why the
 /// channel cannot be offered (e.g. `/tmp/asg-local-1000 is owned by user 0`), or nullopt.
 std::optional<std::string> PrepareLocalChannelPath(const std::string& path);
 

@@ -3,8 +3,11 @@
 #include "protocol/local_channel.h"
 
 #include <gtest/gtest.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -115,6 +118,28 @@ TEST(LocalChannelTest, ASocketInUseIsRefusedAndStopRemovesIt) {
   offered.local().Stop();
   EXPECT_FALSE(std::filesystem::exists(offered.path()));
   EXPECT_EQ(offered.ClientChannel(), kChannelTcp);  // the file is gone: TCP
+}
+
+TEST(LocalChannelTest, SocketsLeftByKilledServersAreRemovedOnceOld) {
+  PingServer offered(true);  // makes the directory
+  const std::string directory = std::filesystem::path(offered.path()).parent_path();
+  const auto left = [&](const std::string& name) {
+    const std::string path = directory + "/" + name;
+    boost::asio::io_context io;
+    boost::asio::local::stream_protocol::acceptor acceptor(io);
+    acceptor.open();
+    acceptor.bind(boost::asio::local::stream_protocol::endpoint(path));
+    return path;  // closed without removing it, as a killed server leaves it
+  };
+  const std::string old_path = left("test-old.sock");
+  const std::string new_path = left("test-new.sock");
+  const timeval old_times[2] = {{::time(nullptr) - 120, 0}, {::time(nullptr) - 120, 0}};
+  ASSERT_EQ(::utimes(old_path.c_str(), old_times), 0);
+  EXPECT_EQ(PrepareLocalChannelPath(directory + "/test-next.sock"), std::nullopt);
+  EXPECT_FALSE(std::filesystem::exists(old_path));
+  EXPECT_TRUE(std::filesystem::exists(new_path));        // young: maybe a server about to listen
+  EXPECT_TRUE(std::filesystem::exists(offered.path()));  // accepts
+  std::filesystem::remove(new_path);
 }
 
 }  // namespace
