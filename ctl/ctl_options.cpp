@@ -7,6 +7,7 @@
 
 #include "json/parse.h"
 #include "protocol/endpoint.h"
+#include "protocol/local_channel.h"
 
 namespace asg::ctl {
 
@@ -129,7 +130,9 @@ CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
   po::options_description positional_options;
   // clang-format off
   positional_options.add_options()
-    ("address", po::value<std::string>(), "HOST:PORT of the interactive worker")
+    ("address", po::value<std::string>(),
+     "HOST:PORT of the interactive worker (on this host its same-host socket is used when it "
+     "offers one), or unix:PATH of that socket")
     ("service", po::value<std::string>(), "the service to call")
     ("json", po::value<std::string>(), "the request's body, a JSON object");
   // clang-format on
@@ -158,7 +161,10 @@ CtlCommand ParseCtlCommandLine(const std::vector<std::string>& args,
   }
   command.address = values["address"].as<std::string>();
   try {
-    protocol::ParseHostPort(command.address);
+    // "unix:PATH" names the worker's same-host socket; HOST:PORT of this host finds it too.
+    if (!command.address.starts_with(protocol::kUnixEndpointPrefix)) {
+      protocol::ParseHostPort(command.address);
+    }
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }

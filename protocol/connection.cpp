@@ -6,14 +6,20 @@
 // when already on the strand, so a handler's Reply() and Close() keep their order.
 #include "protocol/connection.h"
 
+#include <sys/un.h>
+
 #include <algorithm>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <utility>
+
+#include "protocol/local_channel.h"
 
 namespace asg::protocol {
 
@@ -29,25 +35,48 @@ constexpr size_t kMaxReadBytes = 64 * 1024;
 /// Reads in a row below kMinReadBytes after which a grown read buffer shrinks back.
 constexpr uint32_t kSmallReadsBeforeShrink = 16;
 
-std::string EndpointText(const asio::ip::tcp::socket& socket) {
+bool IsUnixSocket(const Connection::Socket& socket) {
+  boost::system::error_code error;
+  const auto endpoint = socket.local_endpoint(error);
+  return !error && endpoint.protocol().family() == AF_UNIX;
+}
+
+/// The path of a Unix-domain socket's endpoint; "" when unnamed.
+std::string UnixPath(const asio::generic::stream_protocol::endpoint& endpoint) {
+  const auto* address = reinterpret_cast<const sockaddr_un*>(endpoint.data());
+  const size_t offset = offsetof(sockaddr_un, sun_path);
+  if (endpoint.size() <= offset) return "";
+  return std::string(address->sun_path, ::strnlen(address->sun_path, endpoint.size() - offset));
+}
+
+/// "address:port" of the peer, or "unix:PATH" with the socket's path (the peer's when it has a
+/// name, else this end's: the accepting side's socket is the one with the path).
+std::string EndpointText(const Connection::Socket& socket) {
   boost::system::error_code error;
   const auto endpoint = socket.remote_endpoint(error);
   if (error) return "unconnected";
-  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  if (endpoint.protocol().family() == AF_UNIX) {
+    std::string path = UnixPath(endpoint);
+    if (path.empty()) path = UnixPath(socket.local_endpoint(error));
+    return std::string(kUnixEndpointPrefix) + path;
+  }
+  asio::ip::tcp::endpoint tcp;
+  std::memcpy(tcp.data(), endpoint.data(), std::min(endpoint.size(), tcp.capacity()));
+  return tcp.address().to_string() + ":" + std::to_string(tcp.port());
 }
 
 }  // namespace
 
-std::shared_ptr<Connection> Connection::Create(asio::ip::tcp::socket socket,
-                                               const ConnectionSettings& settings,
+std::shared_ptr<Connection> Connection::Create(Socket socket, const ConnectionSettings& settings,
                                                std::shared_ptr<ByteBudget> unregistered_budget) {
   return std::shared_ptr<Connection>(
       new Connection(std::move(socket), settings, std::move(unregistered_budget)));
 }
 
-Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& settings,
+Connection::Connection(Socket socket, const ConnectionSettings& settings,
                        std::shared_ptr<ByteBudget> unregistered_budget)
     : socket_(std::move(socket)),
+      channel_(IsUnixSocket(socket_) ? kChannelUnix : kChannelTcp),
       strand_(asio::make_strand(socket_.get_executor())),
       settings_(settings),
       peer_(EndpointText(socket_)),
@@ -83,8 +112,10 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionSettings& s
         " bytes is below one frame at the cap (" + std::to_string(largest_frame) + " bytes)");
   }
   // Request/reply latency matters more than packet count.
-  boost::system::error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (channel_ == kChannelTcp) {
+    boost::system::error_code ignored;
+    socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  }
 }
 
 Connection::~Connection() {
@@ -424,7 +455,7 @@ void Connection::ContinueClose() {
     // A direct send in progress completes before the sending side is shut down.
     direct_.RunExclusive([this] {
       boost::system::error_code ignored;
-      socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+      socket_.shutdown(asio::socket_base::shutdown_send, ignored);
     });
     shutdown_sent_ = true;
   }

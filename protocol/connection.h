@@ -30,6 +30,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -40,6 +41,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -102,6 +104,9 @@ class RequestError : public std::runtime_error {
 /// alive; the owner keeps one reference for as long as it wants to use it.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  /// A connected stream socket: TCP, or a Unix-domain socket on the same host (a tcp::socket
+  /// converts to it).
+  using Socket = boost::asio::generic::stream_protocol::socket;
   /// Handles one incoming message; runs on the connection's strand.
   using Handler = std::function<void(const Message& message)>;
   /// Handles one incoming request and returns its reply body (sent as type + "Response").
@@ -117,7 +122,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// registered, its partial frames count against `unregistered_budget` when one is given (a
   /// server's accepted connections share one of settings.max_unregistered_bytes).
   static std::shared_ptr<Connection> Create(
-      boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings = {},
+      Socket socket, const ConnectionSettings& settings = {},
       std::shared_ptr<ByteBudget> unregistered_budget = nullptr);
   ~Connection();
   Connection(const Connection&) = delete;
@@ -180,8 +185,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// Bytes of frames queued to send and not yet written, never above max_queued_bytes [bytes];
   /// thread-safe.
   size_t queued_bytes() const { return queued_bytes_.load(); }
-  /// "address:port" of the peer, as seen when the connection was created.
+  /// "address:port" of the peer, as seen when the connection was created; "unix:PATH" on a
+  /// Unix-domain socket.
   const std::string& peer() const { return peer_; }
+  /// The channel: "tcp", or "unix" for a Unix-domain socket (protocol/local_channel.h).
+  std::string_view channel() const { return channel_; }
 
  private:
   struct OutgoingFrame {
@@ -195,7 +203,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::unique_ptr<boost::asio::steady_timer> timer;
   };
 
-  Connection(boost::asio::ip::tcp::socket socket, const ConnectionSettings& settings,
+  Connection(Socket socket, const ConnectionSettings& settings,
              std::shared_ptr<ByteBudget> unregistered_budget);
 
   bool OnIoThread() const;
@@ -246,7 +254,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void FinishClose();
   void Abort(const std::string& reason);
 
-  boost::asio::ip::tcp::socket socket_;
+  Socket socket_;
+  std::string_view channel_;  // kChannelTcp or kChannelUnix
   boost::asio::strand<boost::asio::any_io_executor> strand_;
   ConnectionSettings settings_;
   std::string peer_;

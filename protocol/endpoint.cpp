@@ -8,9 +8,12 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <charconv>
 #include <optional>
 #include <stdexcept>
+
+#include "protocol/local_channel.h"
 
 namespace asg::protocol {
 
@@ -114,9 +117,41 @@ HostPort ParseHostPort(std::string_view text) {
   return result;
 }
 
-asio::ip::tcp::socket ConnectSocket(const asio::any_io_executor& executor,
-                                    std::string_view host_port, std::chrono::milliseconds timeout) {
+namespace {
+
+/// Connects to the Unix-domain socket `path`; nullopt with `error` set when it does not accept.
+std::optional<Connection::Socket> ConnectUnix(const asio::any_io_executor& executor,
+                                              const std::string& path,
+                                              boost::system::error_code& error) {
+  asio::local::stream_protocol::socket socket(executor);
+  socket.connect(asio::local::stream_protocol::endpoint(path), error);
+  if (error) return std::nullopt;
+  return Connection::Socket(std::move(socket));
+}
+
+/// host_port with "localhost" as 127.0.0.1, for finding the same-host socket (other names are
+/// not resolved here: a numeric address is what servers tell their peers).
+std::string NumericHostPort(const HostPort& target) {
+  if (target.host != "localhost") return HostPortText(target);
+  return HostPortText({"127.0.0.1", target.port});
+}
+
+}  // namespace
+
+Connection::Socket ConnectSocket(const asio::any_io_executor& executor, std::string_view host_port,
+                                 std::chrono::milliseconds timeout) {
+  boost::system::error_code unix_error;
+  if (host_port.starts_with(kUnixEndpointPrefix)) {
+    const std::string path(host_port.substr(kUnixEndpointPrefix.size()));
+    if (auto socket = ConnectUnix(executor, path, unix_error)) return std::move(*socket);
+    throw std::runtime_error("connecting to " + std::string(host_port) + ": " +
+                             unix_error.message());
+  }
   const HostPort target = ParseHostPort(host_port);
+  // The same host: its server's Unix-domain socket when it offers one, else TCP.
+  if (const std::string path = LocalChannelFor(NumericHostPort(target)); !path.empty()) {
+    if (auto socket = ConnectUnix(executor, path, unix_error)) return std::move(*socket);
+  }
   // A private io_context bounds the whole resolve + connect by timeout without depending on
   // the caller's threads; the connected descriptor then moves to executor.
   asio::io_context context;
@@ -143,7 +178,7 @@ asio::ip::tcp::socket ConnectSocket(const asio::any_io_executor& executor,
     throw std::runtime_error("connecting to " + std::string(host_port) + ": " + outcome->message());
   }
   const auto protocol = socket.local_endpoint().protocol();
-  return asio::ip::tcp::socket(executor, protocol, socket.release());
+  return Connection::Socket(asio::ip::tcp::socket(executor, protocol, socket.release()));
 }
 
 std::shared_ptr<Connection> Connect(const asio::any_io_executor& executor,

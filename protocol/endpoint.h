@@ -46,11 +46,12 @@ bool IsLoopbackHost(std::string_view host);
 std::string FirstNonLoopbackAddress();
 
 /// Resolves host_port and connects to the first address that accepts, all within timeout.
-/// Blocking; safe from any thread (it runs its own private io_context). The returned socket
-/// belongs to executor. Throws std::runtime_error naming the address and the cause.
-boost::asio::ip::tcp::socket ConnectSocket(const boost::asio::any_io_executor& executor,
-                                           std::string_view host_port,
-                                           std::chrono::milliseconds timeout);
+/// "unix:PATH" connects to that Unix-domain socket; "HOST:PORT" of this host connects to its
+/// server's same-host socket when the server offers one (protocol/local_channel.h), over TCP
+/// otherwise. Blocking; safe from any thread (it runs its own private io_context). The returned
+/// socket belongs to executor. Throws std::runtime_error naming the address and the cause.
+Connection::Socket ConnectSocket(const boost::asio::any_io_executor& executor,
+                                 std::string_view host_port, std::chrono::milliseconds timeout);
 
 /// ConnectSocket, then Connection::Create. The connection is not started: register its
 /// handlers, then call Start().

@@ -159,6 +159,9 @@ struct RunCounters {
   /// The first contact with a non-traversable actor of the request; absent when there was none.
   /// A contact of several actors in one step names the first of them in request order.
   std::optional<FirstContact> first_contact;
+  /// The channel of the run's vehicle nodes: "unix" (the same-host socket), "tcp", or
+  /// "unix+tcp" when they differ; absent without vehicle nodes.
+  std::optional<std::string> node_channel;
   bool operator==(const RunCounters&) const = default;
 };
 

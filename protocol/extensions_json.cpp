@@ -194,6 +194,7 @@ struct Schema<protocol::RunCounters> {
     v.Optional("settle_time", m.settle_time);
     v.Optional("physics_steps", m.physics_steps);
     v.Optional("first_contact", m.first_contact);
+    v.Optional("node_channel", m.node_channel);
   }
 };
 

@@ -3,8 +3,13 @@
 // Stop() returns the port no longer accepts.
 #include "protocol/server.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -34,12 +39,12 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
     if (!acceptor.is_open()) return;
     acceptor.async_accept(executor,
                           [self = shared_from_this()](const boost::system::error_code& error,
-                                                      asio::ip::tcp::socket socket) {
+                                                      Connection::Socket socket) {
                             self->OnAccept(error, std::move(socket));
                           });
   }
 
-  void OnAccept(const boost::system::error_code& error, asio::ip::tcp::socket socket) {
+  void OnAccept(const boost::system::error_code& error, Connection::Socket socket) {
     {
       std::lock_guard lock(mutex);
       if (!acceptor.is_open()) return;
@@ -64,11 +69,29 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
     boost::system::error_code ignored;
     acceptor.close(ignored);
     retry_timer.cancel();
+    if (!unix_path.empty()) ::unlink(unix_path.c_str());
+    unix_path.clear();
+  }
+
+  /// Opens, binds and listens on `endpoint`; throws std::runtime_error naming `where`.
+  void Listen(const asio::generic::stream_protocol::endpoint& endpoint, const std::string& where,
+              bool reuse_address) {
+    boost::system::error_code error;
+    acceptor.open(endpoint.protocol(), error);
+    if (!error && reuse_address) {
+      acceptor.set_option(asio::socket_base::reuse_address(true), error);
+    }
+    if (!error) acceptor.bind(endpoint, error);
+    if (!error) acceptor.listen(asio::socket_base::max_listen_connections, error);
+    if (error) {
+      throw std::runtime_error("server cannot listen on " + where + ": " + error.message());
+    }
   }
 
   asio::any_io_executor executor;
   std::mutex mutex;  // guards acceptor and retry_timer
-  asio::ip::tcp::acceptor acceptor;
+  asio::basic_socket_acceptor<asio::generic::stream_protocol> acceptor;
+  std::string unix_path;  // the Unix socket's file, removed by Stop(); "" for TCP
   asio::steady_timer retry_timer;
   ConnectionSettings settings;
   std::shared_ptr<ByteBudget> unregistered_budget;  // shared by the accepted connections
@@ -82,14 +105,19 @@ Server::Server(const asio::any_io_executor& executor, const std::string& host, u
   boost::system::error_code error;
   const auto address = asio::ip::make_address(host, error);
   if (error) throw std::runtime_error("server address \"" + where + "\": " + error.message());
-  const asio::ip::tcp::endpoint endpoint(address, port);
-  auto& acceptor = state_->acceptor;
-  acceptor.open(endpoint.protocol(), error);
-  if (!error) acceptor.set_option(asio::socket_base::reuse_address(true), error);
-  if (!error) acceptor.bind(endpoint, error);
-  if (!error) acceptor.listen(asio::socket_base::max_listen_connections, error);
-  if (error) throw std::runtime_error("server cannot listen on " + where + ": " + error.message());
-  port_ = acceptor.local_endpoint().port();
+  state_->Listen(asio::ip::tcp::endpoint(address, port), where, true);
+  asio::ip::tcp::endpoint bound;
+  const auto local = state_->acceptor.local_endpoint();
+  std::memcpy(bound.data(), local.data(), std::min(local.size(), bound.capacity()));
+  port_ = bound.port();
+  state_->Accept();
+}
+
+Server::Server(const asio::any_io_executor& executor, const std::string& unix_path,
+               const ConnectionSettings& settings, AcceptHandler on_accept)
+    : state_(std::make_shared<State>(executor, settings, std::move(on_accept))) {
+  state_->Listen(asio::local::stream_protocol::endpoint(unix_path), "unix:" + unix_path, false);
+  state_->unix_path = unix_path;
   state_->Accept();
 }
 

@@ -1,4 +1,5 @@
-// A TCP server that accepts framed connections and hands each one to a callback.
+// A server (TCP, or a Unix-domain socket) that accepts framed connections and hands each one to a
+// callback.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -27,6 +28,11 @@ class Server {
   /// std::runtime_error naming the address when it cannot listen.
   Server(const boost::asio::any_io_executor& executor, const std::string& host, uint16_t port,
          const ConnectionSettings& settings, AcceptHandler on_accept);
+  /// Binds and listens on the Unix-domain socket `unix_path` (which must not exist; see
+  /// protocol/local_channel.h), removed again by Stop(); port() is 0. Throws std::runtime_error
+  /// naming the path when it cannot listen.
+  Server(const boost::asio::any_io_executor& executor, const std::string& unix_path,
+         const ConnectionSettings& settings, AcceptHandler on_accept);
   /// Stops accepting; connections already accepted stay up.
   ~Server();
   Server(const Server&) = delete;
@@ -35,8 +41,8 @@ class Server {
   /// The bound port (the one chosen when constructed with port 0).
   uint16_t port() const { return port_; }
 
-  /// Stops accepting new connections: once it returns, connecting to port() fails. Thread-safe
-  /// and idempotent.
+  /// Stops accepting new connections: once it returns, connecting to port() (or the Unix socket,
+  /// whose file is removed) fails. Thread-safe and idempotent.
   void Stop();
 
  private:

@@ -4,16 +4,20 @@
 #include <algorithm>
 
 #include "protocol/endpoint.h"
+#include "protocol/local_channel.h"
 #include "protocol/token.h"
 
 namespace asg::protocol {
 
 std::string_view PeerAddress(std::string_view peer) {
+  if (peer.starts_with(kUnixEndpointPrefix)) return peer;  // "unix:PATH": no port
   const size_t colon = peer.rfind(':');
   return colon == std::string_view::npos ? peer : peer.substr(0, colon);
 }
 
 bool IsLoopbackPeerAddress(std::string_view address) {
+  // A peer on the same-host socket is on this host, as a loopback one.
+  if (address.starts_with(kUnixEndpointPrefix)) return true;
   // An IPv4 peer of a dual-stack socket reads "::ffff:127.0.0.1".
   constexpr std::string_view kMapped = "::ffff:";
   if (address.starts_with(kMapped)) address.remove_prefix(kMapped.size());

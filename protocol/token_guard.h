@@ -75,10 +75,11 @@ class TokenGuard {
 std::string TokenRefusal(TokenCheck check, std::string_view peer);
 
 /// Whether a peer's address (PeerAddress) is a loopback one: 127.*, ::1, or 127.* mapped into
-/// IPv6 (::ffff:127.0.0.1).
+/// IPv6 (::ffff:127.0.0.1); a peer on the same-host socket ("unix:PATH") counts as one.
 bool IsLoopbackPeerAddress(std::string_view address);
 
-/// The address of a peer "ADDRESS:PORT" (an IPv6 address without brackets), e.g. "127.0.0.1".
+/// The address of a peer "ADDRESS:PORT" (an IPv6 address without brackets), e.g. "127.0.0.1";
+/// a same-host socket's peer "unix:PATH" as it is.
 std::string_view PeerAddress(std::string_view peer);
 
 }  // namespace asg::protocol

@@ -5,7 +5,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "protocol/messages_json.h"
@@ -109,6 +111,17 @@ protocol::RunStartRequest MakeRunStart(const scene::ScenarioRunner& runner,
   return start;
 }
 
+/// "unix", "tcp", or "unix+tcp" when the nodes' channels differ.
+std::string NodesChannel(const std::vector<std::shared_ptr<NodeLink>>& nodes) {
+  std::set<std::string_view> channels;
+  for (const auto& node : nodes) channels.insert(node->connection().channel());
+  std::string text;
+  for (auto it = channels.rbegin(); it != channels.rend(); ++it) {
+    text += (text.empty() ? "" : "+") + std::string(*it);
+  }
+  return text;
+}
+
 }  // namespace
 
 NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
@@ -158,6 +171,7 @@ NodeRunOutcome RunWithNodes(scene::ScenarioRunner& runner,
     return preempt(std::move(aborted->reason));
   }
   NodeRunCompleted completed{std::get<scene::RunResult>(std::move(run)), driver.ticks()};
+  completed.result.analysis.counters.node_channel = NodesChannel(nodes);
   const protocol::AnalyzeScenarioRequest& analysis = completed.result.analysis;
   end.termination_reason = analysis.termination_reason;
   end.termination_reason_name =

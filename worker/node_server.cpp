@@ -8,6 +8,7 @@
 
 #include "core/log_clip.h"
 #include "protocol/endpoint.h"
+#include "protocol/local_channel.h"
 #include "protocol/messages_json.h"
 #include "protocol/token_gate.h"
 #include "protocol/typed_connection.h"
@@ -59,6 +60,9 @@ json::Json NodeServer::Attach(State& state,
   self->SetPeerTimeout(std::chrono::milliseconds(0));
   state.nodes[request.node_name] = link;
   state.changed.notify_all();
+  Log(core::LogLevel::kInfo, "vehicle node '" + core::ClipForLog(request.node_name) +
+                                 "' attached over " + std::string(self->channel()) + " from " +
+                                 self->peer());
   return json::Json(protocol::AttachNodeResponse{true});
 }
 
@@ -131,12 +135,25 @@ NodeServer::NodeServer(const boost::asio::any_io_executor& executor,
   const protocol::HostPort address = protocol::ResolveListenAddress(settings.listen);
   host_ = address.host;
   std::shared_ptr<State> state = state_;
-  server_ = std::make_unique<protocol::Server>(
-      executor, address.host, address.port, AcceptedSettings(settings),
-      [state](std::shared_ptr<protocol::Connection> connection) { Admit(state, connection); });
+  const auto admit = [state](std::shared_ptr<protocol::Connection> connection) {
+    Admit(state, connection);
+  };
+  server_ = std::make_unique<protocol::Server>(executor, address.host, address.port,
+                                               AcceptedSettings(settings), admit);
+  if (!settings.local_channel) return;
+  const std::string path = protocol::LocalChannelPath({host_, server_->port()});
+  if (const std::optional<std::string> problem = protocol::PrepareLocalChannelPath(path)) {
+    Log(core::LogLevel::kWarning, "no same-host channel for vehicle nodes: " + *problem);
+    return;
+  }
+  local_server_ =
+      std::make_unique<protocol::Server>(executor, path, AcceptedSettings(settings), admit);
+  local_path_ = path;
 }
 
 NodeServer::~NodeServer() {
+  // The socket's file goes first: once the port is free, another server may take its name.
+  if (local_server_) local_server_->Stop();
   server_->Stop();
   std::map<std::string, std::shared_ptr<NodeLink>> nodes;
   {
@@ -149,6 +166,10 @@ NodeServer::~NodeServer() {
 
 std::string NodeServer::endpoint() const {
   return protocol::HostPortText({host_, server_->port()});
+}
+
+std::string NodeServer::local_endpoint() const {
+  return local_path_.empty() ? "" : std::string(protocol::kUnixEndpointPrefix) + local_path_;
 }
 
 std::vector<std::shared_ptr<NodeLink>> NodeServer::WaitForNodes(

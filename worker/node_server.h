@@ -27,7 +27,8 @@
 
 namespace asg::worker {
 
-/// One attached vehicle node: its name and connection. Thread-safe.
+/// One attached vehicle node: its name and connection (TCP, or the same-host Unix socket, see
+/// Connection::channel()). Thread-safe.
 class NodeLink {
  public:
   NodeLink(std::string name, std::shared_ptr<protocol::Connection> connection)
@@ -60,6 +61,9 @@ struct NodeServerSettings {
   /// [ms] a connection must AttachNode within this, else it is closed; replaces
   /// connection.registration_timeout. 0 = no deadline.
   std::chrono::milliseconds registration_timeout{5000};
+  /// Also listen on the same-host Unix-domain socket of `listen` (protocol/local_channel.h),
+  /// which nodes on this host connect to instead of the TCP port.
+  bool local_channel = true;
 };
 
 /// The data server of one worker process. Its handlers run on the executor's threads; the
@@ -77,6 +81,9 @@ class NodeServer {
 
   /// "HOST:PORT" nodes connect to: the listening host (IPv6 in brackets) and the bound port.
   std::string endpoint() const;
+  /// "unix:PATH" of the same-host socket nodes on this host connect to; "" when not offered
+  /// (settings.local_channel false, or the socket's directory not this user's own).
+  std::string local_endpoint() const;
 
   /// Waits until at least `count` nodes are attached or `deadline` passes, and returns the nodes
   /// attached then, sorted by name (possibly fewer than count).
@@ -105,6 +112,8 @@ class NodeServer {
 
   std::shared_ptr<State> state_;  // shared with the connection handlers
   std::unique_ptr<protocol::Server> server_;
+  std::unique_ptr<protocol::Server> local_server_;  // the same-host socket, or null
+  std::string local_path_;                          // its path
   std::string host_;
   protocol::HandOverIo* hand_over_ = nullptr;
 };

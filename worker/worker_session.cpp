@@ -251,6 +251,9 @@ int ServeClients(const WorkerSettings& settings, const scene::ActorCatalog& cata
     return kWorkerExitFailure;
   }
   Log(core::LogLevel::kInfo, "data endpoint for vehicle nodes: " + node_server->endpoint());
+  if (const std::string local = node_server->local_endpoint(); !local.empty()) {
+    Log(core::LogLevel::kInfo, "same-host channel for vehicle nodes: " + local);
+  }
   ScenarioExecutor executor(catalog, settings.worker_id);
   executor.SetNodeServer(node_server.get());
   const auto first_deadline = std::chrono::steady_clock::now() + settings.connect_window;

@@ -36,10 +36,12 @@ protocol::RunScenarioRequest Workload(int actors) {
   return scene::experiments::ReferenceWorkload(7, 6, actors / 2, actors - actors / 2);
 }
 
-/// A session serving on a free loopback port from its own thread, and a client of it.
+/// A session serving on a free loopback port from its own thread, and a client of it: over the
+/// same-host Unix socket when `unix_channel`, over TCP otherwise.
 class Served {
  public:
-  explicit Served(const protocol::RunScenarioRequest& request) : session_(Settings(), Catalog()) {
+  explicit Served(const protocol::RunScenarioRequest& request, bool unix_channel = true)
+      : session_(Settings(unix_channel), Catalog()) {
     session_.Load(request, {});
     const uint16_t port = session_.Listen();
     thread_ = std::thread([this] { session_.Run(); });
@@ -62,9 +64,10 @@ class Served {
   }
 
  private:
-  static ServeSettings Settings() {
+  static ServeSettings Settings(bool unix_channel) {
     ServeSettings settings;
     settings.host = "127.0.0.1";
+    settings.local_channel = unix_channel;
     return settings;
   }
 
@@ -74,8 +77,9 @@ class Served {
   std::shared_ptr<protocol::Connection> client_;
 };
 
+// Arg: 1 = the same-host Unix socket, 0 = TCP.
 void StepRoundTrip(benchmark::State& state) {
-  Served served(Workload(12));
+  Served served(Workload(12), state.range(0) == 1);
   const json::Json step = {{"steps", 1}};
   long done = 0;
   for (auto _ : state) {
@@ -92,7 +96,7 @@ void StepRoundTrip(benchmark::State& state) {
   state.counters["steps_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(StepRoundTrip)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(StepRoundTrip)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void StepPipelined(benchmark::State& state) {
   Served served(Workload(12));

@@ -117,7 +117,7 @@ inline FirstContact Sample<FirstContact>() {
 }
 template <>
 inline RunCounters Sample<RunCounters>() {
-  return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700, Sample<FirstContact>()};
+  return RunCounters{340, 2, 12.5, 8.25, 57.3, 1.2, 1700, Sample<FirstContact>(), "unix"};
 }
 template <>
 inline LandscapeDescription Sample<LandscapeDescription>() {

@@ -57,6 +57,13 @@ const NodeRunPreempted* Preempted(const NodeRunOutcome& outcome) {
 
 class NodeRunTest : public ::testing::Test {
  protected:
+  /// What a run with nodes on this host reports for the built-in driver's `run`: the same, with
+  /// the channel its nodes took (the server's same-host socket).
+  static protocol::AnalyzeScenarioRequest OverUnix(scene::RunResult run) {
+    run.analysis.counters.node_channel = "unix";
+    return run.analysis;
+  }
+
   /// The built-in driver's run of `request`.
   scene::RunResult BuiltIn(const protocol::RunScenarioRequest& request,
                            scene::Driver* driver = nullptr) {
@@ -67,9 +74,11 @@ class NodeRunTest : public ::testing::Test {
     return std::holds_alternative<scene::RunResult>(outcome) ? std::get<scene::RunResult>(outcome)
                                                              : scene::RunResult{};
   }
-  NodeRunOutcome WithNodes(const protocol::RunScenarioRequest& request) {
+  /// The run of `request` with the nodes attached to `server` (default: server_).
+  NodeRunOutcome WithNodes(const protocol::RunScenarioRequest& request,
+                           NodeServer* server = nullptr) {
     runner_.Build(request);
-    return RunWithNodes(runner_, request, server_, &cameras_);
+    return RunWithNodes(runner_, request, server ? *server : server_, &cameras_);
   }
   ControlLaw Straight(const protocol::RunScenarioRequest& request) {
     return StraightLaw(request.vehicle_goal_location, request.driver.speed,
@@ -92,8 +101,8 @@ TEST_F(NodeRunTest, LockStepWithOneNodeReproducesTheBuiltInStraightDriver) {
   ASSERT_NE(outcome, nullptr);
   ASSERT_TRUE(node.WaitForRunEnd());
 
-  // Bit for bit: trajectory, counters, reason and time.
-  EXPECT_EQ(outcome->result.analysis, reference.analysis);
+  // Bit for bit: trajectory, counters, reason and time; the counters name the channel.
+  EXPECT_EQ(outcome->result.analysis, OverUnix(reference));
   EXPECT_EQ(outcome->result.reason(), protocol::TerminationReason::REASON_SUCCESS);
 
   const auto steps = node.steps();
@@ -129,6 +138,24 @@ TEST_F(NodeRunTest, LockStepWithOneNodeReproducesTheBuiltInStraightDriver) {
   EXPECT_EQ(end->vehicle_sim_time, reference.analysis.vehicle_sim_time);
 }
 
+TEST_F(NodeRunTest, OverTcpTheRunIsTheSameAndItsCountersSaySo) {
+  const protocol::RunScenarioRequest request = SmallRequest(1);
+  const scene::RunResult reference = BuiltIn(request);
+  NodeServerSettings tcp_only;
+  tcp_only.local_channel = false;
+  NodeServer tcp_server(io_.context().get_executor(), tcp_only);
+  EXPECT_EQ(tcp_server.local_endpoint(), "");
+  EXPECT_NE(server_.local_endpoint(), "");
+  FakeNode node(tcp_server.endpoint(), "solo", Straight(request));
+  const NodeRunOutcome run = WithNodes(request, &tcp_server);
+  const NodeRunCompleted* outcome = Completed(run);
+  ASSERT_NE(outcome, nullptr);
+  protocol::AnalyzeScenarioRequest expected = reference.analysis;
+  expected.counters.node_channel = "tcp";
+  EXPECT_EQ(outcome->result.analysis, expected);
+  ASSERT_TRUE(node.WaitForRunEnd());
+}
+
 TEST_F(NodeRunTest, TheFirstNameAmongNodesThatSentAControlIsApplied) {
   const protocol::RunScenarioRequest request = SmallRequest(3);
   const scene::RunResult reference = BuiltIn(request);
@@ -142,7 +169,7 @@ TEST_F(NodeRunTest, TheFirstNameAmongNodesThatSentAControlIsApplied) {
   const NodeRunOutcome run = WithNodes(request);
   const NodeRunCompleted* outcome = Completed(run);
   ASSERT_NE(outcome, nullptr);
-  EXPECT_EQ(outcome->result.analysis, reference.analysis);
+  EXPECT_EQ(outcome->result.analysis, OverUnix(reference));
   for (FakeNode* node : {&a, &b, &c}) {
     ASSERT_TRUE(node->WaitForRunEnd());
     EXPECT_EQ(node->steps().size(), outcome->ticks);
@@ -230,7 +257,7 @@ TEST_F(NodeRunTest, ADisconnectingNodePreemptsTheRun) {
   FakeNode newcomer(server_.endpoint(), "newcomer", Straight(request));
   const NodeRunOutcome again = WithNodes(request);
   ASSERT_NE(Completed(again), nullptr);
-  EXPECT_EQ(Completed(again)->result.analysis, BuiltIn(request).analysis);
+  EXPECT_EQ(Completed(again)->result.analysis, OverUnix(BuiltIn(request)));
 }
 
 TEST_F(NodeRunTest, TooFewNodesPreemptWithoutStartingAnyAndTellTheAttachedOnes) {

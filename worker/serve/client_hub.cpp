@@ -5,6 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "core/log_clip.h"
+#include "protocol/local_channel.h"
 #include "protocol/token_gate.h"
 #include "worker/serve/monodrive_reply.h"
 #include "worker/worker_log.h"
@@ -46,10 +47,25 @@ uint16_t ClientHub::Listen() {
   connection.accept_monodrive_framing = true;
   if (!settings_.token.empty()) connection.registration_timeout = std::chrono::seconds(10);
   // Clients of an interactive session may sit idle for long; heartbeats still run.
-  server_ = std::make_unique<protocol::Server>(
-      io_.get_executor(), settings_.host, settings_.port, connection,
-      [this](std::shared_ptr<protocol::Connection> c) { Accept(std::move(c)); });
+  const auto accept = [this](std::shared_ptr<protocol::Connection> c) { Accept(std::move(c)); };
+  server_ = std::make_unique<protocol::Server>(io_.get_executor(), settings_.host, settings_.port,
+                                               connection, accept);
+  if (settings_.local_channel) {
+    const std::string path = protocol::LocalChannelPath({settings_.host, server_->port()});
+    if (const std::optional<std::string> problem = protocol::PrepareLocalChannelPath(path)) {
+      Log(core::LogLevel::kWarning, "no same-host channel for clients: " + *problem);
+    } else {
+      local_server_ =
+          std::make_unique<protocol::Server>(io_.get_executor(), path, connection, accept);
+      local_path_ = path;
+      Log(core::LogLevel::kInfo, "same-host channel for clients: unix:" + path);
+    }
+  }
   return server_->port();
+}
+
+std::string ClientHub::local_endpoint() const {
+  return local_path_.empty() ? "" : std::string(protocol::kUnixEndpointPrefix) + local_path_;
 }
 
 void ClientHub::Accept(std::shared_ptr<protocol::Connection> connection) {
@@ -59,6 +75,9 @@ void ClientHub::Accept(std::shared_ptr<protocol::Connection> connection) {
   }
   const int client_id = next_client_id_++;
   clients_[client_id] = connection;
+  Log(core::LogLevel::kInfo, "client " + std::to_string(client_id) + " connected over " +
+                                 std::string(connection->channel()) + " from " +
+                                 connection->peer());
   if (settings_.token.empty()) connection->MarkRegistered();
   std::weak_ptr<protocol::Connection> weak = connection;
   connection->SetFallbackHandler([this, weak, client_id](const protocol::Message& message) {
@@ -219,6 +238,8 @@ void ClientHub::AnswerDeferred(const json::Json& body) {
 
 void ClientHub::Quit() {
   quitting_ = true;
+  // The socket's file goes first: once the port is free, another server may take its name.
+  if (local_server_) local_server_->Stop();
   if (server_) server_->Stop();
   // Clients get 2 s to hear the reply and hang up.
   auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::seconds(2));

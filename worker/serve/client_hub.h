@@ -29,6 +29,9 @@ struct HubSettings {
   std::string host = "127.0.0.1";  ///< address to listen on
   uint16_t port = 0;               ///< 0 picks a free port
   std::string token;               ///< required (Hello) when not empty
+  /// Also listen on the same-host Unix-domain socket of host:port (protocol/local_channel.h),
+  /// which clients on this host (asg-ctl, the C++ and Python clients) connect to instead.
+  bool local_channel = true;
 };
 
 /// Connections and requests of one interactive session. Not thread-safe: everything runs on the
@@ -44,8 +47,12 @@ class ClientHub {
   ClientHub(const ClientHub&) = delete;
   ClientHub& operator=(const ClientHub&) = delete;
 
-  /// Listens; throws std::runtime_error naming the address when it cannot. Returns the port.
+  /// Listens (on the TCP port and, when it can, on the same-host socket; a failure to offer the
+  /// latter is logged); throws std::runtime_error naming the address when it cannot. Returns the
+  /// port.
   uint16_t Listen();
+  /// "unix:PATH" of the same-host socket, "" when not offered.
+  std::string local_endpoint() const;
 
   /// Sends a frame to the client (dropped, but logged, when it has gone).
   void Push(int client_id, const std::string& type, const json::Json& body);
@@ -102,6 +109,8 @@ class ClientHub {
   SessionLogs& logs_;
   Invoke invoke_;
   std::unique_ptr<protocol::Server> server_;
+  std::unique_ptr<protocol::Server> local_server_;  // the same-host socket, or null
+  std::string local_path_;                          // its path
   std::map<int, std::shared_ptr<protocol::Connection>> clients_;
   std::map<int, std::weak_ptr<protocol::Connection>> subscribers_;
   int next_client_id_ = 1;

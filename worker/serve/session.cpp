@@ -33,8 +33,8 @@ Session::Session(const ServeSettings& settings, const scene::ActorCatalog& catal
       live_(catalog),
       results_(settings.worker_id),
       clock_(live_, *this),
-      hub_(io_, HubSettings{settings.host, settings.port, settings.token}, logs_,
-           [this](const Service& service, const Call& call) {
+      hub_(io_, HubSettings{settings.host, settings.port, settings.token, settings.local_channel},
+           logs_, [this](const Service& service, const Call& call) {
              return service.handler(*this, call);
            }) {}
 

@@ -51,6 +51,8 @@ struct ServeSettings {
   std::string token;               ///< required (Hello) when not empty
   std::filesystem::path open;      ///< a scenario folder to load at start; empty: none
   uint16_t worker_id = 1;          ///< written into results
+  /// Also serve on the same-host Unix-domain socket (protocol/local_channel.h).
+  bool local_channel = true;
 };
 
 /// The simulation and everything the services share; see the file comment. Not thread-safe:

@@ -1,4 +1,8 @@
-"""The wire frame and a framed TCP connection (protocol/frame.h, protocol/connection.h).
+"""The wire frame and a framed connection (protocol/frame.h, protocol/connection.h).
+
+A connection runs over TCP, or over the server's same-host Unix-domain socket
+(protocol/local_channel.h) when the server is on this host and offers one; the frames are the
+same. ASG_LOCAL_CHANNEL=off in the environment keeps it on TCP.
 
 Frames: b"ASG1", big-endian JSON and attachment lengths, JSON envelope {"type", "reference",
 "message"}, attachment bytes. A connection sends heartbeats every HEARTBEAT_PERIOD and closes
@@ -8,8 +12,11 @@ when its peer is silent for PEER_TIMEOUT.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
+import os
 import signal
+import stat
 import socket
 import struct
 import threading
@@ -24,6 +31,59 @@ MAGIC = b"ASG1"
 MAX_FRAME_BYTES = 64 << 20
 HEARTBEAT_PERIOD = 0.5  # [s]
 PEER_TIMEOUT = 3.0  # [s]
+UNIX_PREFIX = "unix:"  # an endpoint naming a Unix-domain socket: "unix:/path"
+
+
+def _is_this_host(host: str) -> bool:
+    """True for a loopback address or one a socket here can bind (this host's own)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if address.is_loopback:
+        return True
+    if address.is_unspecified or address.is_multicast:
+        return False
+    family = socket.AF_INET if address.version == 4 else socket.AF_INET6
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((host, 0))
+        return True
+    except OSError:
+        return False
+
+
+def local_channel_path(endpoint: str) -> str:
+    """The same-host socket to try for "HOST:PORT" (protocol/local_channel.h), or "": the
+    channel is off, the host is not this one, or the socket's directory is not this user's."""
+    if os.environ.get("ASG_LOCAL_CHANNEL") == "off":
+        return ""
+    host, _, port = endpoint.rpartition(":")
+    host = host.strip("[]")
+    if host == "localhost":
+        host = "127.0.0.1"
+    if not port.isdigit() or not _is_this_host(host):
+        return ""
+    directory = f"/tmp/asg-local-{os.getuid()}"
+    try:
+        status = os.lstat(directory)
+    except OSError:
+        return ""
+    if (not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid()
+            or status.st_mode & 0o077):
+        return ""
+    return f"{directory}/{host}-{int(port)}.sock"
+
+
+def _connect_unix(path: str, timeout: float) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 @contextlib.contextmanager
@@ -57,11 +117,13 @@ class Frame:
 
 
 class Connection:
-    """A framed TCP connection with heartbeats and request/reply by reference; thread-safe."""
+    """A framed connection (TCP or the same-host Unix socket) with heartbeats and request/reply
+    by reference; thread-safe. channel is "tcp" or "unix"."""
 
     def __init__(self, sock: socket.socket, on_frame: Callable[[Frame], None],
                  on_close: Callable[[str], None]) -> None:
         self._sock = sock
+        self.channel = "unix" if sock.family == socket.AF_UNIX else "tcp"
         self._on_frame = on_frame
         self._on_close = on_close
         self._send_lock = threading.Lock()
@@ -76,7 +138,20 @@ class Connection:
     @classmethod
     def connect(cls, endpoint: str, timeout: float, on_frame: Callable[[Frame], None],
                 on_close: Callable[[str], None]) -> "Connection":
-        """Connects to "HOST:PORT"; raises OSError when it cannot."""
+        """Connects to "HOST:PORT" (its same-host socket when offered) or "unix:PATH"; raises
+        OSError when it cannot."""
+        if endpoint.startswith(UNIX_PREFIX):
+            sock = _connect_unix(endpoint[len(UNIX_PREFIX):], timeout)
+            sock.settimeout(None)
+            return cls(sock, on_frame, on_close)
+        path = local_channel_path(endpoint)
+        if path:
+            try:
+                sock = _connect_unix(path, timeout)
+                sock.settimeout(None)
+                return cls(sock, on_frame, on_close)
+            except OSError:
+                pass  # not offered, or its server ended: TCP
         host, _, port = endpoint.rpartition(":")
         sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
         sock.settimeout(None)

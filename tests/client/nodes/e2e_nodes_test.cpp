@@ -6,7 +6,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <regex>
 
 #include "tests/client/e2e_test.h"
 
@@ -80,6 +82,13 @@ const std::filesystem::path kPythonStraight =
     kSource / "nodes" / "python" / "examples" / "straight_node.py";
 const std::filesystem::path kTestNode = kSource / "tests" / "nodes" / "e2e_test_node.py";
 
+/// result.json's text without its counters' node_channel (their last field: the one a run with
+/// external nodes adds to the built-in driver's, and the one that names the channel).
+std::string WithoutNodeChannel(const std::string& text) {
+  static const std::regex line(R"(,\n *"node_channel": "[a-z+]*")");
+  return std::regex_replace(text, line, "");
+}
+
 /// Expects every scenario 1..count to be done with REASON_SUCCESS.
 void ExpectAllSucceeded(const std::filesystem::path& out, int count) {
   for (int number = 1; number <= count; ++number) {
@@ -130,12 +139,56 @@ TEST(NodesEndToEnd, ExternalStraightNodeMatchesTheBuiltInDriverByteForByte) {
   ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
   ExpectAllSucceeded(farm.out(), 2);
   for (const char* folder : {"scenario_0001", "scenario_0002"}) {
-    for (const char* file : {"result.json", "trajectory.csv"}) {
-      const std::string expected = ReadText(builtin.out() / folder / file);
-      EXPECT_FALSE(expected.empty()) << folder << "/" << file;
-      EXPECT_EQ(ReadText(farm.out() / folder / file), expected) << folder << "/" << file;
-    }
+    const std::string trajectory = ReadText(builtin.out() / folder / "trajectory.csv");
+    EXPECT_FALSE(trajectory.empty()) << folder;
+    EXPECT_EQ(ReadText(farm.out() / folder / "trajectory.csv"), trajectory) << folder;
+    // result.json: the same but for the node's channel, which the built-in driver's lacks.
+    const std::string expected = ReadText(builtin.out() / folder / "result.json");
+    EXPECT_EQ(expected.find("node_channel"), std::string::npos) << folder;
+    EXPECT_EQ(WithoutNodeChannel(ReadText(farm.out() / folder / "result.json")), expected)
+        << folder;
   }
+  node.Wait(seconds(10));
+}
+
+TEST(NodesEndToEnd, TheSameHostSocketAndTcpGiveIdenticalResults) {
+  TempDir dir;
+  std::map<std::string, std::filesystem::path> outs;
+  // The node connects to its worker's loopback endpoint: the same-host socket by default, TCP
+  // with ASG_LOCAL_CHANNEL=off.
+  for (const std::string channel : {"unix", "tcp"}) {
+    std::filesystem::create_directories(dir.path() / channel);
+    Farm farm(dir.path() / channel, NodeBatch("channel", 2));
+    ASSERT_FALSE(farm.endpoint().empty());
+    Child node("/usr/bin/env",
+               {"ASG_LOCAL_CHANNEL=" + std::string(channel == "unix" ? "on" : "off"),
+                Executable("asg-node-straight").string(), "--connect", farm.endpoint(),
+                "--worker-id", "1", "--name", "straight"},
+               dir.path() / (channel + "_node.txt"));
+    ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+    ExpectAllSucceeded(farm.out(), 2);
+    EXPECT_EQ(Result(farm.out(), 1)["counters"]["node_channel"], channel);
+    outs[channel] = farm.out();
+    node.Wait(seconds(10));
+  }
+  for (const char* folder : {"scenario_0001", "scenario_0002"}) {
+    EXPECT_EQ(ReadText(outs["unix"] / folder / "trajectory.csv"),
+              ReadText(outs["tcp"] / folder / "trajectory.csv"))
+        << folder;
+    EXPECT_EQ(WithoutNodeChannel(ReadText(outs["unix"] / folder / "result.json")),
+              WithoutNodeChannel(ReadText(outs["tcp"] / folder / "result.json")))
+        << folder;
+  }
+}
+
+TEST(NodesEndToEnd, PythonNodeTakesTheSameHostSocket) {
+  TempDir dir;
+  Farm farm(dir.path(), NodeBatch("python_unix", 1));
+  ASSERT_FALSE(farm.endpoint().empty());
+  Child node = PythonNode(kPythonStraight, farm, "straight", dir.path() / "node.txt");
+  ASSERT_EQ(farm.Wait(seconds(60)), 0) << ReadText(farm.farm_log()) << node.Output();
+  ExpectAllSucceeded(farm.out(), 1);
+  EXPECT_EQ(Result(farm.out(), 1)["counters"]["node_channel"], "unix");
   node.Wait(seconds(10));
 }
 
