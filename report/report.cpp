@@ -129,7 +129,9 @@ Json WriteScenarioPages(const fs::path& batch_dir) {
   const std::map<int64_t, std::string> kinds = FailureKinds(batch_dir);
   const std::map<int64_t, Json> sources = ReplaySources(batch_dir);
   Json rows = Json::array();
-  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
+  // Pages replace the earlier ones atomically, as one group: one sync for all of them. A page
+  // already on disk as it would be written (an earlier refresh wrote it) is left alone: no new
+  // file, and no rename over the old one (which makes ext4 flush the new file's data).
   results::AtomicFileGroup pages;
   for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
     const std::string folder = results::ScenarioFolderName(number, variant);
@@ -144,7 +146,7 @@ Json WriteScenarioPages(const fs::path& batch_dir) {
     scenario.page["interactive"] = InteractiveRuns(batch_dir / folder);
     rows.push_back(std::move(row));
     const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
-    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
+    pages.AddIfChanged(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
   }
   pages.Commit();
   return rows;
