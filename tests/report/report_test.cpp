@@ -64,6 +64,37 @@ TEST(WriteBatchReportTest, AChangedPageIsReplacedByANewFileAndAnUnchangedOneLeft
   EXPECT_EQ(Temporaries(dir), 0u);
 }
 
+TEST(WriteBatchReportTest, WithACacheAFolderIsReadAgainOnlyWhenItsFilesOrItsPageChanged) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  MakeBatch(dir, 2);
+  ReportCache cache;
+  WriteBatchReport(dir, &cache);
+  const fs::path result = dir / "scenario_0001" / "result.json";
+  const fs::path page = dir / "scenario_0001" / "index.html";
+  const std::string first = ReadText(page);
+  // Rewritten in place with as many bytes and its old time: the cache cannot tell, and keeps
+  // the page (which shows it did not read the folder again); a write without it reads it.
+  const std::string other = DoneResultJson(1, 2, "REASON_TIMEOUT");
+  ASSERT_EQ(other.size(), DoneResultJson(1).size());
+  const fs::file_time_type time = fs::last_write_time(result);
+  WriteText(result, other);
+  fs::last_write_time(result, time);
+  WriteBatchReport(dir, &cache);
+  EXPECT_EQ(ReadText(page), first);
+  WriteBatchReport(dir);
+  const std::string second = ReadText(page);
+  EXPECT_NE(second, first);
+  // A result replaced (a new file) is read again; so is the folder of a page that is gone.
+  results::WriteFileAtomically(result, DoneResultJson(1));
+  WriteBatchReport(dir, &cache);
+  EXPECT_EQ(ReadText(page), first);
+  fs::remove(page);
+  WriteBatchReport(dir, &cache);
+  EXPECT_EQ(ReadText(page), first);
+  EXPECT_EQ(Temporaries(dir), 0u);
+}
+
 TEST(WriteBatchReportTest, APagePlantedAsASymbolicLinkIsReplacedNotFollowed) {
   testutil::TempDir temp;
   const fs::path dir = temp.path();
