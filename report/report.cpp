@@ -2,6 +2,8 @@
 // pages of report_pages.cpp, and installs the page code of report_assets.h.
 #include "report/report.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -121,32 +123,71 @@ void AddRunFacts(const Json& summary, Json* batch) {
   (*batch)["resumed_run"] = Get(summary, "resumed_run");
 }
 
+/// A file's inode, size and modification time as text; "-" when it cannot be read.
+std::string FileStamp(const fs::path& file) {
+  struct stat status {};
+  if (::stat(file.c_str(), &status) != 0) return "-";
+  return std::to_string(status.st_ino) + ":" + std::to_string(status.st_size) + ":" +
+         std::to_string(status.st_mtim.tv_sec) + "." + std::to_string(status.st_mtim.tv_nsec);
+}
+
+/// The identity of what ReadScenario reads in `folder`: the folder's inode (its time changes
+/// with its page), then each file's stamp.
+std::string FolderStamp(const fs::path& folder) {
+  struct stat status {};
+  std::string stamp = ::stat(folder.c_str(), &status) == 0 ? std::to_string(status.st_ino) : "-";
+  for (const char* name : {"result.json", "timing.json", "request.json", "trajectory.csv"}) {
+    stamp += " " + FileStamp(folder / name);
+  }
+  return stamp;
+}
+
 /// Writes the page of every scenario folder of `batch_dir` and returns their table rows, by
 /// number (scenario_10000 after scenario_9999), then by name (a layout's variants); each row and
 /// page gets its failure kind and a replay's source, each page its interactive runs.
-Json WriteScenarioPages(const fs::path& batch_dir) {
+Json WriteScenarioPages(const fs::path& batch_dir, ReportCache* cache) {
   const fs::path absolute_dir = fs::absolute(batch_dir).lexically_normal();
   const std::map<int64_t, std::string> kinds = FailureKinds(batch_dir);
   const std::map<int64_t, Json> sources = ReplaySources(batch_dir);
   Json rows = Json::array();
-  // Pages replace the earlier ones atomically, as one group: one sync for all of them.
+  // Pages replace the earlier ones atomically, as one group: one sync for all of them. A page
+  // already on disk as it would be written (an earlier refresh wrote it) is left alone: no new
+  // file, and no rename over the old one (which makes ext4 flush the new file's data).
   results::AtomicFileGroup pages;
+  ReportCache own_cache;  // without a cache of the caller's, one for this write alone
+  std::vector<std::pair<ReportCache::Entry*, fs::path>> added;  // pages to stamp once committed
   for (const auto& [number, variant] : results::ListScenarioFolders(batch_dir)) {
     const std::string folder = results::ScenarioFolderName(number, variant);
-    ReportScenario scenario;
-    Json row = ReadScenario(batch_dir / folder, &scenario);
+    const fs::path page = batch_dir / folder / "index.html";
+    ReportCache::Entry& entry = (cache != nullptr ? cache : &own_cache)->Of(folder);
     const auto kind = kinds.find(number);
     const auto source = sources.find(number);
-    row["failure_kind"] = kind == kinds.end() ? Json() : Json(kind->second);
-    row["source"] = source == sources.end() ? Json() : source->second;
-    scenario.page["failure_kind"] = row["failure_kind"];
-    scenario.page["source"] = row["source"];
-    scenario.page["interactive"] = InteractiveRuns(batch_dir / folder);
+    Json extras = Json::object();
+    extras["failure_kind"] = kind == kinds.end() ? Json() : Json(kind->second);
+    extras["source"] = source == sources.end() ? Json() : source->second;
+    extras["interactive"] = InteractiveRuns(batch_dir / folder);
+    const std::string stamp = FolderStamp(batch_dir / folder);
+    if (entry.page_stamp.empty() || entry.stamp != stamp || entry.extras != extras ||
+        FileStamp(page) != entry.page_stamp) {
+      ReportScenario scenario;
+      entry.row = ReadScenario(batch_dir / folder, &scenario);
+      entry.stamp = stamp;
+      entry.extras = extras;
+      entry.page_stamp.clear();
+      scenario.page["failure_kind"] = extras["failure_kind"];
+      scenario.page["source"] = extras["source"];
+      scenario.page["interactive"] = extras["interactive"];
+      const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
+      pages.AddIfChanged(page, ScenarioPage(scenario, replay_request));
+      added.emplace_back(&entry, page);
+    }
+    Json row = entry.row;
+    row["failure_kind"] = extras["failure_kind"];
+    row["source"] = extras["source"];
     rows.push_back(std::move(row));
-    const std::string replay_request = (absolute_dir / folder / "request.json").generic_string();
-    pages.Add(batch_dir / folder / "index.html", ScenarioPage(scenario, replay_request));
   }
   pages.Commit();
+  for (const auto& [entry, page] : added) entry->page_stamp = FileStamp(page);
   return rows;
 }
 
@@ -180,7 +221,7 @@ void InstallReportAssets(const fs::path& batch_dir) {
   }
 }
 
-void WriteBatchReport(const fs::path& batch_dir) {
+void WriteBatchReport(const fs::path& batch_dir, ReportCache* cache) {
   if (!IsBatchFolder(batch_dir) && !IsInteractiveFolder(batch_dir)) {
     throw ReportError(batch_dir.string() + ": not a batch folder (no batch_identity.json)");
   }
@@ -194,7 +235,7 @@ void WriteBatchReport(const fs::path& batch_dir) {
   }
 
   InstallReportAssets(batch_dir);
-  const Json rows = WriteScenarioPages(batch_dir);
+  const Json rows = WriteScenarioPages(batch_dir, cache);
 
   std::set<int64_t> workers;  // the workers that ran a scenario
   for (const Json& row : rows) {
@@ -226,10 +267,12 @@ void WriteBatchReport(const fs::path& batch_dir) {
 }
 
 ReportRefresher::ReportRefresher(fs::path batch_dir, std::chrono::milliseconds period,
-                                 std::function<void(const std::string&)> on_error)
+                                 std::function<void(const std::string&)> on_error,
+                                 ReportCache* cache)
     : batch_dir_(std::move(batch_dir)),
       period_(period),
       on_error_(std::move(on_error)),
+      cache_(cache),
       thread_([this] { Loop(); }) {}
 
 ReportRefresher::~ReportRefresher() {
@@ -253,7 +296,7 @@ void ReportRefresher::Loop() {
     lock.unlock();
     const auto start = Clock::now();
     try {
-      WriteBatchReport(batch_dir_);
+      WriteBatchReport(batch_dir_, cache_);
       written_for = changed;
     } catch (const std::exception& failure) {
       if (on_error_) on_error_(failure.what());

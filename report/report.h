@@ -35,10 +35,13 @@
 #include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+
+#include "json/json.h"
 
 namespace asg::report {
 
@@ -59,11 +62,36 @@ bool IsInteractiveFolder(const std::filesystem::path& dir);
 /// Throws ReportError or results::ResultError naming the folder or file that cannot be written.
 void InstallReportAssets(const std::filesystem::path& batch_dir);
 
+/// What the writes of one batch's report remember of each scenario folder, so that the next
+/// write neither reads a folder again nor writes its page when nothing changed: the folder,
+/// result.json, timing.json, request.json and trajectory.csv each of the same inode, size and
+/// modification time (folders are published whole and files replaced, never rewritten in
+/// place), the same failure kind, replay source and interactive runs, and the page on disk the
+/// one written. Holds each folder's table row, not its page. Not thread-safe: one write at a
+/// time.
+class ReportCache {
+ public:
+  /// What was read of one folder and written of its page.
+  struct Entry {
+    std::string stamp;       ///< the inodes, sizes and modification times of the folder's files
+    json::Json row;          ///< the table row as read (before failure kind and source)
+    json::Json extras;       ///< failure kind, source and interactive runs of the page
+    std::string page_stamp;  ///< inode, size and time of the page written; empty: none yet
+  };
+  /// The entry of scenario folder `name` (created empty).
+  Entry& Of(const std::string& name) { return entries_[name]; }
+
+ private:
+  std::map<std::string, Entry> entries_;
+};
+
 /// Writes the report of the batch folder (or interactive folder) `batch_dir` (see above), replacing
 /// an earlier one file by file atomically (a reader sees each page old or new, never a short one;
-/// the scenario pages as one group with one sync). Throws ReportError when `batch_dir` is neither,
-/// and ReportError or results::ResultError naming the file that cannot be read or written.
-void WriteBatchReport(const std::filesystem::path& batch_dir);
+/// the scenario pages as one group with one sync). With `cache`, what an earlier write of the same
+/// report read and wrote is used where the folder is unchanged (ReportCache). Throws ReportError
+/// when `batch_dir` is neither, and ReportError or results::ResultError naming the file that
+/// cannot be read or written.
+void WriteBatchReport(const std::filesystem::path& batch_dir, ReportCache* cache = nullptr);
 
 /// Rewrites a running batch's report on a thread of its own whenever scenario folders were
 /// published since the last write (the batch folder's modification time changed), at most
@@ -73,8 +101,10 @@ void WriteBatchReport(const std::filesystem::path& batch_dir);
 /// the next period.
 class ReportRefresher {
  public:
+  /// `cache` (owned by the caller, outliving the refresher; may be null) is used by each write
+  /// and may be given to the final WriteBatchReport once the refresher is gone.
   ReportRefresher(std::filesystem::path batch_dir, std::chrono::milliseconds period,
-                  std::function<void(const std::string&)> on_error);
+                  std::function<void(const std::string&)> on_error, ReportCache* cache = nullptr);
   /// Stops the thread (a write in progress finishes first).
   ~ReportRefresher();
   ReportRefresher(const ReportRefresher&) = delete;
@@ -86,6 +116,7 @@ class ReportRefresher {
   std::filesystem::path batch_dir_;
   std::chrono::milliseconds period_;
   std::function<void(const std::string&)> on_error_;
+  ReportCache* cache_;
   std::mutex mutex_;
   std::condition_variable stop_requested_;
   bool stopping_ = false;

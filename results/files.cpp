@@ -2,6 +2,7 @@
 #include "results/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -43,6 +44,26 @@ class FileDescriptor {
 };
 
 std::string PidSuffix() { return ".tmp-" + std::to_string(::getpid()); }
+
+// Whether `path` is a regular file, reached without following a symbolic link, whose content is
+// exactly `bytes`. Any failure to tell (missing, unreadable, a link) answers false.
+bool HoldsExactly(const fs::path& path, std::string_view bytes) {
+  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  struct stat status {};
+  if (file.get() < 0 || ::fstat(file.get(), &status) != 0 || !S_ISREG(status.st_mode) ||
+      static_cast<size_t>(status.st_size) != bytes.size()) {
+    return false;
+  }
+  std::string content(bytes.size() + 1, '\0');  // one byte more: a file that grew meanwhile
+  size_t read = 0;
+  while (read < content.size()) {
+    const ssize_t n = ::read(file.get(), content.data() + read, content.size() - read);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    read += static_cast<size_t>(n);
+  }
+  return read == bytes.size() && std::string_view(content.data(), read) == bytes;
+}
 
 }  // namespace
 
@@ -122,6 +143,12 @@ void AtomicFileGroup::Add(const fs::path& path, std::string_view bytes) {
   // Listed first, so that a temporary file written in part is removed too.
   paths_.push_back(path);
   WriteFileUnsynced(path.string() + PidSuffix(), bytes);
+}
+
+bool AtomicFileGroup::AddIfChanged(const fs::path& path, std::string_view bytes) {
+  if (HoldsExactly(path, bytes)) return false;
+  Add(path, bytes);
+  return true;
 }
 
 void AtomicFileGroup::Commit() {

@@ -49,6 +49,10 @@ class AtomicFileGroup {
 
   /// Writes `bytes` into `path`'s temporary file; throws ResultError naming it.
   void Add(const std::filesystem::path& path, std::string_view bytes);
+  /// As Add, unless `path` is already a regular file (not a symbolic link) holding exactly
+  /// `bytes`: then it is left alone (no new file, no rename, no sync for it). Returns whether
+  /// it was added.
+  bool AddIfChanged(const std::filesystem::path& path, std::string_view bytes);
   /// Renames every file added into place (see above); throws ResultError naming the path.
   void Commit();
 

@@ -223,7 +223,7 @@ void Loop(FarmRun& run) {
   core::Logger* logger = &*run.logger;
   const report::ReportRefresher refresher(
       run.settings.out_dir, kReportPeriod,
-      [logger](const std::string& e) { logger->Warning("report: " + e); });
+      [logger](const std::string& e) { logger->Warning("report: " + e); }, &run.report_cache);
   run.loop->Run();
 }
 

@@ -142,7 +142,7 @@ report::BatchSummary WriteSummaries(FarmRun& run, const std::optional<BatchFailu
                                      [&] { report::WriteJunitReport(out_dir, summary, outcomes); });
   if (unwritten->empty()) *unwritten = junit;
   try {
-    report::WriteBatchReport(out_dir);
+    report::WriteBatchReport(out_dir, &run.report_cache);
     if (failures) WriteFailuresPage(out_dir, *failures);
   } catch (const std::exception& error) {
     run.logger->Error(std::string("the HTML report could not be written: ") + error.what());

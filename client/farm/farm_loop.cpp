@@ -163,6 +163,10 @@ void FarmLoop::On(WorkerKey key, farm_event::Result& event, SteadyClock::time_po
       const std::string invalid = InvalidRunRule(book_.planned(reported).request, event.analysis);
       const std::optional<AttemptEnd> end = EndAttempt(
           key, invalid.empty() ? AttemptOutcome::kDone : AttemptOutcome::kInvalidRun, invalid, now);
+      // A worker whose report is accepted is ready (its ONLINE_AND_READY follows): it gets its
+      // next scenario now, before this one is recorded, instead of a round trip later.
+      it->second.status = protocol::StatusCode::ONLINE_AND_READY;
+      AssignIfIdle(key, it->second, now);
       if (end->next == AfterAttempt::kQueued && !invalid.empty()) {
         context_.logger->Warning("scenario " + std::to_string(reported) + " invalid run on " +
                                  WorkerName(key) + " (" + invalid + "): queued again");
@@ -283,24 +287,26 @@ void FarmLoop::Apply(const SchedulerAction& action, SteadyClock::time_point now)
 }
 
 void FarmLoop::AssignIdleWorkers(SteadyClock::time_point now) {
-  for (auto& [key, link] : links_) {
-    if (!Idle(link)) continue;
-    const uint16_t worker_id = link.channel->identity().worker_id;
-    // The ready gate: every vehicle node of the worker is ready for its next scenario.
-    if (context_.nodes != nullptr &&
-        (!context_.nodes->registry().GateOpen(worker_id) || book_.scheduler().AssignedTo(key))) {
-      continue;
-    }
-    const auto number = book_.Assign(key, worker_id, now);
-    if (!number) continue;
-    if (context_.nodes != nullptr) {
-      context_.nodes->registry().StartScenario(worker_id, *number);
-      // The nodes learn of the scenario (ok_to_run) before its RunStart can reach them.
-      context_.nodes->PublishIfChanged();
-    }
-    context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
-    Send(key, *number);
+  for (auto& [key, link] : links_) AssignIfIdle(key, link, now);
+}
+
+void FarmLoop::AssignIfIdle(WorkerKey key, const Link& link, SteadyClock::time_point now) {
+  if (!Idle(link)) return;
+  const uint16_t worker_id = link.channel->identity().worker_id;
+  // The ready gate: every vehicle node of the worker is ready for its next scenario.
+  if (context_.nodes != nullptr &&
+      (!context_.nodes->registry().GateOpen(worker_id) || book_.scheduler().AssignedTo(key))) {
+    return;
   }
+  const auto number = book_.Assign(key, worker_id, now);
+  if (!number) return;
+  if (context_.nodes != nullptr) {
+    context_.nodes->registry().StartScenario(worker_id, *number);
+    // The nodes learn of the scenario (ok_to_run) before its RunStart can reach them.
+    context_.nodes->PublishIfChanged();
+  }
+  context_.logger->Info("scenario " + std::to_string(*number) + " sent to " + WorkerName(key));
+  Send(key, *number);
 }
 
 void FarmLoop::CheckNodeWait(SteadyClock::time_point now) {

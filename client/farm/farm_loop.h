@@ -90,6 +90,9 @@ class FarmLoop {
   void KillSilentProcesses(SteadyClock::time_point now);
   void Apply(const SchedulerAction& action, SteadyClock::time_point now);
   void AssignIdleWorkers(SteadyClock::time_point now);
+  /// Gives the worker `key` its next scenario if it is idle, its nodes' gate is open and one is
+  /// queued.
+  void AssignIfIdle(WorkerKey key, const Link& link, SteadyClock::time_point now);
   void Send(WorkerKey key, uint32_t scenario_number);
   /// The scenarios the feed planned since the last look, into the book.
   void TakeFed();

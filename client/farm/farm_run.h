@@ -25,6 +25,7 @@
 #include "client/nodes/node_files.h"
 #include "core/log.h"
 #include "protocol/io_threads.h"
+#include "report/report.h"
 
 namespace asg::client {
 
@@ -61,6 +62,8 @@ struct FarmRun {
   LauncherKind launched = LauncherKind::kNone;  ///< the kind actually launched
   std::unique_ptr<Launcher> launcher;
   std::optional<FarmLoop> loop;
+  /// What the report written during the run read of each folder, for the final report.
+  report::ReportCache report_cache;
   // Reproduce.
   bool reproduction_planned = false;  ///< PlanReproduction ran (it runs once)
   /// The batch's distinct failures as PlanReproduction found them, before their reproduction

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -44,7 +45,7 @@ size_t Temporaries(const fs::path& dir) {
   return count;
 }
 
-TEST(WriteBatchReportTest, EveryScenarioPageIsReplacedByANewFileNotRewrittenInPlace) {
+TEST(WriteBatchReportTest, AChangedPageIsReplacedByANewFileAndAnUnchangedOneLeftAlone) {
   testutil::TempDir temp;
   const fs::path dir = temp.path();
   MakeBatch(dir, 2);
@@ -54,29 +55,90 @@ TEST(WriteBatchReportTest, EveryScenarioPageIsReplacedByANewFileNotRewrittenInPl
   ASSERT_FALSE(first.empty());
   const ino_t before = Inode(page);
   WriteBatchReport(dir);
-  EXPECT_NE(Inode(page), before);  // a new file renamed over the old one
+  EXPECT_EQ(Inode(page), before);  // the same page: not written again
+  EXPECT_EQ(ReadText(page), first);
+  WriteText(dir / "scenario_0001" / "result.json", DoneResultJson(1, 2, "REASON_COLLISION"));
+  WriteBatchReport(dir);
+  EXPECT_NE(Inode(page), before);  // a new file renamed over the old one, not rewritten in place
+  EXPECT_NE(ReadText(page), first);
+  EXPECT_EQ(Temporaries(dir), 0u);
+}
+
+TEST(WriteBatchReportTest, WithACacheAFolderIsReadAgainOnlyWhenItsFilesOrItsPageChanged) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  MakeBatch(dir, 2);
+  ReportCache cache;
+  WriteBatchReport(dir, &cache);
+  const fs::path result = dir / "scenario_0001" / "result.json";
+  const fs::path page = dir / "scenario_0001" / "index.html";
+  const std::string first = ReadText(page);
+  // Rewritten in place with as many bytes and its old time: the cache cannot tell, and keeps
+  // the page (which shows it did not read the folder again); a write without it reads it.
+  const std::string other = DoneResultJson(1, 2, "REASON_TIMEOUT");
+  ASSERT_EQ(other.size(), DoneResultJson(1).size());
+  const fs::file_time_type time = fs::last_write_time(result);
+  WriteText(result, other);
+  fs::last_write_time(result, time);
+  WriteBatchReport(dir, &cache);
+  EXPECT_EQ(ReadText(page), first);
+  WriteBatchReport(dir);
+  const std::string second = ReadText(page);
+  EXPECT_NE(second, first);
+  // A result replaced (a new file) is read again; so is the folder of a page that is gone.
+  results::WriteFileAtomically(result, DoneResultJson(1));
+  WriteBatchReport(dir, &cache);
+  EXPECT_EQ(ReadText(page), first);
+  fs::remove(page);
+  WriteBatchReport(dir, &cache);
   EXPECT_EQ(ReadText(page), first);
   EXPECT_EQ(Temporaries(dir), 0u);
+}
+
+TEST(WriteBatchReportTest, APagePlantedAsASymbolicLinkIsReplacedNotFollowed) {
+  testutil::TempDir temp;
+  const fs::path dir = temp.path();
+  MakeBatch(dir, 1);
+  WriteBatchReport(dir);
+  const fs::path page = dir / "scenario_0001" / "index.html";
+  const std::string first = ReadText(page);
+  // A link to a file holding the very page: still replaced by a regular file.
+  fs::rename(page, dir / "elsewhere.html");
+  fs::create_symlink(dir / "elsewhere.html", page);
+  WriteBatchReport(dir);
+  EXPECT_FALSE(fs::is_symlink(page));
+  EXPECT_EQ(ReadText(page), first);
+  EXPECT_EQ(ReadText(dir / "elsewhere.html"), first);
 }
 
 TEST(WriteBatchReportTest, AReaderRacingRewritesNeverSeesAShortPage) {
   testutil::TempDir temp;
   const fs::path dir = temp.path();
   MakeBatch(dir, 3);
-  WriteBatchReport(dir);
+  // The page changes with every write: two results, alternately, each page read once first.
+  const fs::path result = dir / "scenario_0002" / "result.json";
   const fs::path page = dir / "scenario_0002" / "index.html";
-  const size_t whole = ReadText(page).size();
-  ASSERT_GT(whole, 0u);
+  const std::string results[2] = {DoneResultJson(2), DoneResultJson(2, 2, "REASON_COLLISION")};
+  std::set<std::string> wholes;
+  for (const std::string& text : results) {
+    WriteText(result, text);
+    WriteBatchReport(dir);
+    wholes.insert(ReadText(page));
+  }
+  ASSERT_EQ(wholes.size(), 2u);
   std::atomic<bool> done{false};
   std::atomic<size_t> reads{0};
   std::atomic<size_t> short_reads{0};
   std::thread reader([&] {
     while (!done) {
-      short_reads += ReadText(page).size() != whole ? 1 : 0;
+      short_reads += wholes.contains(ReadText(page)) ? 0 : 1;
       ++reads;
     }
   });
-  for (int i = 0; i < 30; ++i) WriteBatchReport(dir);
+  for (int i = 0; i < 30; ++i) {
+    WriteText(result, results[i % 2]);
+    WriteBatchReport(dir);
+  }
   done = true;
   reader.join();
   EXPECT_GT(reads.load(), 0u);

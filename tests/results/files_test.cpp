@@ -140,6 +140,32 @@ TEST(AtomicFileGroupTest, CommitReplacesEachFileByANewOneAndLeavesNoTemporary) {
   EXPECT_EQ(Entries(dir.path()), (std::vector<std::string>{"data.js", "index.html"}));
 }
 
+TEST(AtomicFileGroupTest, AddIfChangedLeavesAFileHoldingTheSameBytesAndReplacesAnyOther) {
+  testutil::TempDir dir;
+  const fs::path same = dir.path() / "same.html";
+  const fs::path longer = dir.path() / "longer.html";
+  const fs::path link = dir.path() / "link.html";
+  WriteFileAtomically(same, "page");
+  WriteFileAtomically(longer, "page and more");
+  fs::create_symlink(same, link);  // holds "page" through the link: not followed
+  const ino_t same_before = Inode(same);
+  const ino_t longer_before = Inode(longer);
+  AtomicFileGroup group;
+  EXPECT_FALSE(group.AddIfChanged(same, "page"));
+  EXPECT_TRUE(group.AddIfChanged(longer, "page"));
+  EXPECT_TRUE(group.AddIfChanged(link, "page"));
+  EXPECT_TRUE(group.AddIfChanged(dir.path() / "new.html", "page"));
+  group.Commit();
+  EXPECT_EQ(Inode(same), same_before);
+  EXPECT_NE(Inode(longer), longer_before);
+  EXPECT_EQ(ReadTextFile(longer), "page");
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_EQ(ReadTextFile(link), "page");
+  EXPECT_EQ(ReadTextFile(dir.path() / "new.html"), "page");
+  EXPECT_EQ(Entries(dir.path()),
+            (std::vector<std::string>{"link.html", "longer.html", "new.html", "same.html"}));
+}
+
 TEST(AtomicFileGroupTest, AGroupNotCommittedOrFailingLeavesTheOldFilesAndNoTemporary) {
   testutil::TempDir dir;
   const fs::path page = dir.path() / "index.html";

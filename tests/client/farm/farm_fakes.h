@@ -77,8 +77,12 @@ class FakeWorker final : public WorkerChannel {
     result.analysis.vehicle_sim_time = 1.5;
     result.analysis.vehicle_trajectory.resize(1);
     events_->Push(FarmEvent{key_, std::move(result)});
-    events_->Push(FarmEvent{key_, farm_event::Status{protocol::StatusCode::ONLINE_AND_READY}});
+    if (says_ready_) {
+      events_->Push(FarmEvent{key_, farm_event::Status{protocol::StatusCode::ONLINE_AND_READY}});
+    }
   }
+  /// From now on the worker does not say READY after its reports (as if that frame were slow).
+  void StopSayingReady() { says_ready_ = false; }
   void Accept(const protocol::Message& report) override {
     trace_->accepted.push_back(static_cast<uint32_t>(report.reference));
   }
@@ -99,6 +103,7 @@ class FakeWorker final : public WorkerChannel {
   std::function<void()> dies_;
   std::function<void(uint32_t)> before_run_;
   bool open_ = true;
+  bool says_ready_ = true;
   uint64_t reference_ = 0;
 };
 

@@ -187,6 +187,18 @@ TEST_F(FarmLoopThreeTest, RegisteredWorkersGetScenariosInAscendingOrderUntilTheB
             (std::vector<std::string>{"worker 11: batch finished", "worker 12: batch finished"}));
 }
 
+TEST_F(FarmLoopThreeTest, AWorkerGetsItsNextScenarioOnceItsReportIsAcceptedNotAfterItsReady) {
+  FarmLoop loop(Context());
+  auto worker = std::make_unique<FakeWorker>(1, 11, &events_, &trace_);
+  worker->StopSayingReady();  // says READY once, at registration
+  events_.Push(FarmEvent{1, farm_event::Registered{std::move(worker)}});
+  events_.Push(FarmEvent{1, farm_event::Status{protocol::StatusCode::ONLINE_AND_READY}});
+  loop.Run();  // returns once every scenario is recorded
+  EXPECT_EQ(trace_.sent, (std::vector<std::pair<uint16_t, uint32_t>>{{11, 1}, {11, 2}, {11, 3}}));
+  EXPECT_EQ(trace_.accepted.size(), 3u);
+  EXPECT_TRUE(book().scheduler().Drained());
+}
+
 /// The loop over a batch of 200 scenarios.
 class FarmLoopManyTest : public FarmLoopTest {
  protected:
