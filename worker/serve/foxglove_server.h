@@ -1,9 +1,10 @@
 // A Foxglove WebSocket server (subprotocol foxglove.websocket.v1, the protocol of
-// github.com/foxglove/ws-protocol docs/spec.md) over Boost.Beast: it advertises JSON channels and
-// services, keeps each client's subscriptions, sends message data frames to the subscribers of a
-// channel and answers service calls through a function it is given. With a token, the WebSocket
-// upgrade request must carry it as the query parameter `token` (ws://HOST:PORT/?token=T; a
-// browser's WebSocket cannot set headers); a refused upgrade is answered HTTP 401 and closed.
+// https://github.com/foxglove/ws-protocol/blob/main/docs/spec.md) over Boost.Beast: it advertises
+// JSON channels and services, keeps each client's subscriptions, sends message data frames to the
+// subscribers of a channel and answers service calls through a function it is given. With a token,
+// the WebSocket upgrade request must carry it as the query parameter `token`
+// (ws://HOST:PORT/?token=T; a browser's WebSocket cannot set headers); a refused upgrade is
+// answered HTTP 401 and closed.
 //
 // Threading: not thread-safe; everything runs on the thread that runs the io_context.
 #pragma once
