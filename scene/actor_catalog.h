@@ -55,6 +55,8 @@ class ActorCatalog {
   const std::vector<ActorKind>& kinds() const { return kinds_; }
   /// Every accepted name (path_names and aliases), sorted.
   std::vector<std::string> Names() const { return classes_.Names(); }
+  /// The catalog's classes as read (catalog/actor_catalog.h).
+  const catalog::ActorCatalog& classes() const { return classes_; }
 
  private:
   explicit ActorCatalog(catalog::ActorCatalog classes);

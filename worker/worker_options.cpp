@@ -17,7 +17,8 @@ namespace {
 constexpr const char* kUsage = R"(Usage:
   asg-worker --connect HOST:PORT --id N [--token T] [--reconnect] [--catalog FILE]
   asg-worker --run-scenario REQUEST.json --out DIR [--id N] [--catalog FILE]
-  asg-worker --serve HOST:PORT [--token T] [--open DIR/scenario_NNNN] [--catalog FILE]
+  asg-worker --serve HOST:PORT [--token T] [--open DIR/scenario_NNNN] [--foxglove HOST:PORT]
+             [--catalog FILE]
 
 Runs ASG Farm scenarios. With --connect it registers with an asg-client (which usually starts
 it) and runs the RunScenario requests it is sent, one at a time, until the client goes away.
@@ -26,7 +27,10 @@ farm (DIR/scenario_NNNN/ with request.json, result.json, timing.json, trajectory
 captures/), e.g. to replay a farm scenario from its request.json. With --serve it holds one
 scenario open for interactive control (pause, step, inspect and move entities, capture) and
 answers the services of docs/interactive.md (asg-ctl calls them); --open loads a scenario folder
-of a result at start, paused at time 0. It prints "serving HOST:PORT" once it listens.
+of a result at start, paused at time 0. It prints "serving HOST:PORT" once it listens. With
+--foxglove it is also a live view for Foxglove or Lichtblick (Foxglove WebSocket protocol: the
+channels of a run's MCAP recording and the main services, docs/recordings.md) and prints
+"foxglove ws://HOST:PORT"; with a token the viewer connects to ws://HOST:PORT/?token=T.
 
 Exit codes: 0 the client finished with the worker (or the scenario ran), 1 runtime failure
 (cannot connect, registration refused, scene not created, results not written), 2 usage error.
@@ -90,6 +94,9 @@ po::options_description WorkerOptions(const char* argv0, int* id, std::string* f
      "resolved); any address other than loopback requires a token")
     ("open", po::value<std::string>(),
      "with --serve: a scenario folder of a result (DIR/scenario_NNNN) to load at start")
+    ("foxglove", po::value<std::string>(),
+     "with --serve: HOST:PORT of the live view, a Foxglove WebSocket server (port 0: a free "
+     "port); any address other than loopback requires a token")
     ("out", po::value<std::string>(), "with --run-scenario: folder to write scenario_NNNN/ into")
     ("fault-inject", po::value<std::string>(fault_spec)->default_value(""),
      "TESTING ONLY, deliberate faults: comma-separated crash-on=N (SIGKILL itself when about "
@@ -117,6 +124,13 @@ void SetInteractive(const po::variables_map& values, const std::string& token, u
   command->interactive.token = token;
   command->interactive.worker_id = id;
   if (values.count("open")) command->interactive.open = values["open"].as<std::string>();
+  if (values.count("foxglove")) {
+    const protocol::HostPort view =
+        ListenAddress("--foxglove", values["foxglove"].as<std::string>(), token, "viewers");
+    command->interactive.foxglove = true;
+    command->interactive.foxglove_host = view.host;
+    command->interactive.foxglove_port = view.port;
+  }
 }
 
 /// --connect: the farm session's settings.
@@ -177,6 +191,7 @@ WorkerCommand ParseWorkerCommandLine(int argc, const char* const argv[]) {
   }
   const std::string token = TokenOption(values);
   if (values.count("open") && !interactive) throw UsageError("--open needs --serve");
+  if (values.count("foxglove") && !interactive) throw UsageError("--foxglove needs --serve");
   if (interactive) {
     SetInteractive(values, token, static_cast<uint16_t>(id), &command);
   } else if (run) {

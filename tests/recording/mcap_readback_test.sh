@@ -16,17 +16,8 @@ source_dir=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: mcap_readback_test.sh BUILD_DIR}" && pwd)
 client=$build/bin/asg-client
 fail() { echo "mcap_readback_test: $*" >&2; exit 1; }
-command -v node >/dev/null && command -v npm >/dev/null ||
-  fail "node and npm are needed (scripts/install-deps.sh installs them)"
-
-# The pinned packages, installed once per lock file.
 npm_dir=$build/npm/recording
-if ! cmp -s "$source_dir/npm/package-lock.json" "$npm_dir/package-lock.json" ||
-   [[ ! -d $npm_dir/node_modules ]]; then
-  mkdir -p "$npm_dir"
-  cp "$source_dir/npm/package.json" "$source_dir/npm/package-lock.json" "$npm_dir/"
-  (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed"
-fi
+bash "$source_dir/../npm_ci.sh" "$source_dir/npm" "$npm_dir" || fail "the npm packages are missing"
 cp "$source_dir/npm/mcap_readback_test.mjs" "$npm_dir/"
 root=$(cd "$source_dir/../.." && pwd)
 check() { node "$npm_dir/mcap_readback_test.mjs" "$root/docs/recordings.md" "$@"; }

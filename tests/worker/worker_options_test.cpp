@@ -66,5 +66,26 @@ TEST(WorkerOptions, HostNamesOfListeningAddressesAreResolved) {
       std::string::npos);
 }
 
+TEST(WorkerOptions, TheLiveViewListensWithServeAndNeedsATokenBeyondLoopback) {
+  ::unsetenv("ASG_TOKEN");
+  const WorkerCommand plain = Parse({"--serve", "127.0.0.1:0"});
+  EXPECT_FALSE(plain.interactive.foxglove);
+  const WorkerCommand view = Parse({"--serve", "127.0.0.1:0", "--foxglove", "localhost:8765"});
+  EXPECT_TRUE(view.interactive.foxglove);
+  EXPECT_EQ(view.interactive.foxglove_host, "127.0.0.1");
+  EXPECT_EQ(view.interactive.foxglove_port, 8765);
+  // Beyond loopback only with a token, as --serve itself.
+  const std::string refusal = UsageErrorOf({"--serve", "127.0.0.1:0", "--foxglove", "0.0.0.0:0"});
+  EXPECT_EQ(refusal,
+            "--foxglove 0.0.0.0 accepts viewers from other hosts: give --token (or set "
+            "ASG_TOKEN)");
+  const WorkerCommand shared =
+      Parse({"--serve", "127.0.0.1:0", "--foxglove", "0.0.0.0:0", "--token", "t"});
+  EXPECT_EQ(shared.interactive.foxglove_host, "0.0.0.0");
+  EXPECT_EQ(shared.interactive.token, "t");
+  EXPECT_EQ(UsageErrorOf({"--connect", "127.0.0.1:9000", "--foxglove", "127.0.0.1:0"}),
+            "--foxglove needs --serve");
+}
+
 }  // namespace
 }  // namespace asg::worker

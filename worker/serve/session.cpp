@@ -4,7 +4,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <iostream>
+#include <stdexcept>
 
+#include "core/check.h"
 #include "protocol/messages_json.h"
 #include "results/files.h"
 #include "worker/serve/simif_constants.h"
@@ -36,7 +38,34 @@ Session::Session(const ServeSettings& settings, const scene::ActorCatalog& catal
       hub_(io_, HubSettings{settings.host, settings.port, settings.token, settings.local_channel},
            logs_, [this](const Service& service, const Call& call) {
              return service.handler(*this, call);
-           }) {}
+           }) {
+  if (settings.foxglove) {
+    foxglove_ = std::make_unique<FoxgloveView>(
+        io_,
+        FoxgloveSettings{.host = settings.foxglove_host,
+                         .port = settings.foxglove_port,
+                         .token = settings.token},
+        live_, catalog.classes(), [this](const std::string& service, const json::Json& request) {
+          return CallFromViewer(service, request);
+        });
+  }
+}
+
+uint16_t Session::ListenFoxglove() {
+  ASG_CHECK(foxglove_ != nullptr);
+  return foxglove_->Listen();
+}
+
+json::Json Session::CallFromViewer(const std::string& service, const json::Json& request) {
+  if (service == "StepSimulation" && request.is_object() && request.contains("steps") &&
+      request["steps"].is_number_unsigned() && request["steps"].get<uint64_t>() > kInlineSteps) {
+    throw std::invalid_argument("at most " + std::to_string(kInlineSteps) +
+                                " steps a call from the live view");
+  }
+  const protocol::Message message{service, 0, request, {}};
+  const Reply reply = Services().at(service).handler(*this, Call{nullptr, 0, &message});
+  return ViewerResponse(reply);
+}
 
 Session::~Session() = default;
 
@@ -80,6 +109,7 @@ uint64_t Session::StartGoal(const Call& call, uint64_t steps, uint64_t feedback_
 
 void Session::Quit() {
   hub_.Quit();
+  if (foxglove_) foxglove_->Stop();
   clock_.Quit();
 }
 
@@ -92,7 +122,10 @@ void Session::StateChanged(SimState state, double time) {
                              {"time", time}}}});
 }
 
-void Session::RunEnded() { results_.RunEnded(live_, interventions_, captures_, logs_); }
+void Session::RunEnded() {
+  results_.RunEnded(live_, interventions_, captures_, logs_);
+  if (foxglove_) foxglove_->RunEnded();
+}
 
 void Session::GoalFeedback(const SimulateStepsGoal& goal) {
   hub_.Push(goal.client_id, "SimulateStepsFeedback",
@@ -133,6 +166,7 @@ int Session::Run() {
   auto work = boost::asio::make_work_guard(io_);
   using Kind = SimulationClock::Work::Kind;
   while (!io_.stopped()) {
+    if (foxglove_) foxglove_->Update();
     const SimulationClock::Work work_done = clock_.Advance();
     if (work_done.kind == Kind::kIdle) {
       // Nothing runs: sleep until a request (or a timer) comes.
@@ -159,7 +193,11 @@ int ServeInteractive(const ServeSettings& settings, const scene::ActorCatalog& c
     }
   }
   const uint16_t port = session.Listen();
+  const uint16_t foxglove_port = settings.foxglove ? session.ListenFoxglove() : 0;
   std::cout << "serving " << settings.host << ":" << port << std::endl;
+  if (settings.foxglove) {
+    std::cout << "foxglove ws://" << settings.foxglove_host << ":" << foxglove_port << std::endl;
+  }
   Log(core::LogLevel::kInfo,
       "interactive worker serving " + settings.host + ":" + std::to_string(port));
   return session.Run();

@@ -8,6 +8,7 @@
 //   InterventionLog  the changes people made to the run (its result records them)
 //   RunResults       the ended run's result JSON and result folder
 //   SessionLogs      the communication and diagnostic logs
+//   FoxgloveView     the live view over the Foxglove WebSocket protocol (--foxglove)
 // and tells each what the others did (the clock's state changes become Event frames, the run's
 // end a result).
 //
@@ -21,6 +22,7 @@
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "protocol/messages.h"
@@ -28,6 +30,7 @@
 #include "scene/live_run.h"
 #include "worker/serve/call.h"
 #include "worker/serve/client_hub.h"
+#include "worker/serve/foxglove_view.h"
 #include "worker/serve/interventions.h"
 #include "worker/serve/logs.h"
 #include "worker/serve/run_results.h"
@@ -46,11 +49,14 @@ protocol::RunScenarioRequest ReadFolderRequest(const std::filesystem::path& fold
 
 /// How the interactive worker is started.
 struct ServeSettings {
-  std::string host = "127.0.0.1";  ///< address to listen on
-  uint16_t port = 0;               ///< 0 picks a free port (printed on stdout)
-  std::string token;               ///< required (Hello) when not empty
-  std::filesystem::path open;      ///< a scenario folder to load at start; empty: none
-  uint16_t worker_id = 1;          ///< written into results
+  std::string host = "127.0.0.1";           ///< address to listen on
+  uint16_t port = 0;                        ///< 0 picks a free port (printed on stdout)
+  std::string token;                        ///< required (Hello) when not empty
+  std::filesystem::path open;               ///< a scenario folder to load at start; empty: none
+  uint16_t worker_id = 1;                   ///< written into results
+  bool foxglove = false;                    ///< also serve the live view (foxglove_view.h)
+  std::string foxglove_host = "127.0.0.1";  ///< the live view's address
+  uint16_t foxglove_port = 0;               ///< the live view's port; 0 picks a free one
   /// Also serve on the same-host Unix-domain socket (protocol/local_channel.h).
   bool local_channel = true;
 };
@@ -72,6 +78,9 @@ class Session : private ClockListener {
 
   /// Listens; throws std::runtime_error naming the address when it cannot. Returns the port.
   uint16_t Listen() { return hub_.Listen(); }
+  /// Listens for the live view (with ServeSettings::foxglove); throws std::runtime_error naming
+  /// the address when it cannot. Returns the port.
+  uint16_t ListenFoxglove();
   /// Serves until QUITTING (and the clients are gone, 2 s at most) or SIGINT/SIGTERM. Returns
   /// the process exit code.
   int Run();
@@ -110,6 +119,9 @@ class Session : private ClockListener {
   void GoalFinished(const SimulateStepsGoal& goal, GoalStatus status,
                     const std::string& message) override;
   void LongStepFinished(uint64_t done, uint64_t total) override;
+  /// Answers a service call of the live view with the service's handler (JSON in and out;
+  /// a StepSimulation of more than kInlineSteps steps is refused there).
+  json::Json CallFromViewer(const std::string& service, const json::Json& request);
   /// (Re)starts the sensors of the loaded request; logs why they cannot run.
   void StartSensors();
 
@@ -123,6 +135,7 @@ class Session : private ClockListener {
   InterventionLog interventions_;
   SimulationClock clock_;
   ClientHub hub_;
+  std::unique_ptr<FoxgloveView> foxglove_;  // with ServeSettings::foxglove
 };
 
 /// `asg-worker --serve`: loads settings.open if set, listens, prints "serving HOST:PORT", runs.
