@@ -49,7 +49,7 @@ ASG_WIRE_KEYS(TrajectoryAttachment, "offset", "count", "frame_id", "child_frame_
 ASG_WIRE_KEYS(FirstContact, "t", "x", "y", "actor_index")
 ASG_WIRE_KEYS(RunCounters, "control_messages", "collisions_touched", "max_abs_roll",
               "max_abs_pitch", "distance_travelled", "settle_time", "physics_steps",
-              "first_contact")
+              "first_contact", "node_channel")
 ASG_WIRE_KEYS(LandscapeDescription, "nominal_size", "subdivisions", "border", "relief")
 ASG_WIRE_KEYS(OdometryWithoutCovariance, "header", "child_frame_id", "pose", "twist")
 ASG_WIRE_KEYS(PhysXControl, "header", "longitudinal_velocity", "steering_angle", "handbrake")
