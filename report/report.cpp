@@ -137,7 +137,8 @@ std::string FolderStamp(const fs::path& folder) {
   struct stat status {};
   std::string stamp = ::stat(folder.c_str(), &status) == 0 ? std::to_string(status.st_ino) : "-";
   for (const char* name : {"result.json", "timing.json", "request.json", "trajectory.csv"}) {
-    stamp += " " + FileStamp(folder / name);
+    stamp += ' ';
+    stamp += FileStamp(folder / name);
   }
   return stamp;
 }

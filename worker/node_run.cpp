@@ -117,7 +117,8 @@ std::string NodesChannel(const std::vector<std::shared_ptr<NodeLink>>& nodes) {
   for (const auto& node : nodes) channels.insert(node->connection().channel());
   std::string text;
   for (auto it = channels.rbegin(); it != channels.rend(); ++it) {
-    text += (text.empty() ? "" : "+") + std::string(*it);
+    if (!text.empty()) text += '+';
+    text += *it;
   }
   return text;
 }

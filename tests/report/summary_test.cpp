@@ -110,7 +110,7 @@ TEST(SummaryToCsvTest, SeedDriverCountersAndAQuotedError) {
       Outcome(1, results::ScenarioStatus::kDone, 0, 1),
       Outcome(2, results::ScenarioStatus::kInvalid, 0, -1)};
   outcomes[0].result.seed = 42;
-  outcomes[0].result.counters = {120, 2, 3.5, 4.25, 61.5, 0.5, 1200, std::nullopt};
+  outcomes[0].result.counters = {120, 2, 3.5, 4.25, 61.5, 0.5, 1200, std::nullopt, ""};
   outcomes[1].result.error = "scenarios[1].x: 2 values, \"x\" needs 3";
   const std::string csv = SummaryToCsv(outcomes, {{1, "planner"}, {2, "straight"}});
   EXPECT_NE(csv.find("\n1,done,REASON_SUCCESS,2.5,2.000,1,1,,,,,,,,,,42,planner,,,61.5,2,3.5,"

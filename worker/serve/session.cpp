@@ -44,7 +44,10 @@ Session::Session(const ServeSettings& settings, const scene::ActorCatalog& catal
         io_,
         FoxgloveSettings{.host = settings.foxglove_host,
                          .port = settings.foxglove_port,
-                         .token = settings.token},
+                         .token = settings.token,
+                         .name = "asg-worker",
+                         .channels = {},
+                         .services = {}},
         live_, catalog.classes(), [this](const std::string& service, const json::Json& request) {
           return CallFromViewer(service, request);
         });
